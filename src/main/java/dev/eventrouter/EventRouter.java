@@ -1,0 +1,90 @@
+package dev.eventrouter;
+
+import dev.eventrouter.config.AppConfig;
+import dev.eventrouter.event.EventIds;
+import dev.eventrouter.http.ApiKeyAuthenticator;
+import dev.eventrouter.http.HttpVerticle;
+import dev.eventrouter.http.RateLimiter;
+import dev.eventrouter.session.SessionVerticle;
+import dev.eventrouter.store.Database;
+import dev.eventrouter.store.EventStore;
+import io.vertx.core.DeploymentOptions;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The running service: prepares the database before any verticle, then deploys in dependency order (session, then
+ * HTTP), and undoes it all in reverse on {@link #close()}.
+ */
+public final class EventRouter {
+
+  private static final Logger LOG = LoggerFactory.getLogger(EventRouter.class);
+
+  private final Vertx vertx;
+  private final Database database;
+  private final List<String> deployments;
+  private final int httpPort;
+
+  private EventRouter(Vertx vertx, Database database, List<String> deployments, int httpPort) {
+    this.vertx = vertx;
+    this.database = database;
+    this.deployments = deployments;
+    this.httpPort = httpPort;
+  }
+
+  public static Future<EventRouter> start(Vertx vertx, AppConfig config) {
+    return Database.open(vertx, config.database()).compose(database -> {
+      List<String> deployments = new ArrayList<>();
+      EventStore store = new EventStore(database.pool());
+      EventIds ids = new EventIds(database.nodeId(), Clock.systemUTC());
+      ApiKeyAuthenticator authenticator = new ApiKeyAuthenticator(config.workspaces());
+      RateLimiter rateLimiter = new RateLimiter(config.workspaces(), System::nanoTime);
+      AtomicReference<HttpVerticle> firstHttp = new AtomicReference<>();
+      return vertx.deployVerticle(new SessionVerticle(store, ids, config.database()))
+          .onSuccess(deployments::add)
+          .compose(id -> vertx.deployVerticle(() -> {
+            HttpVerticle verticle = new HttpVerticle(config.http(), authenticator, rateLimiter);
+            firstHttp.compareAndSet(null, verticle);
+            return verticle;
+          }, new DeploymentOptions().setInstances(config.http().instances())))
+          .onSuccess(deployments::add)
+          .map(id -> {
+            int port = firstHttp.get().actualPort();
+            LOG.info("event-router listening on {}:{} (node {})", config.http().host(), port, database.nodeId());
+            return new EventRouter(vertx, database, deployments, port);
+          })
+          .recover(failure -> undeploy(vertx, deployments)
+              .eventually(database::close)
+              .transform(ignored -> Future.failedFuture(failure)));
+    });
+  }
+
+  public int httpPort() {
+    return httpPort;
+  }
+
+  public Database database() {
+    return database;
+  }
+
+  /** Stops taking requests first, then the writer, then the database. */
+  public Future<Void> close() {
+    return undeploy(vertx, deployments).eventually(database::close);
+  }
+
+  private static Future<Void> undeploy(Vertx vertx, List<String> deployments) {
+    Future<Void> chain = Future.succeededFuture();
+    for (int i = deployments.size() - 1; i >= 0; i--) {
+      String id = deployments.get(i);
+      chain = chain.eventually(() -> vertx.undeploy(id));
+    }
+    return chain;
+  }
+}

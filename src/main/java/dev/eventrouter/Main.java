@@ -1,0 +1,79 @@
+package dev.eventrouter;
+
+import dev.eventrouter.config.ApiKeys;
+import dev.eventrouter.config.AppConfig;
+import dev.eventrouter.config.ConfigException;
+import dev.eventrouter.config.ConfigLoader;
+import io.vertx.core.Vertx;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.PrintStream;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * {@code java -jar event-router.jar [--config PATH]} runs the service;
+ * {@code java -jar event-router.jar hash-key KEY} prints the config value for an API key.
+ */
+public final class Main {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Main.class);
+
+  private Main() {}
+
+  public static void main(String[] args) {
+    System.exit(run(args, System.out, System.err));
+  }
+
+  /** Returns the exit code of a command, or blocks serving until the JVM is asked to stop. */
+  static int run(String[] args, PrintStream out, PrintStream err) {
+    if (args.length > 0 && args[0].equals("hash-key")) {
+      if (args.length != 2 || args[1].isEmpty()) {
+        err.println("usage: java -jar event-router.jar hash-key KEY");
+        return 2;
+      }
+      out.println(ApiKeys.configValue(args[1]));
+      return 0;
+    }
+    String configPath = null;
+    for (int i = 0; i < args.length; i++) {
+      if (args[i].equals("--config") && i + 1 < args.length) {
+        configPath = args[++i];
+      } else {
+        err.println("usage: java -jar event-router.jar [--config PATH] | hash-key KEY");
+        return 2;
+      }
+    }
+    return serve(configPath, err);
+  }
+
+  private static int serve(String configPath, PrintStream err) {
+    Vertx vertx = Vertx.vertx();
+    ConfigLoader loader = new ConfigLoader(System.getenv());
+    EventRouter router;
+    try {
+      AppConfig config = loader.load(vertx, loader.path(configPath)).await();
+      router = EventRouter.start(vertx, config).await();
+    } catch (ConfigException e) {
+      err.println(e.getMessage());
+      vertx.close().await();
+      return 1;
+    } catch (RuntimeException e) {
+      LOG.error("event-router failed to start", e);
+      vertx.close().await();
+      return 1;
+    }
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      LOG.info("shutting down");
+      router.close().eventually(vertx::close).await();
+      stopped.countDown();
+    }, "shutdown"));
+    try {
+      stopped.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return 0;
+  }
+}

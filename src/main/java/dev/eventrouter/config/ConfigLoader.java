@@ -1,0 +1,108 @@
+package dev.eventrouter.config;
+
+import io.vertx.config.ConfigRetriever;
+import io.vertx.config.ConfigRetrieverOptions;
+import io.vertx.config.ConfigStoreOptions;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads the JSON config file through vertx-config, replaces {@code ${ENV_NAME}} inside string values from the
+ * environment, lets {@code DATABASE_URL} override {@code database.url}, then parses and validates it.
+ */
+public final class ConfigLoader {
+
+  public static final String DEFAULT_PATH = "conf/config.json";
+  public static final String CONFIG_ENV = "EVENT_ROUTER_CONFIG";
+  public static final String DATABASE_URL_ENV = "DATABASE_URL";
+
+  private static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)}");
+
+  private final Map<String, String> env;
+
+  public ConfigLoader(Map<String, String> env) {
+    this.env = env;
+  }
+
+  /** The config path: {@code --config PATH} wins over {@code EVENT_ROUTER_CONFIG}, then the default. */
+  public Path path(String cliPath) {
+    if (cliPath != null) {
+      return Path.of(cliPath);
+    }
+    return Path.of(env.getOrDefault(CONFIG_ENV, DEFAULT_PATH));
+  }
+
+  public Future<AppConfig> load(Vertx vertx, Path path) {
+    if (!Files.isRegularFile(path)) {
+      return Future.failedFuture(new ConfigException("config file not found: " + path.toAbsolutePath()));
+    }
+    ConfigStoreOptions file = new ConfigStoreOptions()
+        .setType("file").setFormat("json").setConfig(new JsonObject().put("path", path.toString()));
+    ConfigRetriever retriever = ConfigRetriever.create(vertx,
+        new ConfigRetrieverOptions().setIncludeDefaultStores(false).addStore(file));
+    return retriever.getConfig()
+        .eventually(retriever::close)
+        .recover(e -> Future.failedFuture(new ConfigException(path + ": not a valid JSON object (" + e.getMessage() + ")")))
+        .map(this::resolve);
+  }
+
+  /** Substitutes the environment into raw config JSON and parses it. */
+  public AppConfig resolve(JsonObject raw) {
+    List<String> problems = new ArrayList<>();
+    JsonObject json = substitute(raw, "", problems);
+    if (!problems.isEmpty()) {
+      throw new ConfigException(problems);
+    }
+    String databaseUrl = env.get(DATABASE_URL_ENV);
+    if (databaseUrl != null && !databaseUrl.isBlank()) {
+      JsonObject database = json.getValue("database") instanceof JsonObject db ? db : new JsonObject();
+      json.put("database", database.put("url", databaseUrl));
+    }
+    return ConfigParser.parse(json);
+  }
+
+  private JsonObject substitute(JsonObject json, String path, List<String> problems) {
+    JsonObject out = new JsonObject();
+    json.forEach(entry -> out.put(entry.getKey(),
+        substituteValue(entry.getValue(), path.isEmpty() ? entry.getKey() : path + "." + entry.getKey(), problems)));
+    return out;
+  }
+
+  private Object substituteValue(Object value, String path, List<String> problems) {
+    if (value instanceof JsonObject object) {
+      return substitute(object, path, problems);
+    }
+    if (value instanceof JsonArray array) {
+      JsonArray out = new JsonArray();
+      for (int i = 0; i < array.size(); i++) {
+        out.add(substituteValue(array.getValue(i), path + "[" + i + "]", problems));
+      }
+      return out;
+    }
+    if (value instanceof String text && text.contains("${")) {
+      Matcher matcher = PLACEHOLDER.matcher(text);
+      StringBuilder result = new StringBuilder();
+      while (matcher.find()) {
+        String replacement = env.get(matcher.group(1));
+        if (replacement == null) {
+          problems.add(path + ": environment variable " + matcher.group(1) + " is not set");
+          replacement = "";
+        }
+        matcher.appendReplacement(result, Matcher.quoteReplacement(replacement));
+      }
+      matcher.appendTail(result);
+      return result.toString();
+    }
+    return value;
+  }
+}

@@ -1,0 +1,25 @@
+package dev.eventrouter.config;
+
+import java.nio.file.Path;
+
+/**
+ * @param url            an external PostgreSQL ({@code postgresql://user:pass@host:port/db}); null starts the embedded one
+ * @param dataDir        the embedded server's data directory, kept across restarts
+ * @param poolSize       connections to PostgreSQL
+ * @param writeBatchSize most events gathered into one group commit
+ * @param writeLingerMs  how long the first event of a group commit waits for company
+ * @param maxPendingWrites events waiting for a commit before new ones are refused with 503
+ */
+public record DatabaseConfig(String url, Path dataDir, int poolSize, int writeBatchSize, long writeLingerMs,
+                             int maxPendingWrites) {
+
+  public boolean embedded() {
+    return url == null;
+  }
+
+  /** Never print the password of the URL. */
+  @Override
+  public String toString() {
+    return "DatabaseConfig[" + (embedded() ? "embedded at " + dataDir : "external") + "]";
+  }
+}

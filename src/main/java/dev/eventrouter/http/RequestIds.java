@@ -1,0 +1,26 @@
+package dev.eventrouter.http;
+
+import io.vertx.ext.web.RoutingContext;
+
+import java.util.concurrent.ThreadLocalRandom;
+
+/** A short id per request, sent back as X-Request-Id and used in logs instead of anything the client sent. */
+final class RequestIds {
+
+  static final String HEADER = "X-Request-Id";
+  private static final String KEY = "request_id";
+
+  private RequestIds() {}
+
+  static void assign(RoutingContext rc) {
+    String id = Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 1);
+    rc.put(KEY, id);
+    rc.response().putHeader(HEADER, id);
+    rc.next();
+  }
+
+  static String of(RoutingContext rc) {
+    String id = rc.get(KEY);
+    return id == null ? "-" : id;
+  }
+}

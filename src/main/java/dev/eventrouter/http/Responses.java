@@ -1,0 +1,21 @@
+package dev.eventrouter.http;
+
+import io.vertx.core.Future;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+
+/** The success envelope {@code {"ok": true, "data": ...}}. */
+final class Responses {
+
+  static final String JSON = "application/json; charset=utf-8";
+
+  private Responses() {}
+
+  static Future<Void> ok(RoutingContext rc, JsonObject data) {
+    return rc.response()
+        .setStatusCode(200)
+        .putHeader(HttpHeaders.CONTENT_TYPE, JSON)
+        .end(new JsonObject().put("ok", true).put("data", data).toBuffer());
+  }
+}

@@ -1,0 +1,208 @@
+package dev.eventrouter.store;
+
+import dev.eventrouter.bus.IngestRequest;
+import dev.eventrouter.event.ConversionEvent;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.pgclient.PgException;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.SqlClient;
+import io.vertx.sqlclient.Tuple;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * SQL for the events table and its Idempotency-Key claims. A whole batch is one statement (or, when some events
+ * carry an Idempotency-Key, one transaction of three), with the rows passed as one JSON array parameter.
+ */
+public final class EventStore {
+
+  /** An event with the id it will be stored under. */
+  public record Pending(long eventId, IngestRequest request) {}
+
+  /** What became of one pending event. */
+  public sealed interface Outcome permits Stored, Conflict {}
+
+  /** Stored now, or (replayed) stored earlier under the same Idempotency-Key with the same content. */
+  public record Stored(long eventId, String sessionId, boolean replayed) implements Outcome {}
+
+  /** The Idempotency-Key was used within 24 h with different content; nothing was stored. */
+  public record Conflict() implements Outcome {}
+
+  static final String INSERT_EVENTS = """
+      INSERT INTO events (event_id, workspace_id, event_name, telegram_id, session_id, value, currency, user_data,
+                          idempotency_key, status, received_at)
+      SELECT event_id, workspace_id, event_name, telegram_id, session_id, value, currency, user_data,
+             idempotency_key, 'processed', received_at
+        FROM jsonb_to_recordset($1::jsonb) AS t(event_id bigint, workspace_id uuid, event_name text,
+             telegram_id bigint, session_id text, value numeric, currency text, user_data jsonb,
+             idempotency_key text, received_at timestamptz)""";
+
+  /** Claims each key unless a claim younger than 24 h holds it; returns the event ids whose claim won. */
+  static final String CLAIM_KEYS = """
+      INSERT INTO idempotency_keys (workspace_id, idempotency_key, request_hash, event_id, created_at)
+      SELECT workspace_id, idempotency_key, request_hash, event_id, now()
+        FROM jsonb_to_recordset($1::jsonb) AS t(workspace_id uuid, idempotency_key text, request_hash text,
+             event_id bigint)
+      ON CONFLICT (workspace_id, idempotency_key) DO UPDATE
+         SET request_hash = EXCLUDED.request_hash, event_id = EXCLUDED.event_id, created_at = EXCLUDED.created_at
+       WHERE idempotency_keys.created_at < now() - interval '24 hours'
+      RETURNING event_id""";
+
+  /** The standing claims of keys that lost; a separate statement, so it sees claims committed meanwhile. */
+  static final String EXISTING_CLAIMS = """
+      SELECT k.workspace_id, k.idempotency_key, k.request_hash, k.event_id, e.session_id
+        FROM jsonb_to_recordset($1::jsonb) AS t(workspace_id uuid, idempotency_key text)
+        JOIN idempotency_keys k USING (workspace_id, idempotency_key)
+        JOIN events e ON e.event_id = k.event_id""";
+
+  static final String PURGE_KEYS = "DELETE FROM idempotency_keys WHERE created_at < now() - interval '24 hours'";
+
+  private final Pool pool;
+
+  public EventStore(Pool pool) {
+    this.pool = pool;
+  }
+
+  public Future<List<Outcome>> insertBatch(List<Pending> batch) {
+    boolean anyKey = batch.stream().anyMatch(p -> p.request().idempotencyKey() != null);
+    if (!anyKey) {
+      return insert(pool, batch).map(v -> batch.stream()
+          .<Outcome>map(p -> new Stored(p.eventId(), p.request().event().sessionId(), false)).toList());
+    }
+    return retryOnce(() -> pool.withTransaction(conn -> insertWithKeys(conn, batch)));
+  }
+
+  /** Deletes Idempotency-Key claims older than 24 h; returns how many. */
+  public Future<Integer> purgeExpiredKeys() {
+    return pool.query(PURGE_KEYS).execute().map(rows -> rows.rowCount());
+  }
+
+  private Future<List<Outcome>> insertWithKeys(SqlClient conn, List<Pending> batch) {
+    // One claim per (workspace, key): the first event with a key leads; later ones in the batch share its fate.
+    Map<KeyRef, Pending> leaders = new LinkedHashMap<>();
+    for (Pending p : batch) {
+      KeyRef ref = KeyRef.of(p);
+      if (ref != null) {
+        leaders.putIfAbsent(ref, p);
+      }
+    }
+    // Claim in one order everywhere, so two batches never wait on each other's keys crosswise.
+    List<Map.Entry<KeyRef, Pending>> ordered = leaders.entrySet().stream()
+        .sorted(Map.Entry.comparingByKey(KeyRef.ORDER)).toList();
+    JsonArray claims = new JsonArray();
+    ordered.forEach(e -> claims.add(e.getKey().toJson()
+        .put("request_hash", e.getValue().request().requestHash())
+        .put("event_id", e.getValue().eventId())));
+
+    return conn.preparedQuery(CLAIM_KEYS).execute(Tuple.of(claims)).compose(claimed -> {
+      Set<Long> won = new HashSet<>();
+      claimed.forEach(row -> won.add(row.getLong(0)));
+      JsonArray lost = new JsonArray();
+      ordered.stream().filter(e -> !won.contains(e.getValue().eventId()))
+          .forEach(e -> lost.add(e.getKey().toJson()));
+      Future<Map<KeyRef, Claim>> existing = lost.isEmpty()
+          ? Future.succeededFuture(Map.of())
+          : conn.preparedQuery(EXISTING_CLAIMS).execute(Tuple.of(lost)).map(rows -> {
+            Map<KeyRef, Claim> found = new HashMap<>();
+            for (Row row : rows) {
+              found.put(new KeyRef(row.getUUID(0), row.getString(1)),
+                  new Claim(row.getString(2), row.getLong(3), row.getString(4)));
+            }
+            return found;
+          });
+      return existing.compose(standing -> {
+        Map<KeyRef, Claim> claims2 = new HashMap<>(standing);
+        for (Map.Entry<KeyRef, Pending> e : ordered) {
+          Pending p = e.getValue();
+          if (won.contains(p.eventId())) {
+            claims2.put(e.getKey(), new Claim(p.request().requestHash(), p.eventId(), p.request().event().sessionId()));
+          }
+        }
+        List<Pending> toInsert = batch.stream()
+            .filter(p -> KeyRef.of(p) == null || won.contains(p.eventId())).toList();
+        return insert(conn, toInsert).map(v -> outcomes(batch, claims2, won));
+      });
+    });
+  }
+
+  private static List<Outcome> outcomes(List<Pending> batch, Map<KeyRef, Claim> claims, Set<Long> won) {
+    List<Outcome> outcomes = new ArrayList<>(batch.size());
+    for (Pending p : batch) {
+      KeyRef ref = KeyRef.of(p);
+      if (ref == null) {
+        outcomes.add(new Stored(p.eventId(), p.request().event().sessionId(), false));
+        continue;
+      }
+      Claim claim = claims.get(ref);
+      if (claim == null) {
+        // The claim vanished between the two statements (purged at the 24 h edge): safer to let the client retry.
+        throw new IllegalStateException("idempotency claim disappeared");
+      }
+      if (!claim.requestHash().equals(p.request().requestHash())) {
+        outcomes.add(new Conflict());
+      } else {
+        outcomes.add(new Stored(claim.eventId(), claim.sessionId(), !won.contains(p.eventId())));
+      }
+    }
+    return outcomes;
+  }
+
+  private static Future<Void> insert(SqlClient client, List<Pending> batch) {
+    if (batch.isEmpty()) {
+      return Future.succeededFuture();
+    }
+    JsonArray rows = new JsonArray();
+    for (Pending p : batch) {
+      ConversionEvent event = p.request().event();
+      rows.add(new JsonObject()
+          .put("event_id", p.eventId())
+          .put("workspace_id", event.workspaceId().toString())
+          .put("event_name", event.eventName())
+          .put("telegram_id", event.telegramId())
+          .put("session_id", event.sessionId())
+          .put("value", event.value())
+          .put("currency", event.currency())
+          .put("user_data", event.userData())
+          .put("idempotency_key", p.request().idempotencyKey())
+          .put("received_at", p.request().receivedAt().toString()));
+    }
+    return client.preparedQuery(INSERT_EVENTS).execute(Tuple.of(rows)).mapEmpty();
+  }
+
+  /** Two batches claiming overlapping keys can still deadlock at the edges; PostgreSQL breaks it, we try again. */
+  private static <T> Future<T> retryOnce(java.util.function.Supplier<Future<T>> attempt) {
+    return attempt.get().recover(e -> {
+      if (e instanceof PgException pg && ("40P01".equals(pg.getSqlState()) || "40001".equals(pg.getSqlState()))) {
+        return attempt.get();
+      }
+      return Future.failedFuture(e);
+    });
+  }
+
+  private record Claim(String requestHash, long eventId, String sessionId) {}
+
+  private record KeyRef(UUID workspaceId, String key) {
+    static final Comparator<KeyRef> ORDER =
+        Comparator.comparing(KeyRef::workspaceId).thenComparing(KeyRef::key);
+
+    static KeyRef of(Pending p) {
+      String key = p.request().idempotencyKey();
+      return key == null ? null : new KeyRef(p.request().event().workspaceId(), key);
+    }
+
+    JsonObject toJson() {
+      return new JsonObject().put("workspace_id", workspaceId.toString()).put("idempotency_key", key);
+    }
+  }
+}

@@ -1,0 +1,80 @@
+package dev.eventrouter.store;
+
+import dev.eventrouter.config.DatabaseConfig;
+import io.vertx.pgclient.PgConnectOptions;
+import io.vertx.pgclient.SslMode;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import org.postgresql.ds.PGSimpleDataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import javax.sql.DataSource;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.time.Duration;
+
+/**
+ * Where the database is: an external PostgreSQL named by URL, or an embedded one this process starts and stops.
+ * Starting and stopping block; call them off the event loop.
+ */
+public final class PostgresServer implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(PostgresServer.class);
+
+  private final PgConnectOptions connectOptions;
+  private final EmbeddedPostgres embedded;
+
+  private PostgresServer(PgConnectOptions connectOptions, EmbeddedPostgres embedded) {
+    this.connectOptions = connectOptions;
+    this.embedded = embedded;
+  }
+
+  public static PostgresServer start(DatabaseConfig config) throws IOException {
+    if (!config.embedded()) {
+      return new PostgresServer(PgConnectOptions.fromUri(config.url()), null);
+    }
+    Files.createDirectories(config.dataDir());
+    EmbeddedPostgres pg = EmbeddedPostgres.builder()
+        .setDataDirectory(config.dataDir())
+        .setCleanDataDirectory(false)
+        // The library defaults both to off, for tests; an acknowledged event must survive a crash.
+        .setServerConfig("fsync", "on")
+        .setServerConfig("synchronous_commit", "on")
+        .setPGStartupWait(Duration.ofSeconds(60))
+        .start();
+    LOG.info("embedded PostgreSQL started on localhost:{} with data in {}", pg.getPort(),
+        config.dataDir().toAbsolutePath());
+    PgConnectOptions options = new PgConnectOptions()
+        .setHost("localhost").setPort(pg.getPort()).setDatabase("postgres").setUser("postgres");
+    return new PostgresServer(options, pg);
+  }
+
+  /** A fresh copy: vertx-pg-client options are mutable. */
+  public PgConnectOptions connectOptions() {
+    return new PgConnectOptions(connectOptions);
+  }
+
+  /** JDBC access for Flyway and the start-up queries. */
+  public DataSource dataSource() {
+    PGSimpleDataSource ds = new PGSimpleDataSource();
+    ds.setServerNames(new String[] {connectOptions.getHost()});
+    ds.setPortNumbers(new int[] {connectOptions.getPort()});
+    ds.setDatabaseName(connectOptions.getDatabase());
+    ds.setUser(connectOptions.getUser());
+    ds.setPassword(connectOptions.getPassword());
+    ds.setApplicationName("event-router");
+    SslMode ssl = connectOptions.getSslMode();
+    if (ssl != null && ssl != SslMode.DISABLE) {
+      ds.setSslMode(ssl.value);
+    }
+    return ds;
+  }
+
+  @Override
+  public void close() throws IOException {
+    if (embedded != null) {
+      embedded.close();
+      LOG.info("embedded PostgreSQL stopped");
+    }
+  }
+}
