@@ -56,6 +56,11 @@ public final class PostgresServer implements AutoCloseable {
 
   /** JDBC access for Flyway and the start-up queries. */
   public DataSource dataSource() {
+    return dataSource(connectOptions);
+  }
+
+  /** JDBC access to the same server and database as the given vertx-pg-client options. */
+  public static DataSource dataSource(PgConnectOptions connectOptions) {
     PGSimpleDataSource ds = new PGSimpleDataSource();
     ds.setServerNames(new String[] {connectOptions.getHost()});
     ds.setPortNumbers(new int[] {connectOptions.getPort()});

@@ -1,0 +1,121 @@
+package dev.eventrouter.support;
+
+import dev.eventrouter.EventRouter;
+import dev.eventrouter.config.ApiKeys;
+import dev.eventrouter.config.AppConfig;
+import dev.eventrouter.config.ConfigLoader;
+import io.vertx.core.MultiMap;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
+import io.vertx.ext.web.client.WebClient;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.Tuple;
+
+import java.util.List;
+import java.util.Map;
+import java.util.stream.StreamSupport;
+
+/**
+ * The real service on a random port against a real PostgreSQL, with a web client and the service's own pool for
+ * seeding and checking rows. Blocking helpers: call them from the test thread, never from an event loop.
+ */
+public final class TestApp {
+
+  public static final String WS_A = "11111111-1111-4111-8111-111111111111";
+  public static final String WS_B = "22222222-2222-4222-8222-222222222222";
+  public static final String WS_LIMITED = "33333333-3333-4333-8333-333333333333";
+  public static final String KEY_A = "test-key-a-5f2c";
+  public static final String KEY_B = "test-key-b-91d0";
+  public static final String KEY_LIMITED = "test-key-limited-77aa";
+  public static final int MAX_BODY_BYTES = 8192;
+
+  private final EventRouter router;
+  private final WebClient client;
+
+  private TestApp(EventRouter router, WebClient client) {
+    this.router = router;
+    this.client = client;
+  }
+
+  /** Three workspaces: A and B with generous limits, LIMITED with a burst of 2 and almost no refill. */
+  public static JsonObject config(String databaseUrl) {
+    return new JsonObject()
+        .put("http", new JsonObject().put("host", "127.0.0.1").put("port", 0).put("max_body_bytes", MAX_BODY_BYTES)
+            .put("instances", 2))
+        .put("database", new JsonObject().put("url", databaseUrl))
+        .put("workspaces", new JsonArray()
+            .add(workspace(WS_A, KEY_A, 100_000, 100_000))
+            .add(workspace(WS_B, KEY_B, 100_000, 100_000))
+            .add(workspace(WS_LIMITED, KEY_LIMITED, 0.01, 2)));
+  }
+
+  private static JsonObject workspace(String id, String key, double perSecond, double burst) {
+    return new JsonObject().put("id", id).put("name", "ws-" + id.charAt(0))
+        .put("api_keys", new JsonArray().add(ApiKeys.configValue(key)))
+        .put("rate_limit", new JsonObject().put("per_second", perSecond).put("burst", burst))
+        .put("integrations", new JsonArray());
+  }
+
+  public static TestApp start(Vertx vertx, JsonObject config) {
+    AppConfig appConfig = new ConfigLoader(Map.of()).resolve(config);
+    EventRouter router = EventRouter.start(vertx, appConfig).await();
+    WebClient client = WebClient.create(vertx);
+    return new TestApp(router, client);
+  }
+
+  public void close() {
+    client.close();
+    router.close().await();
+  }
+
+  public EventRouter router() {
+    return router;
+  }
+
+  public Pool pool() {
+    return router.database().pool();
+  }
+
+  public WebClient client() {
+    return client;
+  }
+
+  public int port() {
+    return router.httpPort();
+  }
+
+  /** POSTs raw bytes with the given headers. */
+  public HttpResponse<Buffer> post(String path, MultiMap headers, Buffer body) {
+    return client.post(port(), "127.0.0.1", path).putHeaders(headers).sendBuffer(body).await();
+  }
+
+  /** POSTs a JSON event to the events endpoint with the given API key. */
+  public HttpResponse<Buffer> postEvent(String apiKey, JsonObject event) {
+    return post("/api/v1/events/custom", jsonHeaders(apiKey), event.toBuffer());
+  }
+
+  public static MultiMap jsonHeaders(String apiKey) {
+    MultiMap headers = MultiMap.caseInsensitiveMultiMap().add("Content-Type", "application/json");
+    if (apiKey != null) {
+      headers.add("x-api-key", apiKey);
+    }
+    return headers;
+  }
+
+  public List<Row> rows(String sql, Object... params) {
+    return StreamSupport.stream(pool().preparedQuery(sql).execute(Tuple.from(params)).await().spliterator(), false)
+        .toList();
+  }
+
+  public long count(String table) {
+    return rows("SELECT count(*) FROM " + table).get(0).getLong(0);
+  }
+
+  public void truncate() {
+    pool().query("TRUNCATE events, idempotency_keys").execute().await();
+  }
+}
