@@ -40,6 +40,7 @@ import static dev.eventrouter.support.TestApp.KEY_LIMITED;
 import static dev.eventrouter.support.TestApp.WS_A;
 import static dev.eventrouter.support.TestApp.WS_B;
 import static dev.eventrouter.support.TestApp.WS_LIMITED;
+import static dev.eventrouter.support.ApiAssertions.assertError;
 import static org.assertj.core.api.Assertions.assertThat;
 
 @ExtendWith(VertxExtension.class)
@@ -491,20 +492,4 @@ class IngestApiTest {
     assertThat(response.statusCode()).isEqualTo(200);
     assertThat(response.bodyAsJsonObject().getJsonObject("data").getString("status")).isEqualTo("up");
   }
-
-  /** Asserts the documented error body, with no stack trace or other field; returns its error object. */
-  static JsonObject assertError(HttpResponse<Buffer> response, int status, String code) {
-    assertThat(response.statusCode()).as(response.bodyAsString()).isEqualTo(status);
-    assertThat(response.getHeader("Content-Type")).startsWith("application/json");
-    JsonObject body = response.bodyAsJsonObject();
-    assertThat(body.fieldNames()).containsExactlyInAnyOrder("ok", "error");
-    assertThat(body.getBoolean("ok")).isFalse();
-    JsonObject error = body.getJsonObject("error");
-    assertThat(error.getString("code")).isEqualTo(code);
-    assertThat(error.getString("message")).isNotBlank();
-    assertThat(error.fieldNames()).isSubsetOf("code", "message", "details");
-    assertThat(response.bodyAsString()).doesNotContain("Exception").doesNotContain("\tat ");
-    return error;
-  }
-
 }

@@ -1,0 +1,57 @@
+package dev.eventrouter;
+
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class MainTest {
+
+  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+  private int run(String... args) {
+    return Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+  }
+
+  @Test
+  @DisplayName("hash-key prints the sha256: value to paste into api_keys")
+  void hashKey() {
+    assertThat(run("hash-key", "abc")).isZero();
+    assertThat(out.toString(StandardCharsets.UTF_8).trim())
+        .isEqualTo("sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  }
+
+  @Test
+  @DisplayName("hash-key without a key prints usage and exits 2")
+  void hashKeyUsage() {
+    assertThat(run("hash-key")).isEqualTo(2);
+    assertThat(err.toString(StandardCharsets.UTF_8)).contains("usage");
+  }
+
+  @Test
+  @DisplayName("an invalid config stops the start with exit code 1 and the path of the bad value")
+  void invalidConfigStopsStart(@TempDir Path dir) throws Exception {
+    Path config = dir.resolve("config.json");
+    Files.writeString(config, "{\"workspaces\": [{\"id\": \"nope\", \"api_keys\": [\"sha256:00\"]}]}");
+
+    assertThat(run("--config", config.toString())).isEqualTo(1);
+    assertThat(err.toString(StandardCharsets.UTF_8))
+        .contains("workspaces[0].id").contains("workspaces[0].api_keys[0]");
+  }
+
+  @Test
+  @DisplayName("a missing config file stops the start with exit code 1")
+  void missingConfig(@TempDir Path dir) {
+    assertThat(run("--config", dir.resolve("absent.json").toString())).isEqualTo(1);
+    assertThat(err.toString(StandardCharsets.UTF_8)).contains("config file not found");
+  }
+}

@@ -1,0 +1,159 @@
+package dev.eventrouter.config;
+
+import dev.eventrouter.http.ApiKeyAuthenticator;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.junit5.VertxExtension;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+@ExtendWith(VertxExtension.class)
+class ConfigTest {
+
+  private static final String HASH = ApiKeys.configValue("k1");
+
+  private static JsonObject valid() {
+    return new JsonObject()
+        .put("http", new JsonObject().put("port", 9000))
+        .put("database", new JsonObject().put("url", (Object) null))
+        .put("workspaces", new JsonArray().add(new JsonObject()
+            .put("id", "7c9e6679-7425-40de-944b-e07fc1f90ae7").put("name", "demo")
+            .put("api_keys", new JsonArray().add(HASH)).put("integrations", new JsonArray())));
+  }
+
+  private static AppConfig resolve(JsonObject json, Map<String, String> env) {
+    return new ConfigLoader(env).resolve(json);
+  }
+
+  @Test
+  @DisplayName("the shipped conf/config.json loads, and the demo key named in the README opens the demo workspace")
+  void shippedConfig(Vertx vertx) {
+    ConfigLoader loader = new ConfigLoader(Map.of());
+    AppConfig config = loader.load(vertx, loader.path(null)).await();
+
+    assertThat(config.http().port()).isEqualTo(8080);
+    assertThat(config.database().embedded()).isTrue();
+    assertThat(config.database().dataDir()).isEqualTo(Path.of("data/postgres"));
+    WorkspaceConfig demo = new ApiKeyAuthenticator(config.workspaces()).authenticate("demo-key-change-me");
+    assertThat(demo).isNotNull();
+    assertThat(demo.id()).isEqualTo(UUID.fromString("7c9e6679-7425-40de-944b-e07fc1f90ae7"));
+    assertThat(demo.rateLimit()).isEqualTo(new RateLimitConfig(500, 1000));
+  }
+
+  @Test
+  @DisplayName("omitted values take the documented defaults")
+  void defaults() {
+    AppConfig config = resolve(valid().put("http", new JsonObject()), Map.of());
+
+    assertThat(config.http().host()).isEqualTo("0.0.0.0");
+    assertThat(config.http().port()).isEqualTo(8080);
+    assertThat(config.http().maxBodyBytes()).isEqualTo(65536);
+    assertThat(config.workspaces().get(0).rateLimit()).isEqualTo(RateLimitConfig.DEFAULT);
+  }
+
+  static Stream<Arguments> invalidConfigs() {
+    return Stream.of(
+        bad("workspaces[0].id", c -> ws(c).put("id", "not-a-uuid")),
+        bad("workspaces[1].id: duplicate", c -> c.getJsonArray("workspaces").add(ws(c).copy()
+            .put("api_keys", new JsonArray().add(ApiKeys.configValue("k2"))))),
+        bad("workspaces[0].api_keys[0]: malformed", c -> ws(c).put("api_keys", new JsonArray().add("sha256:ABC"))),
+        bad("workspaces[0].api_keys[0]: looks like a plain API key",
+            c -> ws(c).put("api_keys", new JsonArray().add("my-plain-secret-key"))),
+        bad("workspaces[0].api_keys: required", c -> ws(c).put("api_keys", new JsonArray())),
+        bad("workspaces[1].api_keys[0]: the same API key", c -> c.getJsonArray("workspaces").add(ws(c).copy()
+            .put("id", "8c9e6679-7425-40de-944b-e07fc1f90ae7"))),
+        bad("telemetry: unknown key", c -> c.put("telemetry", true)),
+        bad("http.prot: unknown key", c -> c.getJsonObject("http").put("prot", 1)),
+        bad("http.port: must be a whole number", c -> c.getJsonObject("http").put("port", 70000)),
+        bad("workspaces[0].rate_limit.per_second", c -> ws(c).put("rate_limit", new JsonObject().put("per_second", 0))),
+        bad("database.url: must look like postgresql://", c -> c.getJsonObject("database").put("url", "mysql://x")));
+  }
+
+  private static JsonObject ws(JsonObject config) {
+    return config.getJsonArray("workspaces").getJsonObject(0);
+  }
+
+  private static Arguments bad(String expected, Consumer<JsonObject> change) {
+    JsonObject config = valid();
+    change.accept(config);
+    return Arguments.of(expected, config);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("invalidConfigs")
+  @DisplayName("an invalid config stops the start with a message naming the path of the bad value")
+  void invalidConfigNamesPath(String expected, JsonObject config) {
+    assertThatThrownBy(() -> resolve(config, Map.of()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining(expected);
+  }
+
+  @Test
+  @DisplayName("a plain key is refused without echoing it")
+  void plainKeyNotEchoed() {
+    JsonObject config = valid();
+    ws(config).put("api_keys", new JsonArray().add("my-plain-secret-key"));
+
+    assertThatThrownBy(() -> resolve(config, Map.of())).hasMessageNotContaining("my-plain-secret-key");
+  }
+
+  @Test
+  @DisplayName("${ENV_NAME} inside strings is replaced from the environment; a missing variable is named with its path")
+  void environmentSubstitution() {
+    JsonObject config = valid();
+    config.getJsonObject("database").put("url", "postgresql://app:${DB_PASS}@db:5432/events");
+
+    AppConfig resolved = resolve(config, Map.of("DB_PASS", "s3cret"));
+    assertThat(resolved.database().url()).isEqualTo("postgresql://app:s3cret@db:5432/events");
+    assertThat(resolved.database().toString()).doesNotContain("s3cret");
+
+    assertThatThrownBy(() -> resolve(config, Map.of()))
+        .hasMessageContaining("database.url: environment variable DB_PASS is not set");
+  }
+
+  @Test
+  @DisplayName("DATABASE_URL in the environment wins over database.url")
+  void databaseUrlFromEnvironment() {
+    JsonObject config = valid();
+    config.getJsonObject("database").put("url", "postgresql://a@file:5432/x");
+
+    AppConfig resolved = resolve(config, Map.of("DATABASE_URL", "postgresql://b@env:5432/y"));
+
+    assertThat(resolved.database().url()).isEqualTo("postgresql://b@env:5432/y");
+    assertThat(resolved.database().embedded()).isFalse();
+  }
+
+  @Test
+  @DisplayName("--config wins over EVENT_ROUTER_CONFIG, which wins over conf/config.json")
+  void configPath() {
+    assertThat(new ConfigLoader(Map.of("EVENT_ROUTER_CONFIG", "/etc/er.json")).path("cli.json"))
+        .isEqualTo(Path.of("cli.json"));
+    assertThat(new ConfigLoader(Map.of("EVENT_ROUTER_CONFIG", "/etc/er.json")).path(null))
+        .isEqualTo(Path.of("/etc/er.json"));
+    assertThat(new ConfigLoader(Map.of()).path(null)).isEqualTo(Path.of("conf/config.json"));
+  }
+
+  @Test
+  @DisplayName("a config file that is not JSON fails with a config error naming the file")
+  void notJson(Vertx vertx, @org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+    Path file = dir.resolve("broken.json");
+    java.nio.file.Files.writeString(file, "{\"http\": ");
+
+    assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(vertx, file).await())
+        .isInstanceOf(ConfigException.class).hasMessageContaining("broken.json");
+  }
+}

@@ -1,0 +1,52 @@
+package dev.eventrouter.http;
+
+import dev.eventrouter.config.RateLimitConfig;
+import dev.eventrouter.config.WorkspaceConfig;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class RateLimiterTest {
+
+  private static final UUID WS = UUID.randomUUID();
+  private final AtomicLong nanos = new AtomicLong();
+
+  private RateLimiter limiter(double perSecond, double burst) {
+    return new RateLimiter(List.of(new WorkspaceConfig(WS, "w", List.of(), new RateLimitConfig(perSecond, burst))),
+        nanos::get);
+  }
+
+  @Test
+  @DisplayName("a full bucket admits the burst, then refuses with the seconds until the next token")
+  void burstThenRefuse() {
+    RateLimiter limiter = limiter(0.5, 3);
+
+    for (int i = 0; i < 3; i++) {
+      assertThat(limiter.tryAcquire(WS)).isZero();
+    }
+    assertThat(limiter.tryAcquire(WS)).isEqualTo(2);
+  }
+
+  @Test
+  @DisplayName("tokens come back at per_second, never beyond the burst")
+  void refill() {
+    RateLimiter limiter = limiter(10, 2);
+    limiter.tryAcquire(WS);
+    limiter.tryAcquire(WS);
+    assertThat(limiter.tryAcquire(WS)).isEqualTo(1);
+
+    nanos.addAndGet(100_000_000); // 0.1 s = one token
+    assertThat(limiter.tryAcquire(WS)).isZero();
+    assertThat(limiter.tryAcquire(WS)).isPositive();
+
+    nanos.addAndGet(60_000_000_000L); // a minute: the bucket is full again, at 2
+    assertThat(limiter.tryAcquire(WS)).isZero();
+    assertThat(limiter.tryAcquire(WS)).isZero();
+    assertThat(limiter.tryAcquire(WS)).isPositive();
+  }
+}

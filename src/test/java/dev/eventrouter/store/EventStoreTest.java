@@ -1,0 +1,117 @@
+package dev.eventrouter.store;
+
+import dev.eventrouter.bus.IngestRequest;
+import dev.eventrouter.config.DatabaseConfig;
+import dev.eventrouter.event.ConversionEvent;
+import dev.eventrouter.support.TestDatabase;
+import io.vertx.core.Vertx;
+import io.vertx.junit5.VertxExtension;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The batch write itself, where several requests with one Idempotency-Key can meet in a single group commit. */
+@ExtendWith(VertxExtension.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class EventStoreTest {
+
+  private static final UUID WS = UUID.fromString("44444444-4444-4444-8444-444444444444");
+
+  private Database database;
+  private EventStore store;
+
+  @BeforeAll
+  void open(Vertx vertx) {
+    DatabaseConfig config = new DatabaseConfig(TestDatabase.freshDatabaseUrl(), Path.of("unused"), 4, 100, 2, 100);
+    database = Database.open(vertx, config).await();
+    store = new EventStore(database.pool());
+  }
+
+  @AfterAll
+  void close() {
+    database.close().await();
+  }
+
+  @BeforeEach
+  void empty() {
+    database.pool().query("TRUNCATE events, idempotency_keys").execute().await();
+  }
+
+  private static EventStore.Pending pending(long id, String key, long telegramId) {
+    ConversionEvent event = new ConversionEvent(WS, "DEP", telegramId, null, new BigDecimal("10.50"), "EUR", null);
+    return new EventStore.Pending(id, new IngestRequest(event, Instant.now(), key,
+        key == null ? null : event.contentHash()));
+  }
+
+  private long count(String table) {
+    return database.pool().query("SELECT count(*) FROM " + table).execute().await().iterator().next().getLong(0);
+  }
+
+  @Test
+  @DisplayName("one batch stores every event without a key in one statement")
+  void keylessBatch() {
+    List<EventStore.Outcome> outcomes = store.insertBatch(List.of(pending(1, null, 1), pending(2, null, 2)))
+        .await();
+
+    assertThat(outcomes).containsExactly(new EventStore.Stored(1, null, false), new EventStore.Stored(2, null, false));
+    assertThat(count("events")).isEqualTo(2);
+  }
+
+  @Test
+  @DisplayName("two requests with one key in the same batch: the first is stored, the second replays it")
+  void sameKeyInOneBatch() {
+    List<EventStore.Outcome> outcomes = store.insertBatch(List.of(
+        pending(1, "k", 1), pending(2, null, 2), pending(3, "k", 1))).await();
+
+    assertThat(outcomes).containsExactly(new EventStore.Stored(1, null, false), new EventStore.Stored(2, null, false),
+        new EventStore.Stored(1, null, true));
+    assertThat(count("events")).isEqualTo(2);
+    assertThat(count("idempotency_keys")).isEqualTo(1);
+  }
+
+  @Test
+  @DisplayName("one key with two different bodies in the same batch: the second is a conflict")
+  void conflictInOneBatch() {
+    List<EventStore.Outcome> outcomes = store.insertBatch(List.of(pending(1, "k", 1), pending(2, "k", 2))).await();
+
+    assertThat(outcomes).containsExactly(new EventStore.Stored(1, null, false), new EventStore.Conflict());
+    assertThat(count("events")).isEqualTo(1);
+  }
+
+  @Test
+  @DisplayName("a key claimed by an earlier batch makes a later one replay or conflict, and a conflict does not block the rest")
+  void keyFromEarlierBatch() {
+    store.insertBatch(List.of(pending(1, "k", 1))).await();
+
+    List<EventStore.Outcome> outcomes = store.insertBatch(List.of(
+        pending(2, "k", 1), pending(3, "k", 9), pending(4, "other", 4))).await();
+
+    assertThat(outcomes).containsExactly(new EventStore.Stored(1, null, true), new EventStore.Conflict(),
+        new EventStore.Stored(4, null, false));
+    assertThat(count("events")).isEqualTo(2);
+  }
+
+  @Test
+  @DisplayName("purging removes only keys older than 24 hours")
+  void purge() {
+    store.insertBatch(List.of(pending(1, "old", 1), pending(2, "new", 2))).await();
+    database.pool().query("UPDATE idempotency_keys SET created_at = now() - interval '25 hours' "
+        + "WHERE idempotency_key = 'old'").execute().await();
+
+    assertThat(store.purgeExpiredKeys().await()).isEqualTo(1);
+    assertThat(count("idempotency_keys")).isEqualTo(1);
+    assertThat(count("events")).isEqualTo(2);
+  }
+}

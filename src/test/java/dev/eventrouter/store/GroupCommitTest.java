@@ -1,0 +1,136 @@
+package dev.eventrouter.store;
+
+import io.vertx.core.Future;
+import io.vertx.core.Handler;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.junit5.VertxExtension;
+import io.vertx.junit5.VertxTestContext;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The batching rules, with a writer the test completes by hand (the SQL is covered by EventStoreTest). */
+@ExtendWith(VertxExtension.class)
+class GroupCommitTest {
+
+  /** Records each batch, tells the test when one arrives, and lets the test decide when it is written. */
+  private static final class ManualWriter {
+    final List<List<Integer>> batches = new ArrayList<>();
+    final List<Promise<List<String>>> pending = new ArrayList<>();
+    Handler<Integer> onBatch = index -> {};
+
+    Future<List<String>> write(List<Integer> batch) {
+      batches.add(batch);
+      Promise<List<String>> promise = Promise.promise();
+      pending.add(promise);
+      onBatch.handle(batches.size() - 1);
+      return promise.future();
+    }
+
+    void complete(int index) {
+      pending.get(index).complete(batches.get(index).stream().map(i -> "ok" + i).toList());
+    }
+  }
+
+  @Test
+  @DisplayName("items submitted together share one batch, and each gets its own result")
+  void oneBatchForConcurrentItems(Vertx vertx, VertxTestContext test) {
+    ManualWriter writer = new ManualWriter();
+    vertx.runOnContext(v -> {
+      GroupCommit<Integer, String> commit = new GroupCommit<>(vertx, writer::write, 100, 5, 2, 1000);
+      List<Future<String>> results = new ArrayList<>();
+      writer.onBatch = index -> {
+        test.verify(() -> assertThat(writer.batches.get(index)).hasSize(50));
+        writer.complete(index);
+      };
+      for (int i = 0; i < 50; i++) {
+        results.add(commit.submit(i));
+      }
+      Future.all(results).onComplete(test.succeeding(all -> test.verify(() -> {
+        assertThat(results.get(7).result()).isEqualTo("ok7");
+        assertThat(writer.batches).hasSize(1);
+        assertThat(commit.batches()).isEqualTo(1);
+        test.completeNow();
+      })));
+    });
+  }
+
+  @Test
+  @DisplayName("a full batch goes at once, without waiting for the linger time")
+  void fullBatchDoesNotLinger(Vertx vertx, VertxTestContext test) {
+    ManualWriter writer = new ManualWriter();
+    vertx.runOnContext(v -> {
+      GroupCommit<Integer, String> commit = new GroupCommit<>(vertx, writer::write, 3, 60_000, 2, 1000);
+      commit.submit(1);
+      commit.submit(2);
+      commit.submit(3).onComplete(test.succeeding(r -> test.verify(() -> {
+        assertThat(r).isEqualTo("ok3");
+        test.completeNow();
+      })));
+      test.verify(() -> assertThat(writer.batches).containsExactly(List.of(1, 2, 3)));
+      writer.complete(0);
+    });
+  }
+
+  @Test
+  @DisplayName("while all writers are busy, new items gather into the next batch, sent when one finishes")
+  void gathersWhileBusy(Vertx vertx, VertxTestContext test) {
+    ManualWriter writer = new ManualWriter();
+    vertx.runOnContext(v -> {
+      GroupCommit<Integer, String> commit = new GroupCommit<>(vertx, writer::write, 100, 1, 1, 1000);
+      writer.onBatch = index -> {
+        if (index == 0) {
+          // The only writer is busy with [1]: these two must wait, together.
+          commit.submit(2);
+          commit.submit(3).onComplete(test.succeeding(r -> test.verify(() -> {
+            assertThat(r).isEqualTo("ok3");
+            test.completeNow();
+          })));
+          test.verify(() -> assertThat(writer.batches).containsExactly(List.of(1)));
+          writer.complete(0);
+        } else {
+          test.verify(() -> assertThat(writer.batches).containsExactly(List.of(1), List.of(2, 3)));
+          writer.complete(index);
+        }
+      };
+      commit.submit(1);
+    });
+  }
+
+  @Test
+  @DisplayName("a failed write fails every item of its batch")
+  void failureReachesEveryItem(Vertx vertx, VertxTestContext test) {
+    var checkpoint = test.checkpoint(2);
+    vertx.runOnContext(v -> {
+      GroupCommit<Integer, String> commit = new GroupCommit<>(vertx,
+          batch -> Future.failedFuture(new IllegalStateException("down")), 10, 1, 1, 1000);
+      for (int i = 0; i < 2; i++) {
+        commit.submit(i).onComplete(test.failing(e -> test.verify(() -> {
+          assertThat(e).hasMessage("down");
+          checkpoint.flag();
+        })));
+      }
+    });
+  }
+
+  @Test
+  @DisplayName("beyond max pending the submit is refused at once, so load is shed instead of queued")
+  void overload(Vertx vertx, VertxTestContext test) {
+    ManualWriter writer = new ManualWriter();
+    vertx.runOnContext(v -> {
+      GroupCommit<Integer, String> commit = new GroupCommit<>(vertx, writer::write, 100, 60_000, 1, 2);
+      commit.submit(1);
+      commit.submit(2);
+      commit.submit(3).onComplete(test.failing(e -> test.verify(() -> {
+        assertThat(e).isInstanceOf(GroupCommit.OverloadedException.class);
+        test.completeNow();
+      })));
+    });
+  }
+}
