@@ -26,6 +26,7 @@ import io.vertx.ext.web.handler.BodyHandler;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
 /**
@@ -78,6 +79,12 @@ public final class HttpVerticle extends VerticleBase {
         .requestHandler(router)
         .listen()
         .onSuccess(s -> server = s);
+  }
+
+  /** Stops accepting, and lets requests under way finish (each is bounded by the request timeout). */
+  @Override
+  public Future<?> stop() {
+    return server == null ? Future.succeededFuture() : server.shutdown(config.requestTimeoutMs(), TimeUnit.MILLISECONDS);
   }
 
   /** The port actually bound (differs from the config when it asks for 0). */

@@ -48,6 +48,12 @@ public final class SessionVerticle extends VerticleBase {
     return vertx.eventBus().<JsonObject>consumer(Addresses.EVENTS_INGEST, this::ingest).completion();
   }
 
+  /** Lets writes already under way commit and be answered before the pool closes. */
+  @Override
+  public Future<?> stop() {
+    return writes.drained();
+  }
+
   private void ingest(Message<JsonObject> message) {
     IngestRequest request = IngestRequest.fromJson(message.body());
     writes.submit(new EventStore.Pending(ids.next(), request)).onComplete(done -> {

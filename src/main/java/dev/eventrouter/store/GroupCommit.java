@@ -35,6 +35,7 @@ public final class GroupCommit<I, O> {
   private final int maxInFlight;
   private final int maxPending;
   private final ArrayDeque<Entry<I, O>> pending = new ArrayDeque<>();
+  private final List<Promise<Void>> drainWaiters = new ArrayList<>();
   private int inFlight;
   private long timer = -1;
   private long batches;
@@ -66,6 +67,17 @@ public final class GroupCommit<I, O> {
     return promise.future();
   }
 
+  /** Completes once every submitted item is written (or failed): for a clean stop. */
+  public Future<Void> drained() {
+    if (pending.isEmpty() && inFlight == 0) {
+      return Future.succeededFuture();
+    }
+    Promise<Void> promise = Promise.promise();
+    drainWaiters.add(promise);
+    flush();
+    return promise.future();
+  }
+
   /** Batches written so far; lets tests and metrics see that requests share commits. */
   public long batches() {
     return batches;
@@ -88,6 +100,9 @@ public final class GroupCommit<I, O> {
         if (!pending.isEmpty()) {
           // These waited at least one commit already: no extra linger.
           flush();
+        } else if (inFlight == 0 && !drainWaiters.isEmpty()) {
+          List.copyOf(drainWaiters).forEach(Promise::complete);
+          drainWaiters.clear();
         }
       });
     }
