@@ -2,11 +2,8 @@ package dev.eventrouter.event;
 
 import java.util.Set;
 
-/** The event names the service knows by heart; any other valid name is a custom event. */
+/** Rules that depend on the event name. Any valid name is accepted; names not mapped are custom events. */
 public final class EventNames {
-
-  public static final Set<String> LISTED =
-      Set.of("FTD", "DEP", "REG", "Subscribe", "JoinRequest", "Purchase", "INSTALL", "TRIAL");
 
   /** Purchases: Meta refuses a Purchase without value (error 100 / 2804009), so these require one. */
   public static final Set<String> MONETARY = Set.of("FTD", "DEP", "Purchase");

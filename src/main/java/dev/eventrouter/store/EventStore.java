@@ -15,11 +15,12 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.UUID;
+import java.util.function.Supplier;
 
 /**
  * SQL for the events table and its Idempotency-Key claims. A whole batch is one statement (or, when some events
@@ -90,49 +91,54 @@ public final class EventStore {
 
   private Future<List<Outcome>> insertWithKeys(SqlClient conn, List<Pending> batch) {
     // One claim per (workspace, key): the first event with a key leads; later ones in the batch share its fate.
-    Map<KeyRef, Pending> leaders = new LinkedHashMap<>();
+    // Claims go in one order everywhere, so two batches never wait on each other's keys crosswise.
+    Map<KeyRef, Pending> leaders = new TreeMap<>(KeyRef.ORDER);
     for (Pending p : batch) {
       KeyRef ref = KeyRef.of(p);
       if (ref != null) {
         leaders.putIfAbsent(ref, p);
       }
     }
-    // Claim in one order everywhere, so two batches never wait on each other's keys crosswise.
-    List<Map.Entry<KeyRef, Pending>> ordered = leaders.entrySet().stream()
-        .sorted(Map.Entry.comparingByKey(KeyRef.ORDER)).toList();
-    JsonArray claims = new JsonArray();
-    ordered.forEach(e -> claims.add(e.getKey().toJson()
-        .put("request_hash", e.getValue().request().requestHash())
-        .put("event_id", e.getValue().eventId())));
+    return claim(conn, leaders).compose(won -> standingClaims(conn, leaders, won).compose(claims -> {
+      List<Pending> toInsert = batch.stream().filter(p -> KeyRef.of(p) == null || won.contains(p.eventId())).toList();
+      return insert(conn, toInsert).map(v -> outcomes(batch, claims, won));
+    }));
+  }
 
-    return conn.preparedQuery(CLAIM_KEYS).execute(Tuple.of(claims)).compose(claimed -> {
+  /** Claims the leaders' keys; returns the event ids whose claim won. */
+  private static Future<Set<Long>> claim(SqlClient conn, Map<KeyRef, Pending> leaders) {
+    JsonArray claims = new JsonArray();
+    leaders.forEach((ref, p) -> claims.add(ref.toJson()
+        .put("request_hash", p.request().requestHash())
+        .put("event_id", p.eventId())));
+    return conn.preparedQuery(CLAIM_KEYS).execute(Tuple.of(claims)).map(rows -> {
       Set<Long> won = new HashSet<>();
-      claimed.forEach(row -> won.add(row.getLong(0)));
-      JsonArray lost = new JsonArray();
-      ordered.stream().filter(e -> !won.contains(e.getValue().eventId()))
-          .forEach(e -> lost.add(e.getKey().toJson()));
-      Future<Map<KeyRef, Claim>> existing = lost.isEmpty()
-          ? Future.succeededFuture(Map.of())
-          : conn.preparedQuery(EXISTING_CLAIMS).execute(Tuple.of(lost)).map(rows -> {
-            Map<KeyRef, Claim> found = new HashMap<>();
-            for (Row row : rows) {
-              found.put(new KeyRef(row.getUUID(0), row.getString(1)),
-                  new Claim(row.getString(2), row.getLong(3), row.getString(4)));
-            }
-            return found;
-          });
-      return existing.compose(standing -> {
-        Map<KeyRef, Claim> claims2 = new HashMap<>(standing);
-        for (Map.Entry<KeyRef, Pending> e : ordered) {
-          Pending p = e.getValue();
-          if (won.contains(p.eventId())) {
-            claims2.put(e.getKey(), new Claim(p.request().requestHash(), p.eventId(), p.request().event().sessionId()));
-          }
-        }
-        List<Pending> toInsert = batch.stream()
-            .filter(p -> KeyRef.of(p) == null || won.contains(p.eventId())).toList();
-        return insert(conn, toInsert).map(v -> outcomes(batch, claims2, won));
-      });
+      rows.forEach(row -> won.add(row.getLong(0)));
+      return won;
+    });
+  }
+
+  /** The claim that stands for each key after this batch: the leader's own if it won, otherwise the earlier one. */
+  private static Future<Map<KeyRef, Claim>> standingClaims(SqlClient conn, Map<KeyRef, Pending> leaders,
+                                                           Set<Long> won) {
+    Map<KeyRef, Claim> claims = new HashMap<>();
+    JsonArray lost = new JsonArray();
+    leaders.forEach((ref, p) -> {
+      if (won.contains(p.eventId())) {
+        claims.put(ref, new Claim(p.request().requestHash(), p.eventId(), p.request().event().sessionId()));
+      } else {
+        lost.add(ref.toJson());
+      }
+    });
+    if (lost.isEmpty()) {
+      return Future.succeededFuture(claims);
+    }
+    return conn.preparedQuery(EXISTING_CLAIMS).execute(Tuple.of(lost)).map(rows -> {
+      for (Row row : rows) {
+        claims.put(new KeyRef(row.getUUID(0), row.getString(1)),
+            new Claim(row.getString(2), row.getLong(3), row.getString(4)));
+      }
+      return claims;
     });
   }
 
@@ -146,7 +152,7 @@ public final class EventStore {
       }
       Claim claim = claims.get(ref);
       if (claim == null) {
-        // The claim vanished between the two statements (purged at the 24 h edge): safer to let the client retry.
+        // The claim vanished between the two statements (purged at the 24 h edge): fail, so the client retries.
         throw new IllegalStateException("idempotency claim disappeared");
       }
       if (!claim.requestHash().equals(p.request().requestHash())) {
@@ -181,7 +187,7 @@ public final class EventStore {
   }
 
   /** Two batches claiming overlapping keys can still deadlock at the edges; PostgreSQL breaks it, we try again. */
-  private static <T> Future<T> retryOnce(java.util.function.Supplier<Future<T>> attempt) {
+  private static <T> Future<T> retryOnce(Supplier<Future<T>> attempt) {
     return attempt.get().recover(e -> {
       if (e instanceof PgException pg && ("40P01".equals(pg.getSqlState()) || "40001".equals(pg.getSqlState()))) {
         return attempt.get();
