@@ -7,7 +7,7 @@ import dev.eventrouter.http.HttpVerticle;
 import dev.eventrouter.http.RateLimiter;
 import dev.eventrouter.session.SessionVerticle;
 import dev.eventrouter.store.Database;
-import dev.eventrouter.store.EventStore;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -39,18 +39,17 @@ public final class EventRouter {
     this.httpPort = httpPort;
   }
 
-  public static Future<EventRouter> start(Vertx vertx, AppConfig config) {
-    return Database.open(vertx, config.database()).compose(database -> {
+  public static Future<EventRouter> start(Vertx vertx, AppConfig config, PrometheusMeterRegistry metrics) {
+    return Database.open(vertx, config.database(), config.session().sourceTimeoutMs()).compose(database -> {
       List<String> deployments = new ArrayList<>();
-      EventStore store = new EventStore(database.pool());
       EventIds ids = new EventIds(database.nodeId(), Clock.systemUTC());
       ApiKeyAuthenticator authenticator = new ApiKeyAuthenticator(config.workspaces());
       RateLimiter rateLimiter = new RateLimiter(config.workspaces(), System::nanoTime);
       AtomicReference<HttpVerticle> firstHttp = new AtomicReference<>();
-      return vertx.deployVerticle(new SessionVerticle(store, ids, config.database()))
+      return vertx.deployVerticle(new SessionVerticle(database, ids, config, metrics))
           .onSuccess(deployments::add)
           .compose(id -> vertx.deployVerticle(() -> {
-            HttpVerticle verticle = new HttpVerticle(config.http(), authenticator, rateLimiter);
+            HttpVerticle verticle = new HttpVerticle(config.http(), authenticator, rateLimiter, metrics);
             firstHttp.compareAndSet(null, verticle);
             return verticle;
           }, new DeploymentOptions().setInstances(config.http().instances())))

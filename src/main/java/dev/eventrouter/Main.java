@@ -4,7 +4,12 @@ import dev.eventrouter.config.ApiKeys;
 import dev.eventrouter.config.AppConfig;
 import dev.eventrouter.config.ConfigException;
 import dev.eventrouter.config.ConfigLoader;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.micrometer.MicrometerMetricsFactory;
+import io.vertx.micrometer.MicrometerMetricsOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,12 +53,17 @@ public final class Main {
   }
 
   private static int serve(String configPath, PrintStream err) {
-    Vertx vertx = Vertx.vertx();
+    // One registry for Vert.x's own metrics (HTTP server, pools, event bus) and the service's, served at /metrics.
+    PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    Vertx vertx = Vertx.builder()
+        .with(new VertxOptions().setMetricsOptions(new MicrometerMetricsOptions().setEnabled(true)))
+        .withMetrics(new MicrometerMetricsFactory(metrics))
+        .build();
     ConfigLoader loader = new ConfigLoader(System.getenv());
     EventRouter router;
     try {
       AppConfig config = loader.load(vertx, loader.path(configPath)).await();
-      router = EventRouter.start(vertx, config).await();
+      router = EventRouter.start(vertx, config, metrics).await();
     } catch (ConfigException e) {
       err.println(e.getMessage());
       vertx.close().await();

@@ -1,10 +1,16 @@
 package dev.eventrouter.bus;
 
-/** Every event-bus address of the service, in one place. */
+/** Every event-bus address of the service, in one place. All messages are JSON objects. */
 public final class Addresses {
 
   /** HttpVerticle -> SessionVerticle: an {@link IngestRequest}, answered with an {@link IngestReply} once stored. */
   public static final String EVENTS_INGEST = "event-router.events.ingest";
+  /** HttpVerticle -> SessionVerticle: {@code {workspace_id, event_id}}, answered with the stored event or 404. */
+  public static final String EVENTS_GET = "event-router.events.get";
+  /** HttpVerticle -> SessionVerticle: a ClickSession, answered once stored. */
+  public static final String SESSIONS_CAPTURE = "event-router.sessions.capture";
+  /** HttpVerticle -> SessionVerticle: an InviteSession, answered once stored. */
+  public static final String SESSIONS_INVITE = "event-router.sessions.invite";
 
   private Addresses() {}
 }

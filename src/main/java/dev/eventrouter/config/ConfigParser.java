@@ -23,13 +23,18 @@ public final class ConfigParser {
       Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
   private static final Pattern KEY_HASH = Pattern.compile("sha256:[0-9a-f]{64}");
 
-  private static final Set<String> TOP_LEVEL = Set.of("http", "database", "workspaces");
+  // Telegram bot usernames: 5 to 32 characters of letters, digits and underscores, starting with a letter.
+  private static final Pattern BOT_NAME = Pattern.compile("[A-Za-z][A-Za-z0-9_]{4,31}");
+
+  private static final Set<String> TOP_LEVEL = Set.of("http", "database", "session", "workspaces");
+  private static final Set<String> SESSION_KEYS = Set.of("source_timeout_ms");
   private static final Set<String> HTTP_KEYS =
       Set.of("host", "port", "max_body_bytes", "instances", "request_timeout_ms");
   private static final Set<String> DATABASE_KEYS = Set.of("url", "data_dir", "pool_size", "write_batch_size",
       "write_linger_ms", "max_pending_writes");
   // "integrations" is accepted here and given its meaning by the forwarding slice.
-  private static final Set<String> WORKSPACE_KEYS = Set.of("id", "name", "api_keys", "rate_limit", "integrations");
+  private static final Set<String> WORKSPACE_KEYS = Set.of("id", "name", "api_keys", "rate_limit", "bot_name",
+      "attribution_window_days", "integrations");
   private static final Set<String> RATE_LIMIT_KEYS = Set.of("per_second", "burst");
 
   private final List<String> problems = new ArrayList<>();
@@ -50,7 +55,13 @@ public final class ConfigParser {
     return new AppConfig(
         http(object(json, "http", "http")),
         database(object(json, "database", "database")),
+        session(object(json, "session", "session")),
         workspaces(json.getValue("workspaces")));
+  }
+
+  private SessionConfig session(JsonObject json) {
+    unknownKeys(json, "session", SESSION_KEYS);
+    return new SessionConfig(integer(json, "source_timeout_ms", "session.source_timeout_ms", 200, 1, 60_000));
   }
 
   private HttpConfig http(JsonObject json) {
@@ -114,11 +125,20 @@ public final class ConfigParser {
     String name = string(json, "name", path + ".name", "");
     List<byte[]> keys = apiKeys(json.getValue("api_keys"), path + ".api_keys", seenKeys);
     RateLimitConfig rateLimit = rateLimit(object(json, "rate_limit", path + ".rate_limit"), path + ".rate_limit");
+    String botName = string(json, "bot_name", path + ".bot_name", null);
+    if (botName != null) {
+      botName = botName.startsWith("@") ? botName.substring(1) : botName;
+      if (!BOT_NAME.matcher(botName).matches()) {
+        problems.add(path + ".bot_name: must be a Telegram bot username (5 to 32 letters, digits or _)");
+      }
+    }
+    int window = (int) integer(json, "attribution_window_days", path + ".attribution_window_days",
+        WorkspaceConfig.DEFAULT_ATTRIBUTION_WINDOW_DAYS, 1, 3650);
     Object integrations = json.getValue("integrations");
     if (integrations != null && !(integrations instanceof JsonArray)) {
       problems.add(path + ".integrations: must be an array");
     }
-    return id == null ? null : new WorkspaceConfig(id, name, keys, rateLimit);
+    return id == null ? null : new WorkspaceConfig(id, name, keys, rateLimit, botName, window);
   }
 
   private List<byte[]> apiKeys(Object value, String path, Map<String, String> seenKeys) {

@@ -4,9 +4,14 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * @param apiKeyHashes SHA-256 digests (32 bytes each) of the workspace's API keys; the keys themselves are never kept
+ * @param apiKeyHashes          SHA-256 digests (32 bytes each) of the workspace's API keys; the keys are never kept
+ * @param botName               the Telegram bot users are sent to ({@code t.me/<bot_name>?start=<session_id>}), or null
+ * @param attributionWindowDays how far back the analytics source looks for an event with a session
  */
-public record WorkspaceConfig(UUID id, String name, List<byte[]> apiKeyHashes, RateLimitConfig rateLimit) {
+public record WorkspaceConfig(UUID id, String name, List<byte[]> apiKeyHashes, RateLimitConfig rateLimit,
+                              String botName, int attributionWindowDays) {
+
+  public static final int DEFAULT_ATTRIBUTION_WINDOW_DAYS = 28;
 
   @Override
   public String toString() {

@@ -1,51 +1,80 @@
 package dev.eventrouter.session;
 
 import dev.eventrouter.bus.Addresses;
-import dev.eventrouter.bus.IngestFailure;
+import dev.eventrouter.bus.BusFailure;
 import dev.eventrouter.bus.IngestReply;
 import dev.eventrouter.bus.IngestRequest;
-import dev.eventrouter.config.DatabaseConfig;
+import dev.eventrouter.config.AppConfig;
+import dev.eventrouter.config.WorkspaceConfig;
+import dev.eventrouter.event.ConversionEvent;
 import dev.eventrouter.event.EventIds;
+import dev.eventrouter.store.Database;
+import dev.eventrouter.store.DbErrors;
 import dev.eventrouter.store.EventStore;
 import dev.eventrouter.store.GroupCommit;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.json.JsonObject;
-import io.vertx.pgclient.PgException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
- * Owns the write of every event: gives it its id, stores it through a group commit and replies once it is
- * committed. (Session resolution joins here in the sessions slice.)
+ * Owns the sessions and the write of every event: resolves the event's session from its sources in order, gives it
+ * its id, stores it through a group commit and replies once it is committed. Also stores captured click and invite
+ * sessions and answers status lookups.
  */
 public final class SessionVerticle extends VerticleBase {
 
   private static final Logger LOG = LoggerFactory.getLogger(SessionVerticle.class);
   private static final long PURGE_EVERY_MS = TimeUnit.MINUTES.toMillis(10);
 
-  private final EventStore store;
+  private final Database database;
   private final EventIds ids;
-  private final DatabaseConfig config;
+  private final AppConfig config;
+  private final MeterRegistry metrics;
+  private EventStore events;
+  private ClickSessionStore sessions;
+  private SessionResolver resolver;
   private GroupCommit<EventStore.Pending, EventStore.Outcome> writes;
 
-  public SessionVerticle(EventStore store, EventIds ids, DatabaseConfig config) {
-    this.store = store;
+  public SessionVerticle(Database database, EventIds ids, AppConfig config, MeterRegistry metrics) {
+    this.database = database;
     this.ids = ids;
     this.config = config;
+    this.metrics = metrics;
   }
 
   @Override
   public Future<?> start() {
-    writes = new GroupCommit<>(vertx, store::insertBatch, config.writeBatchSize(), config.writeLingerMs(),
-        config.poolSize(), config.maxPendingWrites());
-    vertx.setPeriodic(PURGE_EVERY_MS, id -> store.purgeExpiredKeys()
+    events = new EventStore(database.pool(), database.readPool());
+    sessions = new ClickSessionStore(database.pool());
+    Map<UUID, Integer> windows = config.workspaces().stream()
+        .collect(Collectors.toMap(WorkspaceConfig::id, WorkspaceConfig::attributionWindowDays));
+    resolver = new SessionResolver(List.of(
+        new InviteSessionSource(vertx, database.readPool()),
+        new AnalyticsSessionSource(vertx, database.readPool(),
+            ws -> windows.getOrDefault(ws, WorkspaceConfig.DEFAULT_ATTRIBUTION_WINDOW_DAYS)),
+        new LastKnownSessionSource(vertx, database.readPool())),
+        config.session().sourceTimeoutMs());
+    writes = new GroupCommit<>(vertx, events::insertBatch, config.database().writeBatchSize(),
+        config.database().writeLingerMs(), config.database().poolSize(), config.database().maxPendingWrites());
+    vertx.setPeriodic(PURGE_EVERY_MS, id -> events.purgeExpiredKeys()
         .onSuccess(n -> LOG.debug("purged {} expired idempotency keys", n))
-        .onFailure(e -> LOG.warn("purging expired idempotency keys failed: {}", e.getMessage())));
-    return vertx.eventBus().<JsonObject>consumer(Addresses.EVENTS_INGEST, this::ingest).completion();
+        .onFailure(e -> LOG.warn("purging expired idempotency keys failed: {}", DbErrors.describe(e))));
+    return Future.all(
+        vertx.eventBus().<JsonObject>consumer(Addresses.EVENTS_INGEST, this::ingest).completion(),
+        vertx.eventBus().<JsonObject>consumer(Addresses.EVENTS_GET, this::find).completion(),
+        reply(Addresses.SESSIONS_CAPTURE, json -> sessions.save(ClickSession.fromJson(json))),
+        reply(Addresses.SESSIONS_INVITE, json -> sessions.save(InviteSession.fromJson(json))));
   }
 
   /** Lets writes already under way commit and be answered before the pool closes. */
@@ -56,23 +85,53 @@ public final class SessionVerticle extends VerticleBase {
 
   private void ingest(Message<JsonObject> message) {
     IngestRequest request = IngestRequest.fromJson(message.body());
-    writes.submit(new EventStore.Pending(ids.next(), request)).onComplete(done -> {
+    ConversionEvent event = request.event();
+    resolver.resolve(event.workspaceId(), event.telegramId(), event.sessionId())
+        .compose(session -> writes.submit(new EventStore.Pending(ids.next(), request, session))
+            .onSuccess(outcome -> count(outcome, session)))
+        .onComplete(done -> {
+          if (done.failed()) {
+            LOG.warn("event not stored, answered unavailable: {}", DbErrors.describe(done.cause()));
+            message.fail(BusFailure.UNAVAILABLE, "event not stored");
+          } else if (done.result() instanceof EventStore.Stored stored) {
+            message.reply(new IngestReply(EventIds.format(stored.eventId()), stored.sessionId(),
+                IngestReply.PROCESSED, stored.replayed()).toJson());
+          } else {
+            message.fail(BusFailure.IDEMPOTENCY_CONFLICT, "idempotency key reused with a different body");
+          }
+        });
+  }
+
+  /** Events stored, by how their session was found; {@code session_source="none"} counts the unattributed. */
+  private void count(EventStore.Outcome outcome, Resolution session) {
+    if (outcome instanceof EventStore.Stored stored && !stored.replayed()) {
+      metrics.counter("event_router.events.stored", "session_source", session.source()).increment();
+    }
+  }
+
+  private void find(Message<JsonObject> message) {
+    UUID workspaceId = UUID.fromString(message.body().getString("workspace_id"));
+    events.find(workspaceId, message.body().getLong("event_id")).onComplete(done -> {
       if (done.failed()) {
-        LOG.warn("event not stored, answered unavailable: {}", describe(done.cause()));
-        message.fail(IngestFailure.UNAVAILABLE, "event not stored");
-      } else if (done.result() instanceof EventStore.Stored stored) {
-        message.reply(new IngestReply(EventIds.format(stored.eventId()), stored.sessionId(),
-            IngestReply.PROCESSED, stored.replayed()).toJson());
+        LOG.warn("event lookup failed: {}", DbErrors.describe(done.cause()));
+        message.fail(BusFailure.UNAVAILABLE, "lookup failed");
+      } else if (done.result().isPresent()) {
+        message.reply(done.result().get());
       } else {
-        message.fail(IngestFailure.IDEMPOTENCY_CONFLICT, "idempotency key reused with a different body");
+        message.fail(BusFailure.NOT_FOUND, "no such event");
       }
     });
   }
 
-  /** A PostgreSQL error message can quote the parameters, which hold user data: log only its SQLSTATE. */
-  private static String describe(Throwable failure) {
-    return failure instanceof PgException pg
-        ? "PostgreSQL error " + pg.getSqlState()
-        : failure.getClass().getSimpleName() + ": " + failure.getMessage();
+  /** A consumer that stores what it is sent and replies with the same JSON once stored. */
+  private Future<Void> reply(String address, Function<JsonObject, Future<Void>> store) {
+    return vertx.eventBus().<JsonObject>consumer(address, message -> store.apply(message.body()).onComplete(done -> {
+      if (done.failed()) {
+        LOG.warn("{} not stored: {}", address, DbErrors.describe(done.cause()));
+        message.fail(BusFailure.UNAVAILABLE, "not stored");
+      } else {
+        message.reply(message.body());
+      }
+    })).completion();
   }
 }

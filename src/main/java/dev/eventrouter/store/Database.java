@@ -23,22 +23,36 @@ import javax.sql.DataSource;
  */
 public final class Database {
 
+  // Writes may wait their turn; they are bounded by the request timeout.
+  private static final long WRITE_STATEMENT_TIMEOUT_MS = 15_000;
+  private static final long READ_STATEMENT_TIMEOUT_MS = 2_000;
+
   private final Vertx vertx;
   private final PostgresServer server;
   private final Pool pool;
+  private final Pool readPool;
   private final int nodeId;
 
-  private Database(Vertx vertx, PostgresServer server, Pool pool, int nodeId) {
+  private Database(Vertx vertx, PostgresServer server, Pool pool, Pool readPool, int nodeId) {
     this.vertx = vertx;
     this.server = server;
     this.pool = pool;
+    this.readPool = readPool;
     this.nodeId = nodeId;
   }
 
-  /** Does the blocking part (embedded start, Flyway) on a worker thread, never on an event loop. */
-  public static Future<Database> open(Vertx vertx, DatabaseConfig config) {
+  /**
+   * Does the blocking part (embedded start, Flyway) on a worker thread, never on an event loop.
+   *
+   * @param readLockTimeoutMs how long a read (session lookup, status) may wait for a lock before it gives up
+   */
+  public static Future<Database> open(Vertx vertx, DatabaseConfig config, long readLockTimeoutMs) {
     return vertx.<Prepared>executeBlocking(() -> prepare(config))
-        .map(prepared -> new Database(vertx, prepared.server, pool(vertx, prepared.server, config), prepared.nodeId));
+        .map(prepared -> new Database(vertx, prepared.server,
+            pool(vertx, prepared.server, "event-router-write", config.poolSize(), WRITE_STATEMENT_TIMEOUT_MS, 0),
+            pool(vertx, prepared.server, "event-router-read", Math.max(2, config.poolSize() / 2),
+                READ_STATEMENT_TIMEOUT_MS, readLockTimeoutMs),
+            prepared.nodeId));
   }
 
   private record Prepared(PostgresServer server, int nodeId) {}
@@ -63,16 +77,21 @@ public final class Database {
     }
   }
 
-  private static Pool pool(Vertx vertx, PostgresServer server, DatabaseConfig config) {
+  /**
+   * Two pools: writes, and reads that must not starve them. Session lookups hold a read connection past their time
+   * budget only until PostgreSQL's own timeouts end the query; a stuck read never takes a write's connection.
+   */
+  private static Pool pool(Vertx vertx, PostgresServer server, String name, int size, long statementTimeoutMs,
+                           long lockTimeoutMs) {
     PgConnectOptions connect = server.connectOptions()
         .setCachePreparedStatements(true)
-        .addProperty("application_name", "event-router")
-        // A runaway statement must not hold a request past its own deadline for long.
-        .addProperty("statement_timeout", "15000");
+        .addProperty("application_name", name)
+        .addProperty("statement_timeout", String.valueOf(statementTimeoutMs))
+        .addProperty("lock_timeout", String.valueOf(lockTimeoutMs));
     PoolOptions poolOptions = new PoolOptions()
-        .setMaxSize(config.poolSize())
+        .setMaxSize(size)
         .setConnectionTimeout(5)
-        .setName("event-router");
+        .setName(name);
     return PgBuilder.pool()
         .with(poolOptions)
         .with(new NetClientOptions().setConnectTimeout(5_000))
@@ -85,12 +104,16 @@ public final class Database {
     return pool;
   }
 
+  public Pool readPool() {
+    return readPool;
+  }
+
   public int nodeId() {
     return nodeId;
   }
 
   public Future<Void> close() {
-    return pool.close().eventually(() -> vertx.executeBlocking(() -> {
+    return pool.close().eventually(readPool::close).eventually(() -> vertx.executeBlocking(() -> {
       server.close();
       return null;
     }));

@@ -2,6 +2,8 @@ package dev.eventrouter.store;
 
 import dev.eventrouter.bus.IngestRequest;
 import dev.eventrouter.event.ConversionEvent;
+import dev.eventrouter.event.EventIds;
+import dev.eventrouter.session.Resolution;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -11,12 +13,14 @@ import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.Tuple;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -28,8 +32,8 @@ import java.util.function.Supplier;
  */
 public final class EventStore {
 
-  /** An event with the id it will be stored under. */
-  public record Pending(long eventId, IngestRequest request) {}
+  /** An event with the id it will be stored under and its resolved session. */
+  public record Pending(long eventId, IngestRequest request, Resolution session) {}
 
   /** What became of one pending event. */
   public sealed interface Outcome permits Stored, Conflict {}
@@ -40,14 +44,29 @@ public final class EventStore {
   /** The Idempotency-Key was used within 24 h with different content; nothing was stored. */
   public record Conflict() implements Outcome {}
 
+  /** Stores the events and, in the same statement, moves each user's last known session forward. */
   static final String INSERT_EVENTS = """
-      INSERT INTO events (event_id, workspace_id, event_name, telegram_id, session_id, value, currency, user_data,
-                          idempotency_key, status, received_at)
-      SELECT event_id, workspace_id, event_name, telegram_id, session_id, value, currency, user_data,
-             idempotency_key, 'processed', received_at
-        FROM jsonb_to_recordset($1::jsonb) AS t(event_id bigint, workspace_id uuid, event_name text,
-             telegram_id bigint, session_id text, value numeric, currency text, user_data jsonb,
-             idempotency_key text, received_at timestamptz)""";
+      WITH inserted AS (
+          INSERT INTO events (event_id, workspace_id, event_name, telegram_id, session_id, session_source, value,
+                              currency, user_data, idempotency_key, status, received_at)
+          SELECT event_id, workspace_id, event_name, telegram_id, session_id, session_source, value, currency,
+                 user_data, idempotency_key, 'processed', received_at
+            FROM jsonb_to_recordset($1::jsonb) AS t(event_id bigint, workspace_id uuid, event_name text,
+                 telegram_id bigint, session_id text, session_source text, value numeric, currency text,
+                 user_data jsonb, idempotency_key text, received_at timestamptz)
+          RETURNING event_id, workspace_id, telegram_id, session_id, received_at)
+      INSERT INTO last_sessions (workspace_id, telegram_id, session_id, updated_at)
+      SELECT DISTINCT ON (workspace_id, telegram_id) workspace_id, telegram_id, session_id, received_at
+        FROM inserted WHERE session_id IS NOT NULL
+       ORDER BY workspace_id, telegram_id, received_at DESC, event_id DESC
+      ON CONFLICT (workspace_id, telegram_id) DO UPDATE
+         SET session_id = EXCLUDED.session_id, updated_at = EXCLUDED.updated_at
+       WHERE last_sessions.updated_at <= EXCLUDED.updated_at""";
+
+  static final String FIND_EVENT = """
+      SELECT event_id, workspace_id, event_name, telegram_id, session_id, session_source, value, currency, status,
+             received_at
+        FROM events WHERE event_id = $1 AND workspace_id = $2""";
 
   /** Claims each key unless a claim younger than 24 h holds it; returns the event ids whose claim won. */
   static final String CLAIM_KEYS = """
@@ -70,18 +89,42 @@ public final class EventStore {
   static final String PURGE_KEYS = "DELETE FROM idempotency_keys WHERE created_at < now() - interval '24 hours'";
 
   private final Pool pool;
+  private final Pool readPool;
 
-  public EventStore(Pool pool) {
+  public EventStore(Pool pool, Pool readPool) {
     this.pool = pool;
+    this.readPool = readPool;
   }
 
   public Future<List<Outcome>> insertBatch(List<Pending> batch) {
     boolean anyKey = batch.stream().anyMatch(p -> p.request().idempotencyKey() != null);
     if (!anyKey) {
       return insert(pool, batch).map(v -> batch.stream()
-          .<Outcome>map(p -> new Stored(p.eventId(), p.request().event().sessionId(), false)).toList());
+          .<Outcome>map(p -> new Stored(p.eventId(), p.session().sessionId(), false)).toList());
     }
     return retryOnce(() -> pool.withTransaction(conn -> insertWithKeys(conn, batch)));
+  }
+
+  /** The stored event as the status endpoint shows it, if it exists in that workspace. */
+  public Future<Optional<JsonObject>> find(UUID workspaceId, long eventId) {
+    return readPool.preparedQuery(FIND_EVENT).execute(Tuple.of(eventId, workspaceId)).map(rows -> {
+      if (rows.size() == 0) {
+        return Optional.empty();
+      }
+      Row row = rows.iterator().next();
+      BigDecimal value = row.getBigDecimal("value");
+      return Optional.of(new JsonObject()
+          .put("event_id", EventIds.format(row.getLong("event_id")))
+          .put("workspace_id", row.getUUID("workspace_id").toString())
+          .put("event_name", row.getString("event_name"))
+          .put("telegram_id", row.getLong("telegram_id"))
+          .put("session_id", row.getString("session_id"))
+          .put("session_source", row.getString("session_source"))
+          .put("value", value == null ? null : value.toPlainString())
+          .put("currency", row.getString("currency"))
+          .put("status", row.getString("status"))
+          .put("received_at", row.getOffsetDateTime("received_at").toInstant().toString()));
+    });
   }
 
   /** Deletes Idempotency-Key claims older than 24 h; returns how many. */
@@ -125,7 +168,7 @@ public final class EventStore {
     JsonArray lost = new JsonArray();
     leaders.forEach((ref, p) -> {
       if (won.contains(p.eventId())) {
-        claims.put(ref, new Claim(p.request().requestHash(), p.eventId(), p.request().event().sessionId()));
+        claims.put(ref, new Claim(p.request().requestHash(), p.eventId(), p.session().sessionId()));
       } else {
         lost.add(ref.toJson());
       }
@@ -147,7 +190,7 @@ public final class EventStore {
     for (Pending p : batch) {
       KeyRef ref = KeyRef.of(p);
       if (ref == null) {
-        outcomes.add(new Stored(p.eventId(), p.request().event().sessionId(), false));
+        outcomes.add(new Stored(p.eventId(), p.session().sessionId(), false));
         continue;
       }
       Claim claim = claims.get(ref);
@@ -176,7 +219,8 @@ public final class EventStore {
           .put("workspace_id", event.workspaceId().toString())
           .put("event_name", event.eventName())
           .put("telegram_id", event.telegramId())
-          .put("session_id", event.sessionId())
+          .put("session_id", p.session().sessionId())
+          .put("session_source", p.session().source())
           .put("value", event.value())
           .put("currency", event.currency())
           .put("user_data", event.userData())

@@ -10,10 +10,10 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * Gathers items submitted by concurrent requests into batches written by one call each, so many requests share one
- * commit. A batch goes when it is full or its first item has waited {@code lingerMs}; up to {@code maxInFlight}
- * batches are written at once, and while all are busy the next batch keeps filling. Each submitter's future
- * completes with its own item's result once its batch is written.
+ * Gathers items submitted by concurrent requests into batches handled by one call each, so many requests share one
+ * commit (or one query). A batch goes when it is full or its first item has waited {@code lingerMs} (0: at the end of
+ * the current event-loop turn); up to {@code maxInFlight} batches are under way at once, and while all are busy the
+ * next batch keeps filling. Each submitter's future completes with its own item's result.
  *
  * <p>Not thread-safe: use it from the one context (verticle) that created it.
  */
@@ -38,6 +38,7 @@ public final class GroupCommit<I, O> {
   private final List<Promise<Void>> drainWaiters = new ArrayList<>();
   private int inFlight;
   private long timer = -1;
+  private boolean scheduled;
   private long batches;
 
   public GroupCommit(Vertx vertx, Function<List<I>, Future<List<O>>> writer, int batchSize, long lingerMs,
@@ -58,11 +59,13 @@ public final class GroupCommit<I, O> {
     pending.add(new Entry<>(item, promise));
     if (pending.size() >= batchSize) {
       flush();
-    } else if (timer < 0) {
-      timer = vertx.setTimer(lingerMs, id -> {
-        timer = -1;
-        flush();
-      });
+    } else if (!scheduled) {
+      scheduled = true;
+      if (lingerMs == 0) {
+        vertx.runOnContext(v -> lingered());
+      } else {
+        timer = vertx.setTimer(lingerMs, id -> lingered());
+      }
     }
     return promise.future();
   }
@@ -83,7 +86,15 @@ public final class GroupCommit<I, O> {
     return batches;
   }
 
+  private void lingered() {
+    timer = -1;
+    if (scheduled) {
+      flush();
+    }
+  }
+
   private void flush() {
+    scheduled = false;
     if (timer >= 0) {
       vertx.cancelTimer(timer);
       timer = -1;

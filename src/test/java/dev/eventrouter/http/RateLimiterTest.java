@@ -17,7 +17,7 @@ class RateLimiterTest {
   private final AtomicLong nanos = new AtomicLong();
 
   private RateLimiter limiter(double perSecond, double burst) {
-    return new RateLimiter(List.of(new WorkspaceConfig(WS, "w", List.of(), new RateLimitConfig(perSecond, burst))),
+    return new RateLimiter(List.of(new WorkspaceConfig(WS, "w", List.of(), new RateLimitConfig(perSecond, burst), null, 28)),
         nanos::get);
   }
 

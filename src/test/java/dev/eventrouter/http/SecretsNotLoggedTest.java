@@ -19,15 +19,16 @@ class SecretsNotLoggedTest {
   private static final String SECRET_EMAIL = "very-private-4821@example.com";
   private static final String SECRET_PHONE = "+44 7700 900461";
   private static final String WRONG_KEY = "leaked-wrong-key-9931";
+  private static final long TELEGRAM_ID = 7_310_554_298_117L;
 
   @Test
-  @DisplayName("API keys and user_data never reach the logs, on success or on any error")
+  @DisplayName("API keys, user_data and Telegram ids never reach the logs, on success or on any error")
   void noSecretsInLogs(Vertx vertx) {
     LogCapture logs = LogCapture.start();
     TestApp app = TestApp.start(vertx, TestApp.config(TestDatabase.freshDatabaseUrl()));
     try {
       JsonObject userData = new JsonObject().put("email", SECRET_EMAIL).put("phone", SECRET_PHONE);
-      JsonObject event = new JsonObject().put("event_name", "Purchase").put("telegram_id", 7).put("value", 9.5)
+      JsonObject event = new JsonObject().put("event_name", "Purchase").put("telegram_id", TELEGRAM_ID).put("value", 9.5)
           .put("workspace_id", TestApp.WS_A).put("user_data", userData);
 
       assertThat(app.postEvent(TestApp.KEY_A, event).statusCode()).isEqualTo(200);
@@ -43,6 +44,7 @@ class SecretsNotLoggedTest {
 
     assertThat(logs.size()).as("the service logged something to check").isPositive();
     assertThat(logs.text())
-        .doesNotContain(TestApp.KEY_A, TestApp.KEY_B, WRONG_KEY, SECRET_EMAIL, SECRET_PHONE);
+        .doesNotContain(TestApp.KEY_A, TestApp.KEY_B, WRONG_KEY, SECRET_EMAIL, SECRET_PHONE,
+            String.valueOf(TELEGRAM_ID));
   }
 }

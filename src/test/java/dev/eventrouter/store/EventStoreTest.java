@@ -3,6 +3,7 @@ package dev.eventrouter.store;
 import dev.eventrouter.bus.IngestRequest;
 import dev.eventrouter.config.DatabaseConfig;
 import dev.eventrouter.event.ConversionEvent;
+import dev.eventrouter.session.Resolution;
 import dev.eventrouter.support.TestDatabase;
 import io.vertx.core.Vertx;
 import io.vertx.junit5.VertxExtension;
@@ -35,8 +36,8 @@ class EventStoreTest {
   @BeforeAll
   void open(Vertx vertx) {
     DatabaseConfig config = new DatabaseConfig(TestDatabase.freshDatabaseUrl(), Path.of("unused"), 4, 100, 2, 100);
-    database = Database.open(vertx, config).await();
-    store = new EventStore(database.pool());
+    database = Database.open(vertx, config, 200).await();
+    store = new EventStore(database.pool(), database.readPool());
   }
 
   @AfterAll
@@ -52,7 +53,7 @@ class EventStoreTest {
   private static EventStore.Pending pending(long id, String key, long telegramId) {
     ConversionEvent event = new ConversionEvent(WS, "DEP", telegramId, null, new BigDecimal("10.50"), "EUR", null);
     return new EventStore.Pending(id, new IngestRequest(event, Instant.now(), key,
-        key == null ? null : event.contentHash()));
+        key == null ? null : event.contentHash()), Resolution.none());
   }
 
   private long count(String table) {

@@ -64,7 +64,7 @@ class GracefulStopTest {
     try (Connection c = db.getConnection(); Statement s = c.createStatement()) {
       while (Instant.now().isBefore(deadline)) {
         try (ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_stat_activity "
-            + "WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO events%'")) {
+            + "WHERE wait_event_type = 'Lock' AND query LIKE '%INSERT INTO events%' AND pid <> pg_backend_pid()")) {
           rs.next();
           if (rs.getLong(1) > 0) {
             return;

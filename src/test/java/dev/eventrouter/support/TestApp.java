@@ -4,6 +4,8 @@ import dev.eventrouter.EventRouter;
 import dev.eventrouter.config.ApiKeys;
 import dev.eventrouter.config.AppConfig;
 import dev.eventrouter.config.ConfigLoader;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -62,7 +64,8 @@ public final class TestApp {
 
   public static TestApp start(Vertx vertx, JsonObject config) {
     AppConfig appConfig = new ConfigLoader(Map.of()).resolve(config);
-    EventRouter router = EventRouter.start(vertx, appConfig).await();
+    EventRouter router = EventRouter.start(vertx, appConfig, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT))
+        .await();
     WebClient client = WebClient.create(vertx);
     return new TestApp(router, client);
   }
@@ -116,6 +119,7 @@ public final class TestApp {
   }
 
   public void truncate() {
-    pool().query("TRUNCATE events, idempotency_keys").execute().await();
+    pool().query("TRUNCATE events, idempotency_keys, click_sessions, invite_sessions, last_sessions").execute()
+        .await();
   }
 }

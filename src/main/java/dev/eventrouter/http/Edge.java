@@ -1,0 +1,109 @@
+package dev.eventrouter.http;
+
+import dev.eventrouter.bus.BusFailure;
+import dev.eventrouter.config.WorkspaceConfig;
+import io.vertx.core.Future;
+import io.vertx.core.Handler;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.eventbus.Message;
+import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.Json;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+
+import java.util.UUID;
+
+/** What every authenticated route does at the edge, and the one way handlers ask the SessionVerticle. */
+final class Edge {
+
+  static final String API_KEY = "x-api-key";
+  static final long UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+  private static final String WORKSPACE = "workspace";
+
+  private Edge() {}
+
+  static Handler<RoutingContext> authenticate(ApiKeyAuthenticator authenticator) {
+    return rc -> {
+      WorkspaceConfig workspace = authenticator.authenticate(rc.request().getHeader(API_KEY));
+      if (workspace == null) {
+        rc.fail(new ApiException(ErrorCode.UNAUTHORIZED));
+        return;
+      }
+      rc.put(WORKSPACE, workspace);
+      rc.next();
+    };
+  }
+
+  static Handler<RoutingContext> rateLimit(RateLimiter rateLimiter) {
+    return rc -> {
+      long retryAfter = rateLimiter.tryAcquire(workspace(rc).id());
+      if (retryAfter > 0) {
+        rc.fail(ApiException.retryLater(ErrorCode.RATE_LIMITED, retryAfter));
+        return;
+      }
+      rc.next();
+    };
+  }
+
+  static void requireJson(RoutingContext rc) {
+    String type = rc.request().getHeader(HttpHeaders.CONTENT_TYPE);
+    String mediaType = type == null ? "" : type.split(";", 2)[0].trim();
+    if (!mediaType.equalsIgnoreCase("application/json")) {
+      rc.fail(new ApiException(ErrorCode.UNSUPPORTED_MEDIA_TYPE));
+      return;
+    }
+    rc.next();
+  }
+
+  /** The workspace of the request's API key. */
+  static WorkspaceConfig workspace(RoutingContext rc) {
+    return rc.get(WORKSPACE);
+  }
+
+  /** The body as a JSON object whose workspace_id, when well-formed, is the key's own (else 403). */
+  static JsonObject ownBody(RoutingContext rc) {
+    JsonObject body = jsonObject(rc.body().buffer());
+    UUID named = Fields.namedWorkspace(body);
+    if (named != null && !named.equals(workspace(rc).id())) {
+      throw new ApiException(ErrorCode.FORBIDDEN);
+    }
+    return body;
+  }
+
+  private static JsonObject jsonObject(Buffer body) {
+    try {
+      if (body != null && body.length() > 0 && Json.decodeValue(body) instanceof JsonObject object) {
+        return object;
+      }
+    } catch (DecodeException notJson) {
+      // answered below
+    }
+    throw new ApiException(ErrorCode.INVALID_JSON);
+  }
+
+  /** Request/reply to the SessionVerticle; any failure but a documented one means "not done, retry later". */
+  static Future<JsonObject> ask(Vertx vertx, String address, JsonObject message, long timeoutMs) {
+    return vertx.eventBus()
+        .<JsonObject>request(address, message, new DeliveryOptions().setSendTimeout(timeoutMs))
+        .map(Message::body)
+        .recover(failure -> Future.failedFuture(toApiError(failure)));
+  }
+
+  private static ApiException toApiError(Throwable failure) {
+    if (failure instanceof ReplyException reply) {
+      switch (reply.failureCode()) {
+        case BusFailure.NOT_FOUND:
+          return new ApiException(ErrorCode.NOT_FOUND);
+        case BusFailure.IDEMPOTENCY_CONFLICT:
+          return new ApiException(ErrorCode.IDEMPOTENCY_CONFLICT);
+        default:
+          break;
+      }
+    }
+    return ApiException.retryLater(ErrorCode.UNAVAILABLE, UNAVAILABLE_RETRY_AFTER_SECONDS);
+  }
+}

@@ -1,0 +1,84 @@
+package dev.eventrouter.http;
+
+import dev.eventrouter.bus.Addresses;
+import dev.eventrouter.bus.IngestReply;
+import dev.eventrouter.bus.IngestRequest;
+import dev.eventrouter.config.HttpConfig;
+import dev.eventrouter.event.ConversionEvent;
+import dev.eventrouter.event.EventIds;
+import dev.eventrouter.http.ApiException.FieldError;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/** {@code POST /api/v1/events/custom} and {@code GET /api/v1/events/{event_id}}. */
+final class EventsApi {
+
+  static final String IDEMPOTENCY_KEY = "Idempotency-Key";
+  static final String IDEMPOTENT_REPLAYED = "Idempotent-Replayed";
+  private static final Pattern IDEMPOTENCY_KEY_TEXT = Pattern.compile("[\\x20-\\x7E]{1,255}");
+
+  private final Vertx vertx;
+  private final HttpConfig config;
+
+  EventsApi(Vertx vertx, HttpConfig config) {
+    this.vertx = vertx;
+    this.config = config;
+  }
+
+  void ingest(RoutingContext rc) {
+    Instant receivedAt = Instant.now();
+    ConversionEvent event = EventValidator.validate(Edge.ownBody(rc));
+    String idempotencyKey = idempotencyKey(rc);
+    IngestRequest request = new IngestRequest(event, receivedAt, idempotencyKey,
+        idempotencyKey == null ? null : event.contentHash());
+    Edge.ask(vertx, Addresses.EVENTS_INGEST, request.toJson(), config.requestTimeoutMs())
+        .onSuccess(reply -> {
+          IngestReply stored = IngestReply.fromJson(reply);
+          if (stored.replayed()) {
+            rc.response().putHeader(IDEMPOTENT_REPLAYED, "true");
+          }
+          Responses.ok(rc, new JsonObject()
+              .put("event_id", stored.eventId())
+              .put("session_id", stored.sessionId())
+              .put("status", stored.status()));
+        })
+        .onFailure(rc::fail);
+  }
+
+  /** A key sees only its own workspace's events; any other id is simply not found. */
+  void status(RoutingContext rc) {
+    long eventId;
+    try {
+      eventId = Long.parseLong(rc.pathParam("eventId").substring(EventIds.PREFIX.length()));
+    } catch (NumberFormatException tooLarge) {
+      throw new ApiException(ErrorCode.NOT_FOUND);
+    }
+    JsonObject query = new JsonObject()
+        .put("workspace_id", Edge.workspace(rc).id().toString())
+        .put("event_id", eventId);
+    Edge.ask(vertx, Addresses.EVENTS_GET, query, config.requestTimeoutMs())
+        .onSuccess(event -> {
+          String value = event.getString("value");
+          Responses.ok(rc, event.put("value", value == null ? null : new BigDecimal(value)));
+        })
+        .onFailure(rc::fail);
+  }
+
+  private static String idempotencyKey(RoutingContext rc) {
+    String key = rc.request().getHeader(IDEMPOTENCY_KEY);
+    if (key == null) {
+      return null;
+    }
+    if (!IDEMPOTENCY_KEY_TEXT.matcher(key).matches()) {
+      throw ApiException.validation(List.of(
+          new FieldError(IDEMPOTENCY_KEY, "must be 1 to 255 printable ASCII characters")));
+    }
+    return key;
+  }
+}

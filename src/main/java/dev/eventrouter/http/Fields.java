@@ -1,0 +1,165 @@
+package dev.eventrouter.http;
+
+import dev.eventrouter.http.ApiException.FieldError;
+import io.netty.util.NetUtil;
+import io.vertx.core.json.JsonObject;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+/**
+ * Reads the fields of one request body, collecting one error per bad field, so a client fixes them all in one go.
+ * {@code null} counts as absent. Call {@link #throwIfInvalid()} when done.
+ */
+final class Fields {
+
+  // The alphabet Telegram allows in a /start payload.
+  static final Pattern SESSION_ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+  static final Pattern UUID_TEXT =
+      Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
+  /** Printable ASCII without spaces: click ids and cookie values. */
+  static final String TOKEN = "[!-~]";
+
+  private final JsonObject body;
+  private final List<FieldError> errors = new ArrayList<>();
+
+  Fields(JsonObject body, Set<String> known) {
+    this.body = body;
+    for (String field : body.fieldNames()) {
+      if (!known.contains(field)) {
+        errors.add(new FieldError(field, "unknown field"));
+      }
+    }
+  }
+
+  /** The workspace the body names, when it names one well-formed; used to answer 403 before anything else. */
+  static UUID namedWorkspace(JsonObject body) {
+    return body.getValue("workspace_id") instanceof String text && UUID_TEXT.matcher(text).matches()
+        ? UUID.fromString(text) : null;
+  }
+
+  Object raw(String field) {
+    return body.getValue(field);
+  }
+
+  void error(String field, String message) {
+    errors.add(new FieldError(field, message));
+  }
+
+  boolean hasErrors() {
+    return !errors.isEmpty();
+  }
+
+  void throwIfInvalid() {
+    if (!errors.isEmpty()) {
+      throw ApiException.validation(errors);
+    }
+  }
+
+  UUID workspaceId() {
+    UUID id = namedWorkspace(body);
+    if (id == null) {
+      error("workspace_id", raw("workspace_id") == null ? "required" : "must be a UUID string");
+    }
+    return id;
+  }
+
+  long telegramId() {
+    Object value = raw("telegram_id");
+    if ((value instanceof Integer || value instanceof Long) && ((Number) value).longValue() > 0) {
+      return ((Number) value).longValue();
+    }
+    error("telegram_id", value == null ? "required" : "must be a JSON integer from 1 to 9223372036854775807");
+    return 0;
+  }
+
+  String sessionId(boolean required) {
+    Object value = raw("session_id");
+    if (value == null && !required) {
+      return null;
+    }
+    if (value instanceof String text && SESSION_ID.matcher(text).matches()) {
+      return text;
+    }
+    error("session_id", value == null ? "required" : "must be 1 to 64 characters of A-Z a-z 0-9 _ -");
+    return null;
+  }
+
+  /** An optional string matching the pattern (which sets the allowed length too). */
+  String optional(String field, Pattern pattern, String rule) {
+    Object value = raw(field);
+    if (value == null) {
+      return null;
+    }
+    if (value instanceof String text && pattern.matcher(text).matches()) {
+      return text;
+    }
+    error(field, rule);
+    return null;
+  }
+
+  /** An optional absolute http(s) URL. */
+  String url(String field, int maxLength) {
+    Object value = raw(field);
+    if (value == null) {
+      return null;
+    }
+    if (value instanceof String text && text.length() <= maxLength) {
+      try {
+        URI uri = new URI(text);
+        if (("http".equalsIgnoreCase(uri.getScheme()) || "https".equalsIgnoreCase(uri.getScheme()))
+            && uri.getHost() != null) {
+          return text;
+        }
+      } catch (URISyntaxException invalid) {
+        // reported below
+      }
+    }
+    error(field, "must be an absolute http(s) URL of at most " + maxLength + " characters");
+    return null;
+  }
+
+  /** An optional IPv4 or IPv6 literal; never resolved as a host name. */
+  String ipAddress(String field) {
+    Object value = raw(field);
+    if (value == null) {
+      return null;
+    }
+    if (value instanceof String text && (NetUtil.isValidIpV4Address(text) || NetUtil.isValidIpV6Address(text))) {
+      return text;
+    }
+    error(field, "must be an IPv4 or IPv6 address");
+    return null;
+  }
+
+  /** An optional instant, as ISO-8601 text or epoch milliseconds, between {@code earliest} and {@code latest}. */
+  Instant instant(String field, Instant earliest, Instant latest) {
+    Object value = raw(field);
+    if (value == null) {
+      return null;
+    }
+    Instant instant = null;
+    if (value instanceof Integer || value instanceof Long) {
+      instant = Instant.ofEpochMilli(((Number) value).longValue());
+    } else if (value instanceof String text) {
+      try {
+        instant = OffsetDateTime.parse(text).toInstant();
+      } catch (DateTimeParseException invalid) {
+        // reported below
+      }
+    }
+    if (instant != null && !instant.isBefore(earliest) && !instant.isAfter(latest)) {
+      return instant;
+    }
+    error(field, "must be an ISO-8601 instant (2026-01-31T12:00:00Z) or epoch milliseconds, not in the future");
+    return null;
+  }
+}

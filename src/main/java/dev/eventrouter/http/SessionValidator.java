@@ -1,0 +1,71 @@
+package dev.eventrouter.http;
+
+import dev.eventrouter.session.ClickSession;
+import dev.eventrouter.session.InviteSession;
+import io.vertx.core.json.JsonObject;
+
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.Set;
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+/** The field rules of {@code POST /api/v1/sessions} and {@code POST /api/v1/sessions/invites}. */
+final class SessionValidator {
+
+  private static final Set<String> CLICK_FIELDS = Set.of("workspace_id", "session_id", "fbclid", "fbc", "fbp",
+      "ttclid", "ttp", "client_ip", "user_agent", "landing_url", "clicked_at");
+  private static final Set<String> INVITE_FIELDS = Set.of("workspace_id", "telegram_id", "session_id", "invite_link");
+
+  private static final Pattern FBCLID = Pattern.compile(Fields.TOKEN + "{1,500}");
+  // fb.<subdomain index>.<creation time ms>.<fbclid or random>, as Meta documents _fbc and _fbp.
+  private static final Pattern FBC = Pattern.compile("fb\\.[0-9]{1,2}\\.[0-9]{1,16}\\." + Fields.TOKEN + "{1,500}");
+  private static final Pattern FBP = Pattern.compile("fb\\.[0-9]{1,2}\\.[0-9]{1,16}\\." + Fields.TOKEN + "{1,100}");
+  private static final Pattern TTCLID = Pattern.compile(Fields.TOKEN + "{1,500}");
+  private static final Pattern TTP = Pattern.compile(Fields.TOKEN + "{1,200}");
+  private static final Pattern USER_AGENT = Pattern.compile("[ -~]{1,1024}");
+  private static final int MAX_URL = 2048;
+  private static final Instant EARLIEST_CLICK = Instant.parse("2000-01-01T00:00:00Z");
+  private static final Duration CLOCK_SKEW = Duration.ofMinutes(10);
+
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  private SessionValidator() {}
+
+  static ClickSession click(JsonObject body, Instant now) {
+    Fields fields = new Fields(body, CLICK_FIELDS);
+    UUID workspaceId = fields.workspaceId();
+    String sessionId = fields.sessionId(false);
+    String fbclid = fields.optional("fbclid", FBCLID, "must be 1 to 500 printable characters without spaces");
+    String fbc = fields.optional("fbc", FBC, "must look like fb.1.<creation time ms>.<fbclid>");
+    String fbp = fields.optional("fbp", FBP, "must look like fb.1.<creation time ms>.<random number>");
+    String ttclid = fields.optional("ttclid", TTCLID, "must be 1 to 500 printable characters without spaces");
+    String ttp = fields.optional("ttp", TTP, "must be 1 to 200 printable characters without spaces");
+    String clientIp = fields.ipAddress("client_ip");
+    String userAgent = fields.optional("user_agent", USER_AGENT, "must be 1 to 1024 printable characters");
+    String landingUrl = fields.url("landing_url", MAX_URL);
+    Instant clickedAt = fields.instant("clicked_at", EARLIEST_CLICK, now.plus(CLOCK_SKEW));
+    fields.throwIfInvalid();
+    return new ClickSession(workspaceId, sessionId == null ? newSessionId() : sessionId, fbclid, fbc, fbp, ttclid,
+        ttp, clientIp, userAgent, landingUrl, clickedAt == null ? now : clickedAt);
+  }
+
+  static InviteSession invite(JsonObject body) {
+    Fields fields = new Fields(body, INVITE_FIELDS);
+    UUID workspaceId = fields.workspaceId();
+    long telegramId = fields.telegramId();
+    String sessionId = fields.sessionId(true);
+    String inviteLink = fields.url("invite_link", MAX_URL);
+    fields.throwIfInvalid();
+    return new InviteSession(workspaceId, telegramId, sessionId, inviteLink);
+  }
+
+  /** 128 random bits, base64url without padding: 22 characters of the Telegram start alphabet, unguessable. */
+  static String newSessionId() {
+    byte[] bytes = new byte[16];
+    RANDOM.nextBytes(bytes);
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+  }
+}

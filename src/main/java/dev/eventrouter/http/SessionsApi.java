@@ -1,0 +1,47 @@
+package dev.eventrouter.http;
+
+import dev.eventrouter.bus.Addresses;
+import dev.eventrouter.config.HttpConfig;
+import dev.eventrouter.config.WorkspaceConfig;
+import dev.eventrouter.session.ClickSession;
+import dev.eventrouter.session.InviteSession;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+
+import java.time.Instant;
+
+/** {@code POST /api/v1/sessions} (the ad click) and {@code POST /api/v1/sessions/invites} (who joined through it). */
+final class SessionsApi {
+
+  private final Vertx vertx;
+  private final HttpConfig config;
+
+  SessionsApi(Vertx vertx, HttpConfig config) {
+    this.vertx = vertx;
+    this.config = config;
+  }
+
+  void capture(RoutingContext rc) {
+    ClickSession click = SessionValidator.click(Edge.ownBody(rc), Instant.now());
+    WorkspaceConfig workspace = Edge.workspace(rc);
+    Edge.ask(vertx, Addresses.SESSIONS_CAPTURE, click.toJson(), config.requestTimeoutMs())
+        .onSuccess(stored -> {
+          JsonObject data = new JsonObject().put("session_id", click.sessionId());
+          if (workspace.botName() != null) {
+            data.put("start_link", "https://t.me/" + workspace.botName() + "?start=" + click.sessionId());
+          }
+          Responses.ok(rc, data);
+        })
+        .onFailure(rc::fail);
+  }
+
+  void invite(RoutingContext rc) {
+    InviteSession invite = SessionValidator.invite(Edge.ownBody(rc));
+    Edge.ask(vertx, Addresses.SESSIONS_INVITE, invite.toJson(), config.requestTimeoutMs())
+        .onSuccess(stored -> Responses.ok(rc, new JsonObject()
+            .put("session_id", invite.sessionId())
+            .put("telegram_id", invite.telegramId())))
+        .onFailure(rc::fail);
+  }
+}
