@@ -80,7 +80,11 @@ class ConfigTest {
         bad("http.prot: unknown key", c -> c.getJsonObject("http").put("prot", 1)),
         bad("http.port: must be a whole number", c -> c.getJsonObject("http").put("port", 70000)),
         bad("workspaces[0].rate_limit.per_second", c -> ws(c).put("rate_limit", new JsonObject().put("per_second", 0))),
-        bad("database.url: must look like postgresql://", c -> c.getJsonObject("database").put("url", "mysql://x")));
+        bad("database.url: must look like postgresql://", c -> c.getJsonObject("database").put("url", "mysql://x")),
+        bad("workspaces[0].bot_name", c -> ws(c).put("bot_name", "t.me/some bot")),
+        bad("workspaces[0].attribution_window_days", c -> ws(c).put("attribution_window_days", 0)),
+        bad("session.source_timeout_ms", c -> c.put("session", new JsonObject().put("source_timeout_ms", "fast"))),
+        bad("session.timeout: unknown key", c -> c.put("session", new JsonObject().put("timeout", 1))));
   }
 
   private static JsonObject ws(JsonObject config) {
@@ -100,6 +104,23 @@ class ConfigTest {
     assertThatThrownBy(() -> resolve(config, Map.of()))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining(expected);
+  }
+
+  @Test
+  @DisplayName("session settings: bot_name (a leading @ is dropped), attribution window and source time budget")
+  void sessionSettings() {
+    JsonObject config = valid().put("session", new JsonObject().put("source_timeout_ms", 150));
+    ws(config).put("bot_name", "@MyPromoBot").put("attribution_window_days", 7);
+
+    AppConfig resolved = resolve(config, Map.of());
+
+    assertThat(resolved.session().sourceTimeoutMs()).isEqualTo(150);
+    assertThat(resolved.workspaces().get(0).botName()).isEqualTo("MyPromoBot");
+    assertThat(resolved.workspaces().get(0).attributionWindowDays()).isEqualTo(7);
+    AppConfig defaults = resolve(valid(), Map.of());
+    assertThat(defaults.session().sourceTimeoutMs()).isEqualTo(200);
+    assertThat(defaults.workspaces().get(0).attributionWindowDays()).isEqualTo(28);
+    assertThat(defaults.workspaces().get(0).botName()).isNull();
   }
 
   @Test

@@ -62,6 +62,23 @@ class GroupCommitTest {
   }
 
   @Test
+  @DisplayName("with linger 0, items submitted in one event-loop turn go together at the end of that turn")
+  void lingerZeroBatchesOneTurn(Vertx vertx, VertxTestContext test) {
+    ManualWriter writer = new ManualWriter();
+    vertx.runOnContext(v -> {
+      GroupCommit<Integer, String> commit = new GroupCommit<>(vertx, writer::write, 100, 0, 2, 1000);
+      writer.onBatch = index -> {
+        test.verify(() -> assertThat(writer.batches).containsExactly(List.of(1, 2, 3)));
+        test.completeNow();
+      };
+      commit.submit(1);
+      commit.submit(2);
+      commit.submit(3);
+      test.verify(() -> assertThat(writer.batches).isEmpty());
+    });
+  }
+
+  @Test
   @DisplayName("a full batch goes at once, without waiting for the linger time")
   void fullBatchDoesNotLinger(Vertx vertx, VertxTestContext test) {
     ManualWriter writer = new ManualWriter();

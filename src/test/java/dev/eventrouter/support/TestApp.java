@@ -34,6 +34,7 @@ public final class TestApp {
   public static final String KEY_B = "test-key-b-91d0";
   public static final String KEY_LIMITED = "test-key-limited-77aa";
   public static final int MAX_BODY_BYTES = 8192;
+  public static final String BOT_A = "router_test_bot";
 
   private final EventRouter router;
   private final WebClient client;
@@ -50,7 +51,7 @@ public final class TestApp {
             .put("instances", 2))
         .put("database", new JsonObject().put("url", databaseUrl))
         .put("workspaces", new JsonArray()
-            .add(workspace(WS_A, KEY_A, 100_000, 100_000))
+            .add(workspace(WS_A, KEY_A, 100_000, 100_000).put("bot_name", "@" + BOT_A))
             .add(workspace(WS_B, KEY_B, 100_000, 100_000))
             .add(workspace(WS_LIMITED, KEY_LIMITED, 0.01, 2)));
   }
@@ -98,7 +99,19 @@ public final class TestApp {
 
   /** POSTs a JSON event to the events endpoint with the given API key. */
   public HttpResponse<Buffer> postEvent(String apiKey, JsonObject event) {
-    return post("/api/v1/events/custom", jsonHeaders(apiKey), event.toBuffer());
+    return postJson("/api/v1/events/custom", apiKey, event);
+  }
+
+  public HttpResponse<Buffer> postJson(String path, String apiKey, JsonObject body) {
+    return post(path, jsonHeaders(apiKey), body.toBuffer());
+  }
+
+  public HttpResponse<Buffer> get(String path, String apiKey) {
+    var request = client.get(port(), "127.0.0.1", path);
+    if (apiKey != null) {
+      request.putHeader("x-api-key", apiKey);
+    }
+    return request.send().await();
   }
 
   public static MultiMap jsonHeaders(String apiKey) {

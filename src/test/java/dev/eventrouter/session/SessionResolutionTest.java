@@ -1,0 +1,182 @@
+package dev.eventrouter.session;
+
+import dev.eventrouter.store.PostgresServer;
+import dev.eventrouter.support.TestApp;
+import dev.eventrouter.support.TestDatabase;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
+import io.vertx.junit5.VertxExtension;
+import io.vertx.pgclient.PgConnectOptions;
+import io.vertx.sqlclient.Row;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.sql.Connection;
+import java.util.UUID;
+
+import static dev.eventrouter.support.TestApp.KEY_A;
+import static dev.eventrouter.support.TestApp.KEY_B;
+import static dev.eventrouter.support.TestApp.WS_A;
+import static dev.eventrouter.support.TestApp.WS_B;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** One test per branch of the documented order: supplied, invite, analytics, last known, none. */
+@ExtendWith(VertxExtension.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class SessionResolutionTest {
+
+  private static final long USER = 4242;
+
+  private String databaseUrl;
+  private TestApp app;
+
+  @BeforeAll
+  void startService(Vertx vertx) {
+    databaseUrl = TestDatabase.freshDatabaseUrl();
+    app = TestApp.start(vertx, TestApp.config(databaseUrl));
+  }
+
+  @AfterAll
+  void stopService() {
+    app.close();
+  }
+
+  @BeforeEach
+  void emptyTables() {
+    app.truncate();
+  }
+
+  private static JsonObject event(String workspace, String sessionId) {
+    return new JsonObject().put("event_name", "REG").put("telegram_id", USER).put("workspace_id", workspace)
+        .put("session_id", sessionId);
+  }
+
+  /** Posts an event without a session and returns what it resolved to: [session_id, session_source]. */
+  private String[] resolveFor(String apiKey, String workspace) {
+    HttpResponse<Buffer> response = app.postEvent(apiKey, event(workspace, null));
+    assertThat(response.statusCode()).as(response.bodyAsString()).isEqualTo(200);
+    JsonObject data = response.bodyAsJsonObject().getJsonObject("data");
+    Row row = app.rows("SELECT session_id, session_source FROM events WHERE event_id = $1",
+        Long.parseLong(data.getString("event_id").substring(4))).get(0);
+    assertThat(row.getString("session_id")).isEqualTo(data.getString("session_id"));
+    return new String[] {data.getString("session_id"), row.getString("session_source")};
+  }
+
+  private void invite(String apiKey, String workspace, String sessionId) {
+    assertThat(app.postJson("/api/v1/sessions/invites", apiKey, new JsonObject().put("workspace_id", workspace)
+        .put("telegram_id", USER).put("session_id", sessionId)).statusCode()).isEqualTo(200);
+  }
+
+  /** An earlier event that carried a session (what the analytics source reads), received {@code daysAgo}. */
+  private void pastEventWithSession(String apiKey, String workspace, String sessionId, int daysAgo) {
+    assertThat(app.postEvent(apiKey, event(workspace, sessionId)).statusCode()).isEqualTo(200);
+    app.rows("UPDATE events SET received_at = now() - make_interval(days => $1) WHERE session_id = $2",
+        daysAgo, sessionId);
+  }
+
+  private void lastKnown(String workspace, String sessionId) {
+    app.rows("INSERT INTO last_sessions (workspace_id, telegram_id, session_id, updated_at) VALUES ($1, $2, $3, now()) "
+        + "ON CONFLICT (workspace_id, telegram_id) DO UPDATE SET session_id = EXCLUDED.session_id",
+        UUID.fromString(workspace), USER, sessionId);
+  }
+
+  @Test
+  @DisplayName("a supplied session_id wins over every source and is used as is, even with no click captured")
+  void suppliedWins() {
+    invite(KEY_A, WS_A, "inv_1");
+    pastEventWithSession(KEY_A, WS_A, "ana_1", 1);
+    lastKnown(WS_A, "last_1");
+
+    HttpResponse<Buffer> response = app.postEvent(KEY_A, event(WS_A, "sup_1"));
+
+    assertThat(response.bodyAsJsonObject().getJsonObject("data").getString("session_id")).isEqualTo("sup_1");
+    assertThat(app.rows("SELECT session_source FROM events WHERE session_id = 'sup_1'").get(0).getString(0))
+        .isEqualTo("supplied");
+  }
+
+  @Test
+  @DisplayName("the invite source beats analytics, and the newest invite wins")
+  void inviteBeatsAnalytics() {
+    pastEventWithSession(KEY_A, WS_A, "ana_1", 1);
+    invite(KEY_A, WS_A, "inv_old");
+    invite(KEY_A, WS_A, "inv_new");
+    app.rows("UPDATE invite_sessions SET created_at = now() - interval '1 day' WHERE session_id = 'inv_old'");
+
+    assertThat(resolveFor(KEY_A, WS_A)).containsExactly("inv_new", "invite");
+  }
+
+  @Test
+  @DisplayName("the analytics source beats the last known session")
+  void analyticsBeatsLastKnown() {
+    pastEventWithSession(KEY_A, WS_A, "ana_1", 3);
+    lastKnown(WS_A, "last_1");
+
+    assertThat(resolveFor(KEY_A, WS_A)).containsExactly("ana_1", "analytics");
+  }
+
+  @Test
+  @DisplayName("an event older than the attribution window is not used by analytics, but last known still finds it")
+  void windowExcludesOldAnalytics() {
+    pastEventWithSession(KEY_A, WS_A, "old_1", 40);
+
+    assertThat(resolveFor(KEY_A, WS_A)).containsExactly("old_1", "last_known");
+  }
+
+  @Test
+  @DisplayName("with nothing found the event is accepted with a null session and counted as unattributed")
+  void nothingFound() {
+    assertThat(resolveFor(KEY_A, WS_A)).containsExactly(null, "none");
+    assertThat(app.get("/metrics", null).bodyAsString())
+        .containsPattern("event_router_events_stored_total\\{session_source=\"none\"} [1-9]");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"invite", "analytics", "last_known"})
+  @DisplayName("a workspace never sees another workspace's sessions, from any source")
+  void workspaceIsolation(String source) {
+    switch (source) {
+      case "invite" -> invite(KEY_B, WS_B, "b_inv");
+      case "analytics" -> pastEventWithSession(KEY_B, WS_B, "b_ana", 1);
+      default -> lastKnown(WS_B, "b_last");
+    }
+
+    assertThat(resolveFor(KEY_A, WS_A)).containsExactly(null, "none");
+  }
+
+  @Test
+  @DisplayName("a source whose table is locked exceeds its budget and is skipped: the next source answers")
+  void failingSourceFallsThrough() throws Exception {
+    // The invite would win if its source answered; behind the lock it cannot.
+    invite(KEY_A, WS_A, "inv_1");
+    pastEventWithSession(KEY_A, WS_A, "ana_1", 1);
+    try (Connection lock = PostgresServer.dataSource(PgConnectOptions.fromUri(databaseUrl)).getConnection()) {
+      lock.setAutoCommit(false);
+      lock.createStatement().execute("LOCK TABLE invite_sessions IN ACCESS EXCLUSIVE MODE");
+
+      assertThat(resolveFor(KEY_A, WS_A)).containsExactly("ana_1", "analytics");
+
+      lock.rollback();
+    }
+    assertThat(resolveFor(KEY_A, WS_A)).containsExactly("inv_1", "invite");
+  }
+
+  @Test
+  @DisplayName("every event that ends with a session moves the user's last known session forward")
+  void lastKnownFollowsEvents() {
+    app.postEvent(KEY_A, event(WS_A, "first"));
+    app.postEvent(KEY_A, event(WS_A, "second"));
+    app.postEvent(KEY_A, event(WS_A, null));
+
+    assertThat(app.rows("SELECT session_id FROM last_sessions WHERE telegram_id = $1", USER).get(0).getString(0))
+        .isEqualTo("second");
+  }
+}
