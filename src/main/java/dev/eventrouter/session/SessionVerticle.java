@@ -12,6 +12,7 @@ import dev.eventrouter.store.Database;
 import dev.eventrouter.store.DbErrors;
 import dev.eventrouter.store.EventStore;
 import dev.eventrouter.store.GroupCommit;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -20,6 +21,7 @@ import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -45,6 +47,7 @@ public final class SessionVerticle extends VerticleBase {
   private ClickSessionStore sessions;
   private SessionResolver resolver;
   private GroupCommit<EventStore.Pending, EventStore.Outcome> writes;
+  private final Map<String, Counter> storedBySource = new HashMap<>();
 
   public SessionVerticle(Database database, EventIds ids, AppConfig config, MeterRegistry metrics) {
     this.database = database;
@@ -105,7 +108,8 @@ public final class SessionVerticle extends VerticleBase {
   /** Events stored, by how their session was found; {@code session_source="none"} counts the unattributed. */
   private void count(EventStore.Outcome outcome, Resolution session) {
     if (outcome instanceof EventStore.Stored stored && !stored.replayed()) {
-      metrics.counter("event_router.events.stored", "session_source", session.source()).increment();
+      storedBySource.computeIfAbsent(session.source(),
+          source -> metrics.counter("event_router.events.stored", "session_source", source)).increment();
     }
   }
 
