@@ -52,6 +52,7 @@ class ConfigTest {
     assertThat(demo).isNotNull();
     assertThat(demo.id()).isEqualTo(UUID.fromString("7c9e6679-7425-40de-944b-e07fc1f90ae7"));
     assertThat(demo.rateLimit()).isEqualTo(new RateLimitConfig(500, 1000));
+    assertThat(demo.botName()).isEqualTo("demo_router_bot");
   }
 
   @Test
