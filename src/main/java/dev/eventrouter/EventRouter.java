@@ -2,9 +2,11 @@ package dev.eventrouter;
 
 import dev.eventrouter.config.AppConfig;
 import dev.eventrouter.event.EventIds;
-import dev.eventrouter.http.ApiKeyAuthenticator;
+import dev.eventrouter.config.LiveConfig;
+import dev.eventrouter.config.Network;
+import dev.eventrouter.forward.ForwarderVerticle;
+import dev.eventrouter.http.AccessControl;
 import dev.eventrouter.http.HttpVerticle;
-import dev.eventrouter.http.RateLimiter;
 import dev.eventrouter.session.SessionVerticle;
 import dev.eventrouter.store.Database;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -20,8 +22,8 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The running service: prepares the database before any verticle, then deploys in dependency order (session, then
- * HTTP), and undoes it all in reverse on {@link #close()}.
+ * The running service: prepares the database before any verticle, then deploys in dependency order (session,
+ * forwarders, HTTP), and undoes it all in reverse on {@link #close()}.
  */
 public final class EventRouter {
 
@@ -39,17 +41,24 @@ public final class EventRouter {
     this.httpPort = httpPort;
   }
 
-  public static Future<EventRouter> start(Vertx vertx, AppConfig config, PrometheusMeterRegistry metrics) {
+  /** @param live the config in force; when it is reloaded, the new one applies to what comes next */
+  public static Future<EventRouter> start(Vertx vertx, LiveConfig live, PrometheusMeterRegistry metrics) {
+    AppConfig config = live.current();
     return Database.open(vertx, config.database(), config.session().sourceTimeoutMs()).compose(database -> {
       List<String> deployments = new ArrayList<>();
       EventIds ids = new EventIds(database.nodeId(), Clock.systemUTC());
-      ApiKeyAuthenticator authenticator = new ApiKeyAuthenticator(config.workspaces());
-      RateLimiter rateLimiter = new RateLimiter(config.workspaces(), System::nanoTime);
+      AccessControl access = new AccessControl(config.workspaces(), System::nanoTime);
+      live.onChange(next -> access.update(next.workspaces()));
       AtomicReference<HttpVerticle> firstHttp = new AtomicReference<>();
-      return vertx.deployVerticle(new SessionVerticle(database, ids, config, metrics))
-          .onSuccess(deployments::add)
+      Future<String> chain = vertx.deployVerticle(new SessionVerticle(database, ids, live, metrics))
+          .onSuccess(deployments::add);
+      for (Network network : Network.values()) {
+        chain = chain.compose(id -> vertx.deployVerticle(new ForwarderVerticle(network, database, live)))
+            .onSuccess(deployments::add);
+      }
+      return chain
           .compose(id -> vertx.deployVerticle(() -> {
-            HttpVerticle verticle = new HttpVerticle(config.http(), authenticator, rateLimiter, metrics);
+            HttpVerticle verticle = new HttpVerticle(config.http(), access, metrics);
             firstHttp.compareAndSet(null, verticle);
             return verticle;
           }, new DeploymentOptions().setInstances(config.http().instances())))
@@ -73,7 +82,7 @@ public final class EventRouter {
     return database;
   }
 
-  /** Stops taking requests first, then the writer, then the database. */
+  /** Stops taking requests first, then the forwarders and the writer, then the database. */
   public Future<Void> close() {
     return undeploy(vertx, deployments).eventually(database::close);
   }

@@ -1,9 +1,10 @@
 package dev.eventrouter;
 
 import dev.eventrouter.config.ApiKeys;
-import dev.eventrouter.config.AppConfig;
 import dev.eventrouter.config.ConfigException;
 import dev.eventrouter.config.ConfigLoader;
+import dev.eventrouter.config.LiveConfig;
+import io.vertx.config.ConfigRetriever;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Vertx;
@@ -15,6 +16,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -24,6 +26,8 @@ import java.util.concurrent.CountDownLatch;
 public final class Main {
 
   private static final Logger LOG = LoggerFactory.getLogger(Main.class);
+  /** How often the config file is checked for changes. */
+  private static final long CONFIG_SCAN_MS = 5_000;
 
   private Main() {}
 
@@ -65,10 +69,13 @@ public final class Main {
         .withMetrics(new MicrometerMetricsFactory(metrics))
         .build();
     ConfigLoader loader = new ConfigLoader(System.getenv());
+    Path path = loader.path(configPath);
     EventRouter router;
+    ConfigRetriever watcher;
     try {
-      AppConfig config = loader.load(vertx, loader.path(configPath)).await();
-      router = EventRouter.start(vertx, config, metrics).await();
+      LiveConfig live = new LiveConfig(loader.load(vertx, path).await());
+      router = EventRouter.start(vertx, live, metrics).await();
+      watcher = loader.watch(vertx, path, CONFIG_SCAN_MS, live);
     } catch (ConfigException e) {
       err.println(e.getMessage());
       vertx.close().await();
@@ -81,6 +88,7 @@ public final class Main {
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       LOG.info("shutting down");
+      watcher.close();
       router.close().eventually(vertx::close).await();
       stopped.countDown();
     }, "shutdown"));

@@ -12,5 +12,13 @@ public final class Addresses {
   /** HttpVerticle -> SessionVerticle: an InviteSession, answered once stored. */
   public static final String SESSIONS_INVITE = "event-router.sessions.invite";
 
+  /** HttpVerticle -> SessionVerticle: {@code {workspace_id, event_id}}, re-queues its failed or expired deliveries. */
+  public static final String EVENTS_REDELIVER = "event-router.events.redeliver";
+
+  /** Published when deliveries of a network are due, to wake its ForwarderVerticles (any node may claim them). */
+  public static String deliveriesDue(String network) {
+    return "event-router.deliveries.due." + network;
+  }
+
   private Addresses() {}
 }

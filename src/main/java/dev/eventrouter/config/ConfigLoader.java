@@ -8,6 +8,9 @@ import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -26,6 +29,7 @@ public final class ConfigLoader {
   public static final String CONFIG_ENV = "EVENT_ROUTER_CONFIG";
   public static final String DATABASE_URL_ENV = "DATABASE_URL";
 
+  private static final Logger LOG = LoggerFactory.getLogger(ConfigLoader.class);
   private static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)}");
 
   private final Map<String, String> env;
@@ -46,14 +50,37 @@ public final class ConfigLoader {
     if (!Files.isRegularFile(path)) {
       return Future.failedFuture(new ConfigException("config file not found: " + path.toAbsolutePath()));
     }
-    ConfigStoreOptions file = new ConfigStoreOptions()
-        .setType("file").setFormat("json").setConfig(new JsonObject().put("path", path.toString()));
-    ConfigRetriever retriever = ConfigRetriever.create(vertx,
-        new ConfigRetrieverOptions().setIncludeDefaultStores(false).addStore(file));
+    ConfigRetriever retriever = retriever(vertx, path, 0);
     return retriever.getConfig()
         .eventually(retriever::close)
         .recover(e -> Future.failedFuture(new ConfigException(path + ": not a valid JSON object (" + e.getMessage() + ")")))
         .map(this::resolve);
+  }
+
+  /**
+   * Scans the file every {@code scanPeriodMs} and hands each valid new version to {@code live}; an invalid one is
+   * logged, by path of the bad values only, and ignored. Returns the retriever, to close on shutdown.
+   */
+  public ConfigRetriever watch(Vertx vertx, Path path, long scanPeriodMs, LiveConfig live) {
+    ConfigRetriever retriever = retriever(vertx, path, scanPeriodMs);
+    retriever.listen(change -> {
+      try {
+        live.replace(resolve(change.getNewConfiguration()));
+      } catch (ConfigException e) {
+        LOG.warn("config change ignored, the running config stays: {}", e.getMessage());
+      }
+    });
+    return retriever;
+  }
+
+  private static ConfigRetriever retriever(Vertx vertx, Path path, long scanPeriodMs) {
+    ConfigStoreOptions file = new ConfigStoreOptions()
+        .setType("file").setFormat("json").setConfig(new JsonObject().put("path", path.toString()));
+    ConfigRetrieverOptions options = new ConfigRetrieverOptions().setIncludeDefaultStores(false).addStore(file);
+    if (scanPeriodMs > 0) {
+      options.setScanPeriod(scanPeriodMs);
+    }
+    return ConfigRetriever.create(vertx, options);
   }
 
   /** Substitutes the environment into raw config JSON and parses it. */

@@ -26,15 +26,29 @@ public final class ConfigParser {
   // Telegram bot usernames: 5 to 32 characters of letters, digits and underscores, starting with a letter.
   private static final Pattern BOT_NAME = Pattern.compile("[A-Za-z][A-Za-z0-9_]{4,31}");
 
-  private static final Set<String> TOP_LEVEL = Set.of("http", "database", "session", "workspaces");
+  private static final Set<String> TOP_LEVEL = Set.of("http", "database", "session", "delivery", "workspaces");
+  private static final Set<String> DELIVERY_KEYS = Set.of("batch_size", "linger_ms", "request_timeout_ms",
+      "initial_backoff_ms", "max_backoff_ms", "scan_interval_ms", "breaker");
+  private static final Set<String> BREAKER_KEYS = Set.of("failure_threshold", "reset_timeout_ms");
+  private static final Set<String> COMMON_INTEGRATION_KEYS = Set.of("id", "type", "access_token", "api_base",
+      "test_event_code", "enabled", "dry_run");
+  private static final Set<String> META_KEYS = union(COMMON_INTEGRATION_KEYS, "pixel_id", "api_version",
+      "action_source");
+  private static final Set<String> TIKTOK_KEYS = union(COMMON_INTEGRATION_KEYS, "pixel_code", "event_source");
+  private static final Set<String> EVENT_MAPPING_KEYS = Set.of("meta", "tiktok", "monetary");
+  // The values each network documents (ad-networks.md 1.2 and 2.2).
+  private static final Set<String> META_ACTION_SOURCES = Set.of("email", "website", "app", "phone_call", "chat",
+      "physical_store", "system_generated", "business_messaging", "other");
+  private static final Set<String> TIKTOK_EVENT_SOURCES = Set.of("web", "app", "offline", "crm");
+  private static final Pattern INTEGRATION_ID = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
+  private static final Pattern NATIVE_EVENT_NAME = Pattern.compile("[A-Za-z0-9_ -]{1,50}");
   private static final Set<String> SESSION_KEYS = Set.of("source_timeout_ms");
   private static final Set<String> HTTP_KEYS =
       Set.of("host", "port", "max_body_bytes", "instances", "request_timeout_ms");
   private static final Set<String> DATABASE_KEYS = Set.of("url", "data_dir", "pool_size", "write_batch_size",
       "write_linger_ms", "max_pending_writes");
-  // "integrations" is accepted here and given its meaning by the forwarding slice.
   private static final Set<String> WORKSPACE_KEYS = Set.of("id", "name", "api_keys", "rate_limit", "bot_name",
-      "attribution_window_days", "integrations");
+      "attribution_window_days", "integrations", "event_map");
   private static final Set<String> RATE_LIMIT_KEYS = Set.of("per_second", "burst");
 
   private final List<String> problems = new ArrayList<>();
@@ -56,7 +70,27 @@ public final class ConfigParser {
         http(object(json, "http", "http")),
         database(object(json, "database", "database")),
         session(object(json, "session", "session")),
+        delivery(object(json, "delivery", "delivery")),
         workspaces(json.getValue("workspaces")));
+  }
+
+  private DeliveryConfig delivery(JsonObject json) {
+    unknownKeys(json, "delivery", DELIVERY_KEYS);
+    JsonObject breaker = object(json, "breaker", "delivery.breaker");
+    unknownKeys(breaker, "delivery.breaker", BREAKER_KEYS);
+    long initial = integer(json, "initial_backoff_ms", "delivery.initial_backoff_ms", 1_000, 1, 86_400_000);
+    long max = integer(json, "max_backoff_ms", "delivery.max_backoff_ms", 600_000, 1, 86_400_000);
+    if (max < initial) {
+      problems.add("delivery.max_backoff_ms: must be at least delivery.initial_backoff_ms");
+    }
+    return new DeliveryConfig(
+        (int) integer(json, "batch_size", "delivery.batch_size", 500, 1, 1000),
+        integer(json, "linger_ms", "delivery.linger_ms", 50, 0, 60_000),
+        integer(json, "request_timeout_ms", "delivery.request_timeout_ms", 10_000, 100, 300_000),
+        initial, max,
+        integer(json, "scan_interval_ms", "delivery.scan_interval_ms", 5_000, 10, 3_600_000),
+        (int) integer(breaker, "failure_threshold", "delivery.breaker.failure_threshold", 5, 1, 1000),
+        integer(breaker, "reset_timeout_ms", "delivery.breaker.reset_timeout_ms", 30_000, 10, 3_600_000));
   }
 
   private SessionConfig session(JsonObject json) {
@@ -134,11 +168,110 @@ public final class ConfigParser {
     }
     int window = (int) integer(json, "attribution_window_days", path + ".attribution_window_days",
         WorkspaceConfig.DEFAULT_ATTRIBUTION_WINDOW_DAYS, 1, 3650);
-    Object integrations = json.getValue("integrations");
-    if (integrations != null && !(integrations instanceof JsonArray)) {
-      problems.add(path + ".integrations: must be an array");
+    List<IntegrationConfig> integrations = integrations(json.getValue("integrations"), path + ".integrations");
+    Map<String, EventMapping> eventMap = eventMap(object(json, "event_map", path + ".event_map"), path + ".event_map");
+    return id == null ? null
+        : new WorkspaceConfig(id, name, keys, rateLimit, botName, window, integrations, eventMap);
+  }
+
+  private List<IntegrationConfig> integrations(Object value, String path) {
+    if (value == null) {
+      return List.of();
     }
-    return id == null ? null : new WorkspaceConfig(id, name, keys, rateLimit, botName, window);
+    if (!(value instanceof JsonArray array)) {
+      problems.add(path + ": must be an array");
+      return List.of();
+    }
+    List<IntegrationConfig> result = new ArrayList<>();
+    Map<String, String> seen = new HashMap<>();
+    for (int i = 0; i < array.size(); i++) {
+      String itemPath = path + "[" + i + "]";
+      if (!(array.getValue(i) instanceof JsonObject item)) {
+        problems.add(itemPath + ": must be an object");
+        continue;
+      }
+      IntegrationConfig integration = integration(item, itemPath);
+      if (integration == null) {
+        continue;
+      }
+      String earlier = seen.putIfAbsent(integration.id(), itemPath);
+      if (earlier != null) {
+        problems.add(itemPath + ".id: duplicate integration id " + integration.id() + " (also at " + earlier + ")");
+      }
+      result.add(integration);
+    }
+    return List.copyOf(result);
+  }
+
+  private IntegrationConfig integration(JsonObject json, String path) {
+    String id = string(json, "id", path + ".id", null);
+    if (id == null || !INTEGRATION_ID.matcher(id).matches()) {
+      problems.add(path + ".id: required, 1 to 64 of A-Z a-z 0-9 _ . -");
+    }
+    String type = string(json, "type", path + ".type", null);
+    Network network;
+    if ("meta".equals(type)) {
+      network = Network.META;
+      unknownKeys(json, path, META_KEYS);
+    } else if ("tiktok".equals(type)) {
+      network = Network.TIKTOK;
+      unknownKeys(json, path, TIKTOK_KEYS);
+    } else {
+      problems.add(path + ".type: required, \"meta\" or \"tiktok\"");
+      return null;
+    }
+    boolean meta = network == Network.META;
+    String pixelKey = meta ? "pixel_id" : "pixel_code";
+    String pixel = string(json, pixelKey, path + "." + pixelKey, null);
+    if (pixel == null || !(meta ? pixel.matches("[0-9]{1,30}") : pixel.matches("[A-Za-z0-9]{1,64}"))) {
+      problems.add(path + "." + pixelKey + ": required, " + (meta ? "the numeric pixel (dataset) id"
+          : "the TikTok pixel code"));
+    }
+    // The message never quotes the token, only where it is missing.
+    String token = string(json, "access_token", path + ".access_token", null);
+    if (token == null) {
+      problems.add(path + ".access_token: required (use \"${ENV_NAME}\" to keep it out of the file)");
+    }
+    String apiBase = string(json, "api_base", path + ".api_base",
+        meta ? "https://graph.facebook.com" : "https://business-api.tiktok.com");
+    if (!apiBase.matches("https?://[^/?#\\s]+(/[^?#\\s]*)?")) {
+      problems.add(path + ".api_base: must be an http(s) URL without query");
+    }
+    String apiVersion = meta ? string(json, "api_version", path + ".api_version", "v25.0") : null;
+    if (apiVersion != null && !apiVersion.matches("v[0-9]{1,3}\\.[0-9]{1,3}")) {
+      problems.add(path + ".api_version: must look like v25.0");
+    }
+    String sourceKey = meta ? "action_source" : "event_source";
+    String source = string(json, sourceKey, path + "." + sourceKey, meta ? "chat" : "web");
+    if (!(meta ? META_ACTION_SOURCES : TIKTOK_EVENT_SOURCES).contains(source)) {
+      problems.add(path + "." + sourceKey + ": must be one of "
+          + String.join(", ", (meta ? META_ACTION_SOURCES : TIKTOK_EVENT_SOURCES).stream().sorted().toList()));
+    }
+    return new IntegrationConfig(id, network, pixel, token, stripSlash(apiBase), apiVersion, source,
+        string(json, "test_event_code", path + ".test_event_code", null),
+        bool(json, "enabled", path + ".enabled", true),
+        bool(json, "dry_run", path + ".dry_run", false));
+  }
+
+  private Map<String, EventMapping> eventMap(JsonObject json, String path) {
+    Map<String, EventMapping> map = new HashMap<>();
+    for (String name : json.fieldNames()) {
+      String itemPath = path + "." + name;
+      if (!(json.getValue(name) instanceof JsonObject item)) {
+        problems.add(itemPath + ": must be an object {\"meta\", \"tiktok\", \"monetary\"}");
+        continue;
+      }
+      unknownKeys(item, itemPath, EVENT_MAPPING_KEYS);
+      String meta = string(item, "meta", itemPath + ".meta", name);
+      String tiktok = string(item, "tiktok", itemPath + ".tiktok", name);
+      for (String nativeName : new String[] {meta, tiktok}) {
+        if (!NATIVE_EVENT_NAME.matcher(nativeName).matches()) {
+          problems.add(itemPath + ": event names must be 1 to 50 letters, digits, _ - or spaces");
+        }
+      }
+      map.put(name, new EventMapping(meta, tiktok, bool(item, "monetary", itemPath + ".monetary", false)));
+    }
+    return Map.copyOf(map);
   }
 
   private List<byte[]> apiKeys(Object value, String path, Map<String, String> seenKeys) {
@@ -216,6 +349,28 @@ public final class ConfigParser {
     }
     problems.add(path + ": must be a whole number from " + min + " to " + max);
     return fallback;
+  }
+
+  private boolean bool(JsonObject json, String key, String path, boolean fallback) {
+    Object value = json.getValue(key);
+    if (value == null) {
+      return fallback;
+    }
+    if (value instanceof Boolean b) {
+      return b;
+    }
+    problems.add(path + ": must be true or false");
+    return fallback;
+  }
+
+  private static String stripSlash(String url) {
+    return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+  }
+
+  private static Set<String> union(Set<String> base, String... more) {
+    Set<String> all = new java.util.HashSet<>(base);
+    all.addAll(List.of(more));
+    return Set.copyOf(all);
   }
 
   private double number(JsonObject json, String key, String path, double fallback) {

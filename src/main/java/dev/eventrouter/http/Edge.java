@@ -26,9 +26,9 @@ final class Edge {
 
   private Edge() {}
 
-  static Handler<RoutingContext> authenticate(ApiKeyAuthenticator authenticator) {
+  static Handler<RoutingContext> authenticate(AccessControl access) {
     return rc -> {
-      WorkspaceConfig workspace = authenticator.authenticate(rc.request().getHeader(API_KEY));
+      WorkspaceConfig workspace = access.authenticate(rc.request().getHeader(API_KEY));
       if (workspace == null) {
         rc.fail(new ApiException(ErrorCode.UNAUTHORIZED));
         return;
@@ -38,9 +38,9 @@ final class Edge {
     };
   }
 
-  static Handler<RoutingContext> rateLimit(RateLimiter rateLimiter) {
+  static Handler<RoutingContext> rateLimit(AccessControl access) {
     return rc -> {
-      long retryAfter = rateLimiter.tryAcquire(workspace(rc).id());
+      long retryAfter = access.tryAcquire(workspace(rc).id());
       if (retryAfter > 0) {
         rc.fail(ApiException.retryLater(ErrorCode.RATE_LIMITED, retryAfter));
         return;

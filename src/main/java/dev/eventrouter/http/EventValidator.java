@@ -1,7 +1,8 @@
 package dev.eventrouter.http;
 
 import dev.eventrouter.event.ConversionEvent;
-import dev.eventrouter.event.EventNames;
+import dev.eventrouter.config.WorkspaceConfig;
+import dev.eventrouter.event.EventMap;
 import io.vertx.core.json.JsonObject;
 
 import java.math.BigDecimal;
@@ -28,13 +29,14 @@ final class EventValidator {
 
   private EventValidator() {}
 
-  static ConversionEvent validate(JsonObject body) {
+  /** @param workspace the key's workspace, whose event_map may make more names monetary */
+  static ConversionEvent validate(JsonObject body, WorkspaceConfig workspace) {
     Fields fields = new Fields(body, FIELDS);
     String eventName = eventName(fields);
     long telegramId = fields.telegramId();
     UUID workspaceId = fields.workspaceId();
     String sessionId = fields.sessionId(false);
-    BigDecimal value = value(fields, eventName);
+    BigDecimal value = value(fields, eventName, workspace);
     String currency = currency(fields);
     JsonObject userData = userData(fields);
     fields.throwIfInvalid();
@@ -51,10 +53,10 @@ final class EventValidator {
     return null;
   }
 
-  private static BigDecimal value(Fields fields, String eventName) {
+  private static BigDecimal value(Fields fields, String eventName, WorkspaceConfig workspace) {
     Object value = fields.raw("value");
     if (value == null) {
-      if (eventName != null && EventNames.requiresValue(eventName)) {
+      if (eventName != null && EventMap.requiresValue(workspace, eventName)) {
         fields.error("value", "required for " + eventName + " events");
       }
       return null;

@@ -33,7 +33,7 @@ final class EventsApi {
 
   void ingest(RoutingContext rc) {
     Instant receivedAt = Instant.now();
-    ConversionEvent event = EventValidator.validate(Edge.ownBody(rc));
+    ConversionEvent event = EventValidator.validate(Edge.ownBody(rc), Edge.workspace(rc));
     String idempotencyKey = idempotencyKey(rc);
     IngestRequest request = new IngestRequest(event, receivedAt, idempotencyKey,
         idempotencyKey == null ? null : event.contentHash());
@@ -53,21 +53,29 @@ final class EventsApi {
 
   /** A key sees only its own workspace's events; any other id is simply not found. */
   void status(RoutingContext rc) {
+    Edge.ask(vertx, Addresses.EVENTS_GET, eventQuery(rc), config.requestTimeoutMs())
+        .onSuccess(event -> {
+          String value = event.getString("value");
+          Responses.ok(rc, event.put("value", value == null ? null : new BigDecimal(value)));
+        })
+        .onFailure(rc::fail);
+  }
+
+  /** Re-queues the event's failed and expired deliveries. */
+  void redeliver(RoutingContext rc) {
+    Edge.ask(vertx, Addresses.EVENTS_REDELIVER, eventQuery(rc), config.requestTimeoutMs())
+        .onSuccess(result -> Responses.ok(rc, result))
+        .onFailure(rc::fail);
+  }
+
+  private static JsonObject eventQuery(RoutingContext rc) {
     long eventId;
     try {
       eventId = Long.parseLong(rc.pathParam("eventId").substring(EventIds.PREFIX.length()));
     } catch (NumberFormatException tooLarge) {
       throw new ApiException(ErrorCode.NOT_FOUND);
     }
-    JsonObject query = new JsonObject()
-        .put("workspace_id", Edge.workspace(rc).id().toString())
-        .put("event_id", eventId);
-    Edge.ask(vertx, Addresses.EVENTS_GET, query, config.requestTimeoutMs())
-        .onSuccess(event -> {
-          String value = event.getString("value");
-          Responses.ok(rc, event.put("value", value == null ? null : new BigDecimal(value)));
-        })
-        .onFailure(rc::fail);
+    return new JsonObject().put("workspace_id", Edge.workspace(rc).id().toString()).put("event_id", eventId);
   }
 
   private static String idempotencyKey(RoutingContext rc) {

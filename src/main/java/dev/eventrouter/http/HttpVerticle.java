@@ -24,16 +24,13 @@ import java.util.concurrent.TimeUnit;
 public final class HttpVerticle extends VerticleBase {
 
   private final HttpConfig config;
-  private final ApiKeyAuthenticator authenticator;
-  private final RateLimiter rateLimiter;
+  private final AccessControl access;
   private final PrometheusMeterRegistry metrics;
   private HttpServer server;
 
-  public HttpVerticle(HttpConfig config, ApiKeyAuthenticator authenticator, RateLimiter rateLimiter,
-                      PrometheusMeterRegistry metrics) {
+  public HttpVerticle(HttpConfig config, AccessControl access, PrometheusMeterRegistry metrics) {
     this.config = config;
-    this.authenticator = authenticator;
-    this.rateLimiter = rateLimiter;
+    this.access = access;
     this.metrics = metrics;
   }
 
@@ -50,8 +47,9 @@ public final class HttpVerticle extends VerticleBase {
       post(router, prefix + "/sessions", sessions::capture);
       post(router, prefix + "/sessions/invites", sessions::invite);
       // Only evt_<digits>, so GET on /events/custom stays a 405 rather than a lookup of an id "custom".
-      authenticated(router.getWithRegex(prefix.replace("/", "\\/") + "\\/events\\/(?<eventId>evt_[0-9]+)"))
-          .handler(events::status);
+      String event = prefix.replace("/", "\\/") + "\\/events\\/(?<eventId>evt_[0-9]+)";
+      authenticated(router.getWithRegex(event)).handler(events::status);
+      authenticated(router.postWithRegex(event + "\\/redeliver")).handler(events::redeliver);
     }
     ErrorResponder errors = new ErrorResponder();
     router.route().failureHandler(errors);
@@ -72,7 +70,7 @@ public final class HttpVerticle extends VerticleBase {
   }
 
   private Route authenticated(Route route) {
-    return route.handler(Edge.authenticate(authenticator)).handler(Edge.rateLimit(rateLimiter));
+    return route.handler(Edge.authenticate(access)).handler(Edge.rateLimit(access));
   }
 
   private void metrics(RoutingContext rc) {

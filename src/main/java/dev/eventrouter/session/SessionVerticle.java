@@ -5,9 +5,13 @@ import dev.eventrouter.bus.BusFailure;
 import dev.eventrouter.bus.IngestReply;
 import dev.eventrouter.bus.IngestRequest;
 import dev.eventrouter.config.AppConfig;
+import dev.eventrouter.config.IntegrationConfig;
+import dev.eventrouter.config.LiveConfig;
 import dev.eventrouter.config.WorkspaceConfig;
 import dev.eventrouter.event.ConversionEvent;
 import dev.eventrouter.event.EventIds;
+import dev.eventrouter.event.EventMap;
+import dev.eventrouter.forward.DeliveryStore;
 import dev.eventrouter.store.Database;
 import dev.eventrouter.store.DbErrors;
 import dev.eventrouter.store.EventStore;
@@ -24,10 +28,10 @@ import org.slf4j.LoggerFactory;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-import java.util.stream.Collectors;
 
 /**
  * Owns the sessions and the write of every event: resolves the event's session from its sources in order, gives it
@@ -41,31 +45,32 @@ public final class SessionVerticle extends VerticleBase {
 
   private final Database database;
   private final EventIds ids;
-  private final AppConfig config;
+  private final LiveConfig live;
   private final MeterRegistry metrics;
   private EventStore events;
+  private DeliveryStore deliveries;
   private ClickSessionStore sessions;
   private SessionResolver resolver;
   private GroupCommit<EventStore.Pending, EventStore.Outcome> writes;
   private final Map<String, Counter> storedBySource = new HashMap<>();
 
-  public SessionVerticle(Database database, EventIds ids, AppConfig config, MeterRegistry metrics) {
+  public SessionVerticle(Database database, EventIds ids, LiveConfig live, MeterRegistry metrics) {
     this.database = database;
     this.ids = ids;
-    this.config = config;
+    this.live = live;
     this.metrics = metrics;
   }
 
   @Override
   public Future<?> start() {
+    AppConfig config = live.current();
     events = new EventStore(database.pool(), database.readPool());
+    deliveries = new DeliveryStore(database.pool(), database.readPool());
     sessions = new ClickSessionStore(database.pool());
-    Map<UUID, Integer> windows = config.workspaces().stream()
-        .collect(Collectors.toMap(WorkspaceConfig::id, WorkspaceConfig::attributionWindowDays));
     resolver = new SessionResolver(List.of(
         new InviteSessionSource(vertx, database.readPool()),
-        new AnalyticsSessionSource(vertx, database.readPool(),
-            ws -> windows.getOrDefault(ws, WorkspaceConfig.DEFAULT_ATTRIBUTION_WINDOW_DAYS)),
+        new AnalyticsSessionSource(vertx, database.readPool(), ws -> live.current().workspace(ws)
+            .map(WorkspaceConfig::attributionWindowDays).orElse(WorkspaceConfig.DEFAULT_ATTRIBUTION_WINDOW_DAYS)),
         new LastKnownSessionSource(vertx, database.readPool())),
         config.session().sourceTimeoutMs());
     writes = new GroupCommit<>(vertx, events::insertBatch, config.database().writeBatchSize(),
@@ -76,6 +81,7 @@ public final class SessionVerticle extends VerticleBase {
     return Future.all(
         vertx.eventBus().<JsonObject>consumer(Addresses.EVENTS_INGEST, this::ingest).completion(),
         vertx.eventBus().<JsonObject>consumer(Addresses.EVENTS_GET, this::find).completion(),
+        vertx.eventBus().<JsonObject>consumer(Addresses.EVENTS_REDELIVER, this::redeliver).completion(),
         reply(Addresses.SESSIONS_CAPTURE, json -> sessions.save(ClickSession.fromJson(json))),
         reply(Addresses.SESSIONS_INVITE, json -> sessions.save(InviteSession.fromJson(json))));
   }
@@ -89,9 +95,10 @@ public final class SessionVerticle extends VerticleBase {
   private void ingest(Message<JsonObject> message) {
     IngestRequest request = IngestRequest.fromJson(message.body());
     ConversionEvent event = request.event();
+    List<EventStore.Outbox> outbox = outbox(event);
     resolver.resolve(event.workspaceId(), event.telegramId(), event.sessionId())
-        .compose(session -> writes.submit(new EventStore.Pending(ids.next(), request, session))
-            .onSuccess(outcome -> count(outcome, session)))
+        .compose(session -> writes.submit(new EventStore.Pending(ids.next(), request, session, outbox))
+            .onSuccess(outcome -> stored(outcome, session, outbox)))
         .onComplete(done -> {
           if (done.failed()) {
             LOG.warn("event not stored, answered unavailable: {}", DbErrors.describe(done.cause()));
@@ -105,20 +112,58 @@ public final class SessionVerticle extends VerticleBase {
         });
   }
 
-  /** Events stored, by how their session was found; {@code session_source="none"} counts the unattributed. */
-  private void count(EventStore.Outcome outcome, Resolution session) {
+  /** One delivery per enabled integration of the event's workspace, as configured now, with the mapped name. */
+  private List<EventStore.Outbox> outbox(ConversionEvent event) {
+    return live.current().workspace(event.workspaceId())
+        .map(workspace -> workspace.integrations().stream()
+            .filter(IntegrationConfig::enabled)
+            .map(i -> new EventStore.Outbox(i.id(), i.network().id,
+                EventMap.mapping(workspace, event.eventName()).nameFor(i.network())))
+            .toList())
+        .orElse(List.of());
+  }
+
+  /**
+   * Counts the stored event by how its session was found ({@code session_source="none"} counts the unattributed)
+   * and wakes the forwarders of its deliveries.
+   */
+  private void stored(EventStore.Outcome outcome, Resolution session, List<EventStore.Outbox> outbox) {
     if (outcome instanceof EventStore.Stored stored && !stored.replayed()) {
       storedBySource.computeIfAbsent(session.source(),
           source -> metrics.counter("event_router.events.stored", "session_source", source)).increment();
+      outbox.stream().map(EventStore.Outbox::network).distinct()
+          .forEach(network -> vertx.eventBus().publish(Addresses.deliveriesDue(network), network));
     }
   }
 
+  /** The stored event with its deliveries, if it exists in the asking workspace. */
   private void find(Message<JsonObject> message) {
     UUID workspaceId = UUID.fromString(message.body().getString("workspace_id"));
-    events.find(workspaceId, message.body().getLong("event_id")).onComplete(done -> {
+    long eventId = message.body().getLong("event_id");
+    answer(message, events.find(workspaceId, eventId).compose(found -> found.isEmpty()
+        ? Future.succeededFuture(Optional.<JsonObject>empty())
+        : deliveries.forEvent(eventId).map(list -> Optional.of(found.get().put("deliveries", list)))));
+  }
+
+  /** Re-queues the event's failed and expired deliveries and wakes their forwarders. */
+  private void redeliver(Message<JsonObject> message) {
+    UUID workspaceId = UUID.fromString(message.body().getString("workspace_id"));
+    long eventId = message.body().getLong("event_id");
+    answer(message, events.find(workspaceId, eventId).compose(found -> found.isEmpty()
+        ? Future.succeededFuture(Optional.<JsonObject>empty())
+        : deliveries.requeue(workspaceId, eventId).map(networks -> {
+          networks.stream().distinct()
+              .forEach(network -> vertx.eventBus().publish(Addresses.deliveriesDue(network), network));
+          return Optional.of(new JsonObject().put("event_id", EventIds.format(eventId))
+              .put("requeued", networks.size()));
+        })));
+  }
+
+  private static void answer(Message<JsonObject> message, Future<Optional<JsonObject>> result) {
+    result.onComplete(done -> {
       if (done.failed()) {
-        LOG.warn("event lookup failed: {}", DbErrors.describe(done.cause()));
-        message.fail(BusFailure.UNAVAILABLE, "lookup failed");
+        LOG.warn("{} failed: {}", message.address(), DbErrors.describe(done.cause()));
+        message.fail(BusFailure.UNAVAILABLE, "not done");
       } else if (done.result().isPresent()) {
         message.reply(done.result().get());
       } else {

@@ -32,8 +32,13 @@ import java.util.function.Supplier;
  */
 public final class EventStore {
 
-  /** An event with the id it will be stored under and its resolved session. */
-  public record Pending(long eventId, IngestRequest request, Resolution session) {}
+  /**
+   * An event with the id it will be stored under, its resolved session, and the deliveries to create with it.
+   */
+  public record Pending(long eventId, IngestRequest request, Resolution session, List<Outbox> deliveries) {}
+
+  /** One delivery to create: the integration (of the event's workspace), its network and the mapped event name. */
+  public record Outbox(String integrationId, String network, String mappedEvent) {}
 
   /** What became of one pending event. */
   public sealed interface Outcome permits Stored, Conflict {}
@@ -44,7 +49,10 @@ public final class EventStore {
   /** The Idempotency-Key was used within 24 h with different content; nothing was stored. */
   public record Conflict() implements Outcome {}
 
-  /** Stores the events and, in the same statement, moves each user's last known session forward. */
+  /**
+   * Stores the events and, in the same statement, moves each user's last known session forward and writes the
+   * outbox rows of the events actually inserted.
+   */
   static final String INSERT_EVENTS = """
       WITH inserted AS (
           INSERT INTO events (event_id, workspace_id, event_name, telegram_id, session_id, session_source, value,
@@ -54,7 +62,14 @@ public final class EventStore {
             FROM jsonb_to_recordset($1::jsonb) AS t(event_id bigint, workspace_id uuid, event_name text,
                  telegram_id bigint, session_id text, session_source text, value numeric, currency text,
                  user_data jsonb, idempotency_key text, received_at timestamptz)
-          RETURNING event_id, workspace_id, telegram_id, session_id, received_at)
+          RETURNING event_id, workspace_id, telegram_id, session_id, received_at),
+      outbox AS (
+          INSERT INTO deliveries (event_id, workspace_id, integration_id, network, mapped_event, status,
+                                  next_attempt_at)
+          SELECT d.event_id, i.workspace_id, d.integration_id, d.network, d.mapped_event, 'pending', now()
+            FROM jsonb_to_recordset($2::jsonb) AS d(event_id bigint, integration_id text, network text,
+                 mapped_event text)
+            JOIN inserted i ON i.event_id = d.event_id)
       INSERT INTO last_sessions (workspace_id, telegram_id, session_id, updated_at)
       SELECT DISTINCT ON (workspace_id, telegram_id) workspace_id, telegram_id, session_id, received_at
         FROM inserted WHERE session_id IS NOT NULL
@@ -212,7 +227,10 @@ public final class EventStore {
       return Future.succeededFuture();
     }
     JsonArray rows = new JsonArray();
+    JsonArray deliveries = new JsonArray();
     for (Pending p : batch) {
+      p.deliveries().forEach(d -> deliveries.add(new JsonObject().put("event_id", p.eventId())
+          .put("integration_id", d.integrationId()).put("network", d.network()).put("mapped_event", d.mappedEvent())));
       ConversionEvent event = p.request().event();
       rows.add(new JsonObject()
           .put("event_id", p.eventId())
@@ -227,7 +245,7 @@ public final class EventStore {
           .put("idempotency_key", p.request().idempotencyKey())
           .put("received_at", p.request().receivedAt().toString()));
     }
-    return client.preparedQuery(INSERT_EVENTS).execute(Tuple.of(rows)).mapEmpty();
+    return client.preparedQuery(INSERT_EVENTS).execute(Tuple.of(rows, deliveries)).mapEmpty();
   }
 
   /** Two batches claiming overlapping keys can still deadlock at the edges; PostgreSQL breaks it, we try again. */

@@ -53,7 +53,8 @@ class EventStatusApiTest {
     assertThat(response.statusCode()).isEqualTo(200);
     JsonObject data = response.bodyAsJsonObject().getJsonObject("data");
     assertThat(data.fieldNames()).containsExactlyInAnyOrder("event_id", "workspace_id", "event_name", "telegram_id",
-        "session_id", "session_source", "value", "currency", "status", "received_at");
+        "session_id", "session_source", "value", "currency", "status", "received_at", "deliveries");
+    assertThat(data.getJsonArray("deliveries")).as("a workspace without integrations").isEmpty();
     assertThat(data.getString("event_id")).isEqualTo(eventId);
     assertThat(data.getString("workspace_id")).isEqualTo(WS_A);
     assertThat(data.getString("event_name")).isEqualTo("DEP");

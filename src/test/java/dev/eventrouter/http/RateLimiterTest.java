@@ -6,6 +6,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -17,7 +18,7 @@ class RateLimiterTest {
   private final AtomicLong nanos = new AtomicLong();
 
   private RateLimiter limiter(double perSecond, double burst) {
-    return new RateLimiter(List.of(new WorkspaceConfig(WS, "w", List.of(), new RateLimitConfig(perSecond, burst), null, 28)),
+    return new RateLimiter(List.of(new WorkspaceConfig(WS, "w", List.of(), new RateLimitConfig(perSecond, burst), null, 28, List.of(), Map.of())),
         nanos::get);
   }
 

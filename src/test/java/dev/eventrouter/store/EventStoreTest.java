@@ -47,13 +47,13 @@ class EventStoreTest {
 
   @BeforeEach
   void empty() {
-    database.pool().query("TRUNCATE events, idempotency_keys").execute().await();
+    database.pool().query("TRUNCATE events, idempotency_keys, deliveries").execute().await();
   }
 
   private static EventStore.Pending pending(long id, String key, long telegramId) {
     ConversionEvent event = new ConversionEvent(WS, "DEP", telegramId, null, new BigDecimal("10.50"), "EUR", null);
     return new EventStore.Pending(id, new IngestRequest(event, Instant.now(), key,
-        key == null ? null : event.contentHash()), Resolution.none());
+        key == null ? null : event.contentHash()), Resolution.none(), List.of());
   }
 
   private long count(String table) {

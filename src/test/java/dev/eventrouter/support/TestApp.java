@@ -2,8 +2,8 @@ package dev.eventrouter.support;
 
 import dev.eventrouter.EventRouter;
 import dev.eventrouter.config.ApiKeys;
-import dev.eventrouter.config.AppConfig;
 import dev.eventrouter.config.ConfigLoader;
+import dev.eventrouter.config.LiveConfig;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.MultiMap;
@@ -64,8 +64,11 @@ public final class TestApp {
   }
 
   public static TestApp start(Vertx vertx, JsonObject config) {
-    AppConfig appConfig = new ConfigLoader(Map.of()).resolve(config);
-    EventRouter router = EventRouter.start(vertx, appConfig, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT))
+    return start(vertx, new LiveConfig(new ConfigLoader(Map.of()).resolve(config)));
+  }
+
+  public static TestApp start(Vertx vertx, LiveConfig live) {
+    EventRouter router = EventRouter.start(vertx, live, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT))
         .await();
     WebClient client = WebClient.create(vertx);
     return new TestApp(router, client);
@@ -132,7 +135,7 @@ public final class TestApp {
   }
 
   public void truncate() {
-    pool().query("TRUNCATE events, idempotency_keys, click_sessions, invite_sessions, last_sessions").execute()
-        .await();
+    pool().query("TRUNCATE events, idempotency_keys, click_sessions, invite_sessions, last_sessions, deliveries")
+        .execute().await();
   }
 }

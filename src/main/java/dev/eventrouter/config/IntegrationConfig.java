@@ -1,0 +1,21 @@
+package dev.eventrouter.config;
+
+/**
+ * One pixel of one network that a workspace's events go to.
+ *
+ * @param pixel         Meta pixel (dataset) id, or TikTok pixel code
+ * @param apiVersion    Meta Graph API version; unused for TikTok
+ * @param source        Meta action_source, or TikTok event_source
+ * @param testEventCode sent as test_event_code when set (Events Manager test tool)
+ * @param dryRun        build and store the payload instead of sending it
+ */
+public record IntegrationConfig(String id, Network network, String pixel, String accessToken, String apiBase,
+                                String apiVersion, String source, String testEventCode, boolean enabled,
+                                boolean dryRun) {
+
+  /** Never print the token. */
+  @Override
+  public String toString() {
+    return "IntegrationConfig[" + id + " " + network.id + " " + pixel + "]";
+  }
+}

@@ -1,0 +1,22 @@
+package dev.eventrouter.config;
+
+/** The ad networks events are forwarded to. */
+public enum Network {
+  META("meta"),
+  TIKTOK("tiktok");
+
+  public final String id;
+
+  Network(String id) {
+    this.id = id;
+  }
+
+  public static Network of(String id) {
+    for (Network network : values()) {
+      if (network.id.equals(id)) {
+        return network;
+      }
+    }
+    throw new IllegalArgumentException("unknown network " + id);
+  }
+}

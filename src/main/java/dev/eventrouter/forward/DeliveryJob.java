@@ -1,0 +1,25 @@
+package dev.eventrouter.forward;
+
+import dev.eventrouter.session.ClickData;
+import io.vertx.core.json.JsonObject;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.UUID;
+
+/**
+ * One claimed delivery with what its payload is built from.
+ *
+ * @param click the click data of the event's session, or null when no click session was captured
+ */
+record DeliveryJob(long deliveryId, long eventId, UUID workspaceId, String integrationId, String mappedEvent,
+                   int attempts, long telegramId, BigDecimal value, String currency, JsonObject userData,
+                   Instant receivedAt, ClickData click) {
+
+  /** A user_data value as text (numbers and booleans too), or null when absent or empty. */
+  String userValue(String key) {
+    Object value = userData == null ? null : userData.getValue(key);
+    String text = value == null ? null : String.valueOf(value).trim();
+    return text == null || text.isEmpty() ? null : text;
+  }
+}

@@ -1,0 +1,173 @@
+package dev.eventrouter.forward;
+
+import dev.eventrouter.config.Network;
+import dev.eventrouter.session.ClickData;
+import dev.eventrouter.session.ClickSession;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.Tuple;
+
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/** SQL for the deliveries outbox. */
+public final class DeliveryStore {
+
+  /**
+   * Claims due deliveries of one network: SKIP LOCKED, so nodes claiming at once never take the same row, and a
+   * lease (next_attempt_at moved forward) instead of a lock held while sending, so the work of a node that dies
+   * comes due again by itself. Returns what the payload is built from, click data included.
+   */
+  static final String CLAIM = """
+      WITH due AS (
+          SELECT delivery_id, event_id FROM deliveries
+           WHERE network = $1 AND status IN ('pending', 'retrying') AND next_attempt_at <= now()
+           ORDER BY next_attempt_at
+           LIMIT $2
+           FOR UPDATE SKIP LOCKED)
+      UPDATE deliveries d
+         SET next_attempt_at = now() + make_interval(secs => $3::double precision / 1000), updated_at = now()
+        FROM due
+        JOIN events e ON e.event_id = due.event_id
+        LEFT JOIN click_sessions c ON c.workspace_id = e.workspace_id AND c.session_id = e.session_id
+       WHERE d.delivery_id = due.delivery_id
+      RETURNING d.delivery_id, d.event_id, d.workspace_id, d.integration_id, d.mapped_event, d.attempts,
+                e.telegram_id, e.value, e.currency, e.user_data, e.received_at,
+                c.session_id AS click_session, c.fbclid, c.fbc, c.fbp, c.ttclid, c.ttp, c.client_ip, c.user_agent,
+                c.landing_url, c.clicked_at""";
+
+  static final String DELIVERED = """
+      UPDATE deliveries SET status = 'delivered', attempts = attempts + 1, delivered_at = now(), last_error = NULL,
+             updated_at = now()
+       WHERE delivery_id = ANY($1)""";
+
+  static final String RETRY = """
+      UPDATE deliveries SET status = 'retrying', attempts = attempts + 1, last_error = $2, next_attempt_at = $3,
+             updated_at = now()
+       WHERE delivery_id = ANY($1)""";
+
+  static final String FAILED = """
+      UPDATE deliveries SET status = 'failed', attempts = attempts + 1, last_error = $2, updated_at = now()
+       WHERE delivery_id = ANY($1)""";
+
+  /** Ends without a request: expired, or no longer configured. Attempts are not spent. */
+  static final String CLOSED = """
+      UPDATE deliveries SET status = $2, last_error = $3, updated_at = now() WHERE delivery_id = ANY($1)""";
+
+  static final String DRY_RUN = """
+      UPDATE deliveries SET status = 'dry_run', payload = $2, updated_at = now() WHERE delivery_id = $1""";
+
+  /** Waits (breaker open) without spending an attempt. */
+  static final String DEFER = """
+      UPDATE deliveries SET next_attempt_at = $2, updated_at = now() WHERE delivery_id = ANY($1)""";
+
+  static final String FOR_EVENT = """
+      SELECT integration_id, network, mapped_event, status, attempts, last_error, delivered_at, payload
+        FROM deliveries WHERE event_id = $1 ORDER BY delivery_id""";
+
+  static final String REQUEUE = """
+      UPDATE deliveries SET status = 'pending', next_attempt_at = now(), updated_at = now()
+       WHERE event_id = $1 AND workspace_id = $2 AND status IN ('failed', 'expired')
+      RETURNING network""";
+
+  private final Pool pool;
+  private final Pool readPool;
+
+  public DeliveryStore(Pool pool, Pool readPool) {
+    this.pool = pool;
+    this.readPool = readPool;
+  }
+
+  Future<List<DeliveryJob>> claim(Network network, int limit, long leaseMs) {
+    return pool.preparedQuery(CLAIM).execute(Tuple.of(network.id, limit, leaseMs)).map(rows -> {
+      List<DeliveryJob> jobs = new ArrayList<>();
+      for (Row row : rows) {
+        jobs.add(job(row));
+      }
+      return jobs;
+    });
+  }
+
+  private static DeliveryJob job(Row row) {
+    ClickData click = null;
+    if (row.getString("click_session") != null) {
+      click = ClickData.of(new ClickSession(row.getUUID("workspace_id"), row.getString("click_session"),
+          row.getString("fbclid"), row.getString("fbc"), row.getString("fbp"), row.getString("ttclid"),
+          row.getString("ttp"), row.getString("client_ip"), row.getString("user_agent"),
+          row.getString("landing_url"), row.getOffsetDateTime("clicked_at").toInstant()));
+    }
+    Object userData = row.getJson("user_data");
+    return new DeliveryJob(row.getLong("delivery_id"), row.getLong("event_id"), row.getUUID("workspace_id"),
+        row.getString("integration_id"), row.getString("mapped_event"), row.getInteger("attempts"),
+        row.getLong("telegram_id"), row.getBigDecimal("value"), row.getString("currency"),
+        userData instanceof JsonObject json ? json : null, row.getOffsetDateTime("received_at").toInstant(), click);
+  }
+
+  Future<Void> delivered(List<DeliveryJob> jobs) {
+    return pool.preparedQuery(DELIVERED).execute(Tuple.of(ids(jobs))).mapEmpty();
+  }
+
+  Future<Void> retry(List<DeliveryJob> jobs, String error, Instant nextAttempt) {
+    return pool.preparedQuery(RETRY).execute(Tuple.of(ids(jobs), error, nextAttempt.atOffset(ZoneOffset.UTC)))
+        .mapEmpty();
+  }
+
+  Future<Void> failed(List<DeliveryJob> jobs, String error) {
+    return pool.preparedQuery(FAILED).execute(Tuple.of(ids(jobs), error)).mapEmpty();
+  }
+
+  Future<Void> close(List<DeliveryJob> jobs, String status, String reason) {
+    return pool.preparedQuery(CLOSED).execute(Tuple.of(ids(jobs), status, reason)).mapEmpty();
+  }
+
+  Future<Void> dryRun(DeliveryJob job, JsonObject payload) {
+    return pool.preparedQuery(DRY_RUN).execute(Tuple.of(job.deliveryId(), payload)).mapEmpty();
+  }
+
+  Future<Void> defer(List<DeliveryJob> jobs, Instant until) {
+    return pool.preparedQuery(DEFER).execute(Tuple.of(ids(jobs), until.atOffset(ZoneOffset.UTC))).mapEmpty();
+  }
+
+  /** The deliveries of an event, as the status endpoint shows them. */
+  public Future<JsonArray> forEvent(long eventId) {
+    return readPool.preparedQuery(FOR_EVENT).execute(Tuple.of(eventId)).map(rows -> {
+      JsonArray deliveries = new JsonArray();
+      for (Row row : rows) {
+        JsonObject delivery = new JsonObject()
+            .put("integration_id", row.getString("integration_id"))
+            .put("network", row.getString("network"))
+            .put("event_name", row.getString("mapped_event"))
+            .put("status", row.getString("status"))
+            .put("attempts", row.getInteger("attempts"))
+            .put("last_error", row.getString("last_error"))
+            .put("delivered_at", row.getOffsetDateTime("delivered_at") == null ? null
+                : row.getOffsetDateTime("delivered_at").toInstant().toString());
+        if (row.getValue("payload") != null) {
+          delivery.put("payload", row.getJson("payload"));
+        }
+        deliveries.add(delivery);
+      }
+      return deliveries;
+    });
+  }
+
+  /** Re-queues the failed and expired deliveries of an event; returns the networks to wake. */
+  public Future<List<String>> requeue(UUID workspaceId, long eventId) {
+    return pool.preparedQuery(REQUEUE).execute(Tuple.of(eventId, workspaceId)).map(rows -> {
+      List<String> networks = new ArrayList<>();
+      rows.forEach(row -> networks.add(row.getString(0)));
+      return networks;
+    });
+  }
+
+  private static Long[] ids(List<DeliveryJob> jobs) {
+    return jobs.stream().map(DeliveryJob::deliveryId).toArray(Long[]::new);
+  }
+
+}

@@ -1,0 +1,60 @@
+package dev.eventrouter.forward;
+
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonObject;
+
+import java.util.Set;
+
+/** Meta Graph API error codes (ad-networks.md section 4), as data, and how an answer is classified. */
+final class MetaErrors {
+
+  /** Rate limits and temporary errors: 1, 2, 4, 17, 341, 368, 613, 21009, and the 80xxx range. */
+  static final Set<Integer> TRANSIENT = Set.of(1, 2, 4, 17, 341, 368, 613, 21009);
+  /** Token and permission errors: 190 (rotate the token), 10, and the 2xx range. */
+  static final Set<Integer> UNAUTHORIZED = Set.of(190, 10);
+  /** Invalid parameter: with one bad event Meta rejects the whole batch. */
+  static final int INVALID_PARAMETER = 100;
+
+  private MetaErrors() {}
+
+  static boolean isTransient(int code) {
+    return TRANSIENT.contains(code) || (code >= 80_000 && code <= 80_999);
+  }
+
+  static boolean isUnauthorized(int code) {
+    return UNAUTHORIZED.contains(code) || (code >= 200 && code <= 299);
+  }
+
+  static Outcome classify(int status, Buffer body, long retryAfterMs) {
+    if (status >= 200 && status < 300) {
+      return new Outcome.Delivered();
+    }
+    JsonObject error = errorOf(body);
+    if (error == null) {
+      // An HTML page or nothing: a proxy or an outage, not Meta's verdict on the events.
+      return new Outcome.Retry("meta HTTP " + status + " without an error body", retryAfterMs);
+    }
+    int code = error.getInteger("code", 0);
+    String message = "meta HTTP " + status + " code " + code
+        + (error.getValue("error_subcode") == null ? "" : "/" + error.getValue("error_subcode"))
+        + ": " + error.getString("message", "");
+    if (status >= 500 || status == 429 || error.getBoolean("is_transient", false) || isTransient(code)) {
+      return new Outcome.Retry(message, retryAfterMs);
+    }
+    if (isUnauthorized(code)) {
+      return new Outcome.Unauthorized(message);
+    }
+    if (code == INVALID_PARAMETER) {
+      return new Outcome.InvalidData(message);
+    }
+    return new Outcome.Failed(message);
+  }
+
+  private static JsonObject errorOf(Buffer body) {
+    try {
+      return body == null ? null : new JsonObject(body).getJsonObject("error");
+    } catch (RuntimeException notJson) {
+      return null;
+    }
+  }
+}

@@ -1,0 +1,29 @@
+package dev.eventrouter.forward;
+
+import dev.eventrouter.config.IntegrationConfig;
+import dev.eventrouter.config.Network;
+import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
+import io.vertx.ext.web.client.WebClient;
+
+import java.util.List;
+
+/** How one network wants its events: the request body, how to send it, and what its answer means. */
+interface NetworkApi {
+
+  Network network();
+
+  /** The exact request body for these events. */
+  JsonObject body(IntegrationConfig integration, List<DeliveryJob> jobs);
+
+  Future<HttpResponse<Buffer>> send(WebClient client, IntegrationConfig integration, JsonObject body,
+                                    long timeoutMs);
+
+  Outcome classify(int status, Buffer body, long retryAfterMs);
+
+  static NetworkApi of(Network network) {
+    return network == Network.META ? new MetaApi() : new TikTokApi();
+  }
+}

@@ -1,0 +1,20 @@
+package dev.eventrouter.forward;
+
+/** What a network's answer means for the events of the request. */
+sealed interface Outcome {
+
+  /** Accepted. */
+  record Delivered() implements Outcome {}
+
+  /** Try again later: rate limits, outages, timeouts. {@code retryAfterMs} from Retry-After, or 0. */
+  record Retry(String error, long retryAfterMs) implements Outcome {}
+
+  /** Refused for good (for these events). */
+  record Failed(String error) implements Outcome {}
+
+  /** One event of the request is invalid and the network refused them all: split to find it. */
+  record InvalidData(String error) implements Outcome {}
+
+  /** The token or the permissions are wrong: every event fails, splitting would not help. */
+  record Unauthorized(String error) implements Outcome {}
+}

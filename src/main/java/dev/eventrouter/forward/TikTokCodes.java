@@ -1,0 +1,58 @@
+package dev.eventrouter.forward;
+
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonObject;
+
+import java.util.Set;
+
+/**
+ * TikTok Events API return codes (ad-networks.md 2.6), as data. TikTok answers HTTP 200 on failure, so the body's
+ * code decides, not the HTTP status.
+ */
+final class TikTokCodes {
+
+  /** 0 OK; 20001 partial success, counted as delivered as the reference implementations do. */
+  static final Set<Integer> DELIVERED = Set.of(0, 20001);
+  /** Rate limits: requests too frequent, app, field-value and advertiser QPS limits. 5xxxx are system errors. */
+  static final Set<Integer> RETRY = Set.of(40100, 40016, 40132, 40133);
+  /** No permission on the pixel, invalid token, other token errors. */
+  static final Set<Integer> UNAUTHORIZED = Set.of(40001, 40105, 40102, 40104);
+  /** Invalid parameters: one bad event fails the whole batch. */
+  static final int INVALID_PARAMETERS = 40002;
+
+  private TikTokCodes() {}
+
+  static Outcome classify(int status, Buffer body, long retryAfterMs) {
+    JsonObject json = jsonOf(body);
+    if (json == null || !(json.getValue("code") instanceof Number)) {
+      // No verdict from TikTok: an outage or a proxy.
+      return status >= 200 && status < 300 || status >= 500 || status == 429
+          ? new Outcome.Retry("tiktok HTTP " + status + " without a code", retryAfterMs)
+          : new Outcome.Failed("tiktok HTTP " + status + " without a code");
+    }
+    int code = json.getInteger("code");
+    String message = "tiktok code " + code + ": " + json.getString("message", "");
+    if (DELIVERED.contains(code)) {
+      return new Outcome.Delivered();
+    }
+    if (RETRY.contains(code) || (code >= 50_000 && code <= 59_999) || status >= 500) {
+      return new Outcome.Retry(message, retryAfterMs);
+    }
+    if (UNAUTHORIZED.contains(code)) {
+      return new Outcome.Unauthorized(message);
+    }
+    if (code == INVALID_PARAMETERS) {
+      return new Outcome.InvalidData(message);
+    }
+    // Unknown codes are not retried forever; the delivery can be re-queued with /redeliver.
+    return new Outcome.Failed(message);
+  }
+
+  private static JsonObject jsonOf(Buffer body) {
+    try {
+      return body == null || body.length() == 0 ? null : new JsonObject(body);
+    } catch (RuntimeException notJson) {
+      return null;
+    }
+  }
+}
