@@ -69,7 +69,7 @@ public final class DeliveryStore {
 
   static final String FOR_EVENT = """
       SELECT integration_id, network, mapped_event, status, attempts, last_error, delivered_at, payload
-        FROM deliveries WHERE event_id = $1 ORDER BY delivery_id""";
+        FROM deliveries WHERE event_id = $1 ORDER BY network, integration_id""";
 
   static final String REQUEUE = """
       UPDATE deliveries SET status = 'pending', next_attempt_at = now(), updated_at = now()

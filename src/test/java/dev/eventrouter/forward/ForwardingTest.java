@@ -1,0 +1,429 @@
+package dev.eventrouter.forward;
+
+import dev.eventrouter.support.Await;
+import dev.eventrouter.support.FakeAdNetworks;
+import dev.eventrouter.support.FakeAdNetworks.Reply;
+import dev.eventrouter.support.LogCapture;
+import dev.eventrouter.support.TestApp;
+import dev.eventrouter.support.TestDatabase;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.junit5.VertxExtension;
+import io.vertx.sqlclient.Row;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static dev.eventrouter.support.TestApp.KEY_A;
+import static dev.eventrouter.support.TestApp.KEY_B;
+import static dev.eventrouter.support.TestApp.WS_A;
+import static dev.eventrouter.support.TestApp.WS_B;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Events forwarded end to end: real service, real PostgreSQL, fake Meta and TikTok servers over real HTTP. */
+@ExtendWith(VertxExtension.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ForwardingTest {
+
+  private static final Duration DEADLINE = Duration.ofSeconds(15);
+  private static final int BREAKER_FAILURES = ForwardingTestConfig.BREAKER_FAILURES;
+
+  private Vertx vertx;
+  private FakeAdNetworks fake;
+  private String databaseUrl;
+  private TestApp app;
+
+  @BeforeAll
+  void startFake(Vertx vertx) {
+    this.vertx = vertx;
+    fake = FakeAdNetworks.start(vertx);
+    databaseUrl = TestDatabase.freshDatabaseUrl();
+  }
+
+  @AfterAll
+  void stopFake() {
+    fake.stop();
+  }
+
+  @AfterEach
+  void stopService() {
+    if (app != null) {
+      app.truncate();
+      app.close();
+      app = null;
+    }
+    fake.reset();
+  }
+
+  private void start(JsonObject... metaOverrides) {
+    app = TestApp.start(vertx, ForwardingTestConfig.config(databaseUrl, fake.baseUrl(), metaOverrides));
+  }
+
+  private String post(JsonObject event) {
+    var response = app.postEvent(KEY_A, event);
+    assertThat(response.statusCode()).as(response.bodyAsString()).isEqualTo(200);
+    return response.bodyAsJsonObject().getJsonObject("data").getString("event_id");
+  }
+
+  private static JsonObject event(String name, Object value) {
+    JsonObject event = new JsonObject().put("event_name", name).put("telegram_id", 555).put("workspace_id", WS_A);
+    return value == null ? event : event.put("value", value).put("currency", "EUR");
+  }
+
+  private List<Row> deliveries(String eventId) {
+    return app.rows("SELECT * FROM deliveries WHERE event_id = $1 ORDER BY network",
+        Long.parseLong(eventId.substring(4)));
+  }
+
+  private void awaitStatus(String eventId, String network, String status) {
+    Await.until(network + " delivery of " + eventId + " to be " + status, DEADLINE,
+        () -> deliveries(eventId).stream().anyMatch(r -> r.getString("network").equals(network)
+            && r.getString("status").equals(status)));
+  }
+
+  private long receivedAt(String eventId) {
+    return Instant.parse(app.get("/api/v1/events/" + eventId, KEY_A).bodyAsJsonObject().getJsonObject("data")
+        .getString("received_at")).getEpochSecond();
+  }
+
+  // --- the mapping table, exact payloads ---
+
+  @ParameterizedTest(name = "{0} -> Meta {1}, TikTok {2}")
+  @CsvSource({
+      "FTD, Purchase, CompletePayment, 25",
+      "DEP, Purchase, CompletePayment, 10.5",
+      "Purchase, Purchase, CompletePayment, 99.99",
+      "REG, CompleteRegistration, Registration, ",
+      "Subscribe, Lead, SubmitForm, ",
+      "JoinRequest, Lead, SubmitForm, 3",
+      "INSTALL, AppInstall, Download, ",
+      "TRIAL, StartTrial, Subscribe, ",
+      "Level Up, Level Up, Level Up, "})
+  @DisplayName("every row of the mapping table reaches both networks with the exact documented payload")
+  void mappingTable(String name, String metaEvent, String tiktokEvent, String value) {
+    start();
+    Object amount = value == null ? null : new java.math.BigDecimal(value);
+    String eventId = post(event(name, amount));
+    awaitStatus(eventId, "meta", "delivered");
+    awaitStatus(eventId, "tiktok", "delivered");
+    long time = receivedAt(eventId);
+    String externalId = Hashing.sha256("555");
+
+    JsonObject expectedMeta = new JsonObject().put("event_name", metaEvent).put("event_time", time)
+        .put("event_id", eventId).put("action_source", "chat")
+        .put("user_data", new JsonObject().put("external_id", new JsonArray().add(externalId)));
+    JsonObject expectedTikTok = new JsonObject().put("event", tiktokEvent).put("event_time", time)
+        .put("event_id", eventId).put("user", new JsonObject().put("external_id", externalId));
+    if (amount != null) {
+      expectedMeta.put("custom_data", new JsonObject().put("value", amount).put("currency", "EUR"));
+      expectedTikTok.put("properties", new JsonObject().put("value", amount).put("currency", "EUR"));
+    }
+    assertThat(fake.lastEvent("meta", eventId)).isEqualTo(expectedMeta);
+    assertThat(fake.lastEvent("tiktok", eventId)).isEqualTo(expectedTikTok);
+    FakeAdNetworks.Received meta = fake.received("meta").get(0);
+    assertThat(meta.token()).isEqualTo(FakeAdNetworks.META_TOKEN);
+    assertThat(meta.body().fieldNames()).containsExactly("data");
+    FakeAdNetworks.Received tiktok = fake.received("tiktok").get(0);
+    assertThat(tiktok.token()).isEqualTo(FakeAdNetworks.TIKTOK_TOKEN);
+    assertThat(tiktok.body().getString("event_source")).isEqualTo("web");
+    assertThat(tiktok.body().getString("event_source_id")).isEqualTo("C4ABCDEF");
+    assertThat(deliveries(eventId)).extracting(r -> r.getString("mapped_event"))
+        .containsExactly(metaEvent, tiktokEvent);
+  }
+
+  @Test
+  @DisplayName("the click data of the event's captured session goes with it: fbc, fbp, IP, UA, page; ttclid, ttp")
+  void clickDataFromSession() {
+    start();
+    app.postJson("/api/v1/sessions", KEY_A, new JsonObject().put("workspace_id", WS_A).put("session_id", "clk1")
+        .put("fbclid", "IwAR2AbC").put("fbp", "fb.1.1596403881668.1116446470").put("ttclid", "E.C.P.xyz")
+        .put("ttp", "ttp-cookie").put("client_ip", "203.0.113.7").put("user_agent", "Mozilla/5.0")
+        .put("landing_url", "https://promo.example.com/?fbclid=IwAR2AbC").put("clicked_at", 1_763_600_000_000L));
+
+    String eventId = post(event("REG", null).put("session_id", "clk1"));
+    awaitStatus(eventId, "meta", "delivered");
+    awaitStatus(eventId, "tiktok", "delivered");
+
+    JsonObject meta = fake.lastEvent("meta", eventId);
+    assertThat(meta.getJsonObject("user_data").getString("fbc")).isEqualTo("fb.1.1763600000000.IwAR2AbC");
+    assertThat(meta.getJsonObject("user_data").getString("fbp")).isEqualTo("fb.1.1596403881668.1116446470");
+    assertThat(meta.getJsonObject("user_data").getString("client_ip_address")).isEqualTo("203.0.113.7");
+    assertThat(meta.getJsonObject("user_data").getString("client_user_agent")).isEqualTo("Mozilla/5.0");
+    assertThat(meta.getString("event_source_url")).isEqualTo("https://promo.example.com/?fbclid=IwAR2AbC");
+    JsonObject tiktok = fake.lastEvent("tiktok", eventId);
+    assertThat(tiktok.getJsonObject("user").getString("ttclid")).isEqualTo("E.C.P.xyz");
+    assertThat(tiktok.getJsonObject("user").getString("ttp")).isEqualTo("ttp-cookie");
+    assertThat(tiktok.getJsonObject("user").getString("ip")).isEqualTo("203.0.113.7");
+    assertThat(tiktok.getJsonObject("page").getString("url")).isEqualTo("https://promo.example.com/?fbclid=IwAR2AbC");
+  }
+
+  @Test
+  @DisplayName("test_event_code goes at the top level of the request")
+  void testEventCode() {
+    start(new JsonObject().put("test_event_code", "TEST123"));
+
+    String eventId = post(event("REG", null));
+    awaitStatus(eventId, "meta", "delivered");
+
+    assertThat(fake.received("meta").get(0).body().getString("test_event_code")).isEqualTo("TEST123");
+  }
+
+  @Test
+  @DisplayName("dry_run stores the exact payload instead of sending it, and the status endpoint shows it")
+  void dryRun() {
+    start(new JsonObject().put("dry_run", true));
+
+    String eventId = post(event("FTD", 20));
+    awaitStatus(eventId, "meta", "dry_run");
+    awaitStatus(eventId, "tiktok", "delivered");
+
+    assertThat(fake.received("meta")).isEmpty();
+    JsonObject status = app.get("/api/v1/events/" + eventId, KEY_A).bodyAsJsonObject().getJsonObject("data");
+    JsonObject metaDelivery = status.getJsonArray("deliveries").stream().map(JsonObject.class::cast)
+        .filter(d -> d.getString("network").equals("meta")).findFirst().orElseThrow();
+    assertThat(metaDelivery.getString("status")).isEqualTo("dry_run");
+    JsonObject payload = metaDelivery.getJsonObject("payload");
+    assertThat(payload.getJsonArray("data").getJsonObject(0).getString("event_name")).isEqualTo("Purchase");
+    assertThat(payload.getJsonArray("data").getJsonObject(0).getString("event_id")).isEqualTo(eventId);
+    assertThat(status.encode()).doesNotContain(FakeAdNetworks.META_TOKEN).doesNotContain(FakeAdNetworks.TIKTOK_TOKEN);
+  }
+
+  @Test
+  @DisplayName("an outage: retried with backoff, the breaker opens and stops calls, then every event is delivered once")
+  void outageThenRecovery() {
+    start();
+    LogCapture logs = LogCapture.start();
+    try {
+      fake.scriptMeta(body -> Reply.of(503, new JsonObject().put("error", "upstream down")));
+      List<String> ids = new ArrayList<>();
+      for (int i = 0; i < 3; i++) {
+        ids.add(post(event("REG", null).put("telegram_id", 1000 + i)));
+      }
+      Await.until("the breaker to open", DEADLINE,
+          () -> logs.text().contains("circuit breaker meta:" + WS_A + "/meta-main opened"));
+      assertThat(fake.received("meta")).hasSize(BREAKER_FAILURES);
+      // Its deliveries now wait for it: each failed call counted once, no attempt spent while open.
+      Await.until("the deliveries to wait for the breaker", DEADLINE, () -> ids.stream().allMatch(id ->
+          deliveries(id).get(0).getOffsetDateTime("next_attempt_at").toInstant()
+              .isAfter(Instant.now().plusMillis(1000))));
+      assertThat(app.rows("SELECT sum(attempts) FROM deliveries WHERE network = 'meta'").get(0).getLong(0))
+          .isEqualTo(fake.received("meta").stream().mapToLong(r -> r.eventIds().size()).sum());
+
+      fake.scriptMeta(body -> null);
+      ids.forEach(id -> awaitStatus(id, "meta", "delivered"));
+
+      // While open, no call: the next one comes only when the breaker half-opens, a reset period later
+      // (without it, retries would follow within the 100 ms maximum backoff).
+      List<FakeAdNetworks.Received> calls = fake.received("meta");
+      assertThat(Duration.between(calls.get(BREAKER_FAILURES - 1).at(), calls.get(BREAKER_FAILURES).at()))
+          .isGreaterThanOrEqualTo(Duration.ofMillis(1900));
+      assertThat(fake.accepted("meta")).containsOnlyKeys(ids).allSatisfy((id, count) -> assertThat(count).isOne());
+      // Every request that carried an event counts as one of its attempts, and no other.
+      ids.forEach(id -> assertThat(deliveries(id).get(0).getInteger("attempts")).isEqualTo(
+          (int) fake.received("meta").stream().filter(r -> r.eventIds().contains(id)).count()));
+    } finally {
+      logs.stop();
+    }
+  }
+
+  @Test
+  @DisplayName("TikTok code 40100 under HTTP 200 is a rate limit: retried, then delivered")
+  void tiktokRateLimitRetried() {
+    start();
+    AtomicInteger calls = new AtomicInteger();
+    fake.scriptTikTok(body -> calls.getAndIncrement() == 0
+        ? Reply.of(200, FakeAdNetworks.tiktokCode(40100, "Too many requests. Please retry in some time.")) : null);
+
+    String eventId = post(event("REG", null));
+    awaitStatus(eventId, "tiktok", "delivered");
+
+    Row tiktok = deliveries(eventId).get(1);
+    assertThat(tiktok.getInteger("attempts")).isEqualTo(2);
+    assertThat(fake.received("tiktok")).hasSize(2);
+    assertThat(fake.accepted("tiktok")).containsEntry(eventId, 1);
+  }
+
+  @Test
+  @DisplayName("Meta 190 (bad token) fails at once without retry, the message stored without the token; redeliver re-queues it")
+  void metaBadTokenFailsThenRedeliver() {
+    start(new JsonObject().put("access_token", "wrong-token-0042"));
+
+    String eventId = post(event("REG", null));
+    awaitStatus(eventId, "meta", "failed");
+
+    Row meta = deliveries(eventId).get(0);
+    assertThat(meta.getInteger("attempts")).isEqualTo(1);
+    assertThat(meta.getString("last_error")).contains("code 190").doesNotContain("wrong-token-0042");
+    assertThat(fake.received("meta")).hasSize(1);
+
+    var redeliver = app.postJson("/api/v1/events/" + eventId + "/redeliver", KEY_A, new JsonObject());
+    assertThat(redeliver.statusCode()).isEqualTo(200);
+    assertThat(redeliver.bodyAsJsonObject().getJsonObject("data").getInteger("requeued")).isEqualTo(1);
+    Await.until("the re-queued delivery to be tried again", DEADLINE, () -> fake.received("meta").size() == 2);
+    awaitStatus(eventId, "meta", "failed");
+    assertThat(app.postJson("/api/v1/events/" + eventId + "/redeliver", KEY_B, new JsonObject()).statusCode())
+        .as("another workspace cannot re-queue it").isEqualTo(404);
+  }
+
+  @Test
+  @DisplayName("one invalid event in a batch: the batch is split until it stands alone, and the rest is delivered")
+  void invalidEventIsolated() {
+    start();
+    fake.scriptMeta(body -> body.getJsonArray("data").stream()
+        .anyMatch(e -> ((JsonObject) e).getString("event_name").equals("Broken"))
+        ? Reply.of(400, FakeAdNetworks.metaError(100, null, "Invalid parameter")) : null);
+    fake.scriptTikTok(body -> body.getJsonArray("data").stream()
+        .anyMatch(e -> ((JsonObject) e).getString("event").equals("Broken"))
+        ? Reply.of(200, FakeAdNetworks.tiktokCode(40002, "Invalid parameters")) : null);
+
+    List<String> good = new ArrayList<>();
+    var futures = new ArrayList<io.vertx.core.Future<?>>();
+    for (int i = 0; i < 7; i++) {
+      JsonObject event = event(i == 3 ? "Broken" : "REG", null).put("telegram_id", 2000 + i);
+      futures.add(app.client().post(app.port(), "127.0.0.1", "/api/v1/events/custom")
+          .putHeaders(TestApp.jsonHeaders(KEY_A)).sendBuffer(event.toBuffer())
+          .onSuccess(r -> {
+            if (!event.getString("event_name").equals("Broken")) {
+              synchronized (good) {
+                good.add(r.bodyAsJsonObject().getJsonObject("data").getString("event_id"));
+              }
+            }
+          }));
+    }
+    io.vertx.core.Future.all(futures).await();
+    Await.until("every delivery to end", DEADLINE, () -> app.rows(
+        "SELECT count(*) FROM deliveries WHERE status IN ('pending', 'retrying')").get(0).getLong(0) == 0);
+
+    for (String network : new String[] {"meta", "tiktok"}) {
+      assertThat(app.rows("SELECT count(*) FROM deliveries WHERE network = $1 AND status = 'failed'", network)
+          .get(0).getLong(0)).isEqualTo(1);
+      assertThat(fake.accepted(network)).containsOnlyKeys(good).allSatisfy((id, n) -> assertThat(n).isOne());
+    }
+    assertThat(fake.received("meta").get(0).eventIds()).hasSizeGreaterThan(1);
+  }
+
+  @Test
+  @DisplayName("a Meta event older than 7 days expires unsent, and is never batched with fresh ones")
+  void oldEventsExpire() {
+    start();
+    fake.scriptMeta(body -> Reply.of(500, FakeAdNetworks.metaError(2, null, "Service temporarily unavailable")));
+    String old = post(event("REG", null).put("telegram_id", 1));
+    String fresh = post(event("REG", null).put("telegram_id", 2));
+    Await.until("both to be tried once", DEADLINE, () -> List.of(old, fresh).stream()
+        .allMatch(id -> deliveries(id).get(0).getInteger("attempts") >= 1));
+    // Age the event while no forwarder runs, so no claim can have read its old time.
+    stopService("UPDATE events SET received_at = now() - interval '8 days' WHERE event_id = "
+        + old.substring(4));
+    int before = fake.received("meta").size();
+    fake.scriptMeta(body -> null);
+
+    start();
+    awaitStatus(old, "meta", "expired");
+    awaitStatus(fresh, "meta", "delivered");
+
+    assertThat(fake.received("meta").subList(before, fake.received("meta").size()))
+        .isNotEmpty().allSatisfy(r -> assertThat(r.eventIds()).doesNotContain(old));
+    assertThat(fake.accepted("meta")).doesNotContainKey(old);
+    assertThat(deliveries(old).get(0).getString("last_error")).contains("older than 7 days");
+  }
+
+  @Test
+  @DisplayName("a restart mid-delivery loses nothing and sends nothing twice; a dead node's claim comes back after its lease")
+  void restartMidDelivery() {
+    start();
+    LogCapture logs = LogCapture.start();
+    try {
+      fake.scriptMeta(body -> Reply.hang());
+      String first = post(event("REG", null).put("telegram_id", 1));
+      Await.until("the request to hang at Meta", DEADLINE, () -> fake.received("meta").size() == 1);
+      stopService(null); // waits for the request's timeout; the delivery is recorded for retry
+
+      fake.scriptMeta(body -> Reply.of(500, FakeAdNetworks.metaError(2, null, "Service temporarily unavailable")));
+      start();
+      awaitStatus(first, "meta", "retrying");
+      String second = post(event("REG", null).put("telegram_id", 2));
+      Await.until("the second event to be tried", DEADLINE,
+          () -> deliveries(second).get(0).getInteger("attempts") >= 1);
+      // As if a node had just claimed it and died: leased for another second, not retrying.
+      stopService("UPDATE deliveries SET status = 'pending', next_attempt_at = now() + interval '1 second' "
+          + "WHERE network = 'meta' AND event_id = " + second.substring(4));
+
+      fake.scriptMeta(body -> null);
+      start();
+      awaitStatus(first, "meta", "delivered");
+      awaitStatus(second, "meta", "delivered");
+      assertThat(fake.accepted("meta")).containsOnlyKeys(first, second)
+          .allSatisfy((id, count) -> assertThat(count).isOne());
+      // A timeout message quotes the request URL, access_token included: it must not reach logs or rows.
+      assertThat(logs.text()).doesNotContain(FakeAdNetworks.META_TOKEN);
+      assertThat(app.rows("SELECT string_agg(coalesce(last_error, ''), ' ') FROM deliveries").get(0).getString(0))
+          .doesNotContain(FakeAdNetworks.META_TOKEN);
+    } finally {
+      logs.stop();
+    }
+  }
+
+  /** Stops the service cleanly, then runs the SQL (if any) with nothing of the service running. */
+  private void stopService(String sql) {
+    app.router().close().await();
+    app.client().close();
+    app = null;
+    if (sql != null) {
+      try (var c = dev.eventrouter.store.PostgresServer.dataSource(
+          io.vertx.pgclient.PgConnectOptions.fromUri(databaseUrl)).getConnection()) {
+        c.createStatement().execute(sql);
+      } catch (java.sql.SQLException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+  }
+
+  @Test
+  @DisplayName("a workspace with no integrations, or a disabled one, gets no delivery rows")
+  void noRowsWithoutEnabledIntegration() {
+    start(new JsonObject().put("enabled", false));
+
+    String a = post(event("REG", null));
+    var b = app.postEvent(KEY_B, event("REG", null).put("workspace_id", WS_B));
+
+    assertThat(deliveries(a)).extracting(r -> r.getString("network")).containsExactly("tiktok");
+    assertThat(deliveries(b.bodyAsJsonObject().getJsonObject("data").getString("event_id"))).isEmpty();
+  }
+
+  @Test
+  @DisplayName("the status endpoint lists each delivery with its state")
+  void statusShowsDeliveries() {
+    start();
+    String eventId = post(event("FTD", 5));
+    awaitStatus(eventId, "meta", "delivered");
+    awaitStatus(eventId, "tiktok", "delivered");
+
+    JsonArray list = app.get("/api/v1/events/" + eventId, KEY_A).bodyAsJsonObject().getJsonObject("data")
+        .getJsonArray("deliveries");
+
+    assertThat(list).hasSize(2);
+    JsonObject meta = list.getJsonObject(0);
+    assertThat(meta.fieldNames()).containsExactlyInAnyOrder("integration_id", "network", "event_name", "status",
+        "attempts", "last_error", "delivered_at");
+    assertThat(meta.getString("integration_id")).isEqualTo("meta-main");
+    assertThat(meta.getString("event_name")).isEqualTo("Purchase");
+    assertThat(meta.getInteger("attempts")).isEqualTo(1);
+    assertThat(Instant.parse(meta.getString("delivered_at"))).isBefore(Instant.now().plusSeconds(1));
+    assertThat(Map.of("tiktok", list.getJsonObject(1).getString("event_name")))
+        .containsEntry("tiktok", "CompletePayment");
+  }
+}
