@@ -1,5 +1,6 @@
 package dev.eventrouter.config;
 
+import dev.eventrouter.event.EventMap;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -262,14 +263,16 @@ public final class ConfigParser {
         continue;
       }
       unknownKeys(item, itemPath, EVENT_MAPPING_KEYS);
-      String meta = string(item, "meta", itemPath + ".meta", name);
-      String tiktok = string(item, "tiktok", itemPath + ".tiktok", name);
+      // What a row leaves out keeps the default table's value (or, for a new name, the name itself).
+      EventMapping base = EventMap.DEFAULT.getOrDefault(name, new EventMapping(name, name, false));
+      String meta = string(item, "meta", itemPath + ".meta", base.meta());
+      String tiktok = string(item, "tiktok", itemPath + ".tiktok", base.tiktok());
       for (String nativeName : new String[] {meta, tiktok}) {
         if (!NATIVE_EVENT_NAME.matcher(nativeName).matches()) {
           problems.add(itemPath + ": event names must be 1 to 50 letters, digits, _ - or spaces");
         }
       }
-      map.put(name, new EventMapping(meta, tiktok, bool(item, "monetary", itemPath + ".monetary", false)));
+      map.put(name, new EventMapping(meta, tiktok, bool(item, "monetary", itemPath + ".monetary", base.monetary())));
     }
     return Map.copyOf(map);
   }

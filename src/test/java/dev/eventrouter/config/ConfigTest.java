@@ -85,7 +85,34 @@ class ConfigTest {
         bad("workspaces[0].bot_name", c -> ws(c).put("bot_name", "t.me/some bot")),
         bad("workspaces[0].attribution_window_days", c -> ws(c).put("attribution_window_days", 0)),
         bad("session.source_timeout_ms", c -> c.put("session", new JsonObject().put("source_timeout_ms", "fast"))),
-        bad("session.timeout: unknown key", c -> c.put("session", new JsonObject().put("timeout", 1))));
+        bad("session.timeout: unknown key", c -> c.put("session", new JsonObject().put("timeout", 1))),
+        bad("workspaces[0].integrations[0].type", c -> ws(c).put("integrations", new JsonArray()
+            .add(meta().put("type", "google")))),
+        bad("workspaces[0].integrations[0].access_token: required", c -> ws(c).put("integrations", new JsonArray()
+            .add(meta().put("access_token", null)))),
+        bad("workspaces[0].integrations[0].pixel_id", c -> ws(c).put("integrations", new JsonArray()
+            .add(meta().put("pixel_id", "abc")))),
+        bad("workspaces[0].integrations[0].pixel_code: unknown key", c -> ws(c).put("integrations", new JsonArray()
+            .add(meta().put("pixel_code", "C4")))),
+        bad("workspaces[0].integrations[0].action_source", c -> ws(c).put("integrations", new JsonArray()
+            .add(meta().put("action_source", "telegram")))),
+        bad("workspaces[0].integrations[1].id: duplicate", c -> ws(c).put("integrations", new JsonArray()
+            .add(meta()).add(meta()))),
+        bad("workspaces[0].integrations[0].event_source", c -> ws(c).put("integrations", new JsonArray()
+            .add(tiktok().put("event_source", "telegram")))),
+        bad("delivery.batch_size", c -> c.put("delivery", new JsonObject().put("batch_size", 1001))),
+        bad("delivery.breaker.failure_threshold", c -> c.put("delivery", new JsonObject()
+            .put("breaker", new JsonObject().put("failure_threshold", 0)))),
+        bad("workspaces[0].event_map.VIP.moneytary: unknown key", c -> ws(c).put("event_map", new JsonObject()
+            .put("VIP", new JsonObject().put("moneytary", true)))));
+  }
+
+  private static JsonObject meta() {
+    return new JsonObject().put("id", "m").put("type", "meta").put("pixel_id", "123").put("access_token", "tok-secret-1");
+  }
+
+  private static JsonObject tiktok() {
+    return new JsonObject().put("id", "t").put("type", "tiktok").put("pixel_code", "C4AB").put("access_token", "tok-secret-2");
   }
 
   private static JsonObject ws(JsonObject config) {
@@ -122,6 +149,59 @@ class ConfigTest {
     assertThat(defaults.session().sourceTimeoutMs()).isEqualTo(200);
     assertThat(defaults.workspaces().get(0).attributionWindowDays()).isEqualTo(28);
     assertThat(defaults.workspaces().get(0).botName()).isNull();
+  }
+
+  @Test
+  @DisplayName("integrations take the documented defaults, and their tokens are printed nowhere")
+  void integrationDefaults() {
+    JsonObject config = valid();
+    ws(config).put("integrations", new JsonArray().add(meta()).add(tiktok().put("enabled", false)));
+
+    AppConfig resolved = resolve(config, Map.of());
+
+    IntegrationConfig meta = resolved.workspaces().get(0).integrations().get(0);
+    assertThat(meta.network()).isEqualTo(Network.META);
+    assertThat(meta.apiBase()).isEqualTo("https://graph.facebook.com");
+    assertThat(meta.apiVersion()).isEqualTo("v25.0");
+    assertThat(meta.source()).isEqualTo("chat");
+    assertThat(meta.testEventCode()).isNull();
+    assertThat(meta.enabled()).isTrue();
+    assertThat(meta.dryRun()).isFalse();
+    IntegrationConfig tiktok = resolved.workspaces().get(0).integrations().get(1);
+    assertThat(tiktok.apiBase()).isEqualTo("https://business-api.tiktok.com");
+    assertThat(tiktok.source()).isEqualTo("web");
+    assertThat(tiktok.enabled()).isFalse();
+    assertThat(resolved.toString()).doesNotContain("tok-secret-1", "tok-secret-2");
+    assertThat(resolved.delivery().batchSize()).isEqualTo(500);
+    assertThat(resolved.delivery().breakerFailures()).isEqualTo(5);
+  }
+
+  @Test
+  @DisplayName("an event_map row overrides only what it names; a new name can be made monetary")
+  void eventMapOverrides() {
+    JsonObject config = valid();
+    ws(config).put("event_map", new JsonObject()
+        .put("REG", new JsonObject().put("tiktok", "CompleteRegistration"))
+        .put("VIP", new JsonObject().put("meta", "Purchase").put("tiktok", "CompletePayment").put("monetary", true)));
+
+    WorkspaceConfig workspace = resolve(config, Map.of()).workspaces().get(0);
+
+    assertThat(dev.eventrouter.event.EventMap.mapping(workspace, "REG"))
+        .isEqualTo(new EventMapping("CompleteRegistration", "CompleteRegistration", false));
+    assertThat(dev.eventrouter.event.EventMap.requiresValue(workspace, "VIP")).isTrue();
+    assertThat(dev.eventrouter.event.EventMap.mapping(workspace, "FTD"))
+        .isEqualTo(new EventMapping("Purchase", "CompletePayment", true));
+    assertThat(dev.eventrouter.event.EventMap.mapping(workspace, "Level Up"))
+        .isEqualTo(new EventMapping("Level Up", "Level Up", false));
+  }
+
+  @Test
+  @DisplayName("a bad integration is reported without quoting its token")
+  void tokenNotEchoed() {
+    JsonObject config = valid();
+    ws(config).put("integrations", new JsonArray().add(meta().put("pixel_id", "x")));
+
+    assertThatThrownBy(() -> resolve(config, Map.of())).hasMessageNotContaining("tok-secret-1");
   }
 
   @Test

@@ -146,6 +146,29 @@ class ForwardingTest {
   }
 
   @Test
+  @DisplayName("a workspace's event_map renames events and can make a new name a purchase that needs a value")
+  void workspaceEventMap() {
+    JsonObject config = ForwardingTestConfig.config(databaseUrl, fake.baseUrl());
+    config.getJsonArray("workspaces").getJsonObject(0).put("event_map", new JsonObject()
+        .put("VIP", new JsonObject().put("meta", "Purchase").put("tiktok", "CompletePayment").put("monetary", true))
+        .put("REG", new JsonObject().put("tiktok", "CompleteRegistration")));
+    app = TestApp.start(vertx, config);
+
+    var refused = app.postEvent(KEY_A, event("VIP", null));
+    String vip = post(event("VIP", 49));
+    String reg = post(event("REG", null).put("telegram_id", 556));
+    awaitStatus(vip, "meta", "delivered");
+    awaitStatus(reg, "tiktok", "delivered");
+
+    assertThat(refused.statusCode()).isEqualTo(400);
+    assertThat(refused.bodyAsString()).contains("required for VIP events");
+    assertThat(fake.lastEvent("meta", vip).getString("event_name")).isEqualTo("Purchase");
+    assertThat(fake.lastEvent("meta", vip).getJsonObject("custom_data").getInteger("value")).isEqualTo(49);
+    assertThat(fake.lastEvent("tiktok", reg).getString("event")).isEqualTo("CompleteRegistration");
+    assertThat(fake.lastEvent("meta", reg).getString("event_name")).isEqualTo("CompleteRegistration");
+  }
+
+  @Test
   @DisplayName("the click data of the event's captured session goes with it: fbc, fbp, IP, UA, page; ttclid, ttp")
   void clickDataFromSession() {
     start();
