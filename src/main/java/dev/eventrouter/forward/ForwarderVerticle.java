@@ -6,7 +6,7 @@ import dev.eventrouter.config.IntegrationConfig;
 import dev.eventrouter.config.LiveConfig;
 import dev.eventrouter.config.Network;
 import dev.eventrouter.store.Database;
-import dev.eventrouter.store.DbErrors;
+import dev.eventrouter.LogSafe;
 import io.vertx.circuitbreaker.CircuitBreaker;
 import io.vertx.circuitbreaker.CircuitBreakerOptions;
 import io.vertx.circuitbreaker.OpenCircuitException;
@@ -126,7 +126,7 @@ public final class ForwarderVerticle extends VerticleBase {
         .compose(jobs -> process(jobs, config).map(v -> jobs.size()))
         .onComplete(done -> {
           if (done.failed()) {
-            LOG.warn("{} forwarder: claiming deliveries failed: {}", network.id, DbErrors.describe(done.cause()));
+            LOG.warn("{} forwarder: claiming deliveries failed: {}", network.id, LogSafe.describe(done.cause()));
           }
           boolean more = done.succeeded() && done.result() == limit;
           running = false;
@@ -146,7 +146,7 @@ public final class ForwarderVerticle extends VerticleBase {
         .recover(e -> {
           // The rows keep their lease and come due again after it.
           LOG.warn("{} forwarder: recording outcomes for integration {} failed: {}", network.id,
-              key.integrationId(), DbErrors.describe(e));
+              key.integrationId(), LogSafe.describe(e));
           return Future.succeededFuture();
         })));
     return Future.join(all).mapEmpty();
@@ -194,7 +194,7 @@ public final class ForwarderVerticle extends VerticleBase {
             return store.defer(jobs, Instant.now().plusMillis(config.breakerResetMs()));
           }
           Outcome.Retry retry = failure instanceof TransientFailure transientFailure ? transientFailure.retry
-              : new Outcome.Retry(network.id + " request failed: " + DbErrors.describe(failure), 0);
+              : new Outcome.Retry(network.id + " request failed: " + LogSafe.describe(failure), 0);
           return record(key, integration, jobs, retry, config);
         });
   }

@@ -1,6 +1,6 @@
 package dev.eventrouter.session;
 
-import dev.eventrouter.store.DbErrors;
+import dev.eventrouter.LogSafe;
 import io.vertx.core.Future;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,7 +41,7 @@ public final class SessionResolver {
         .timeout(sourceTimeoutMs, TimeUnit.MILLISECONDS)
         .transform(found -> {
           if (found.failed()) {
-            LOG.warn("session source {} skipped: {}", source.name(), DbErrors.describe(found.cause()));
+            LOG.warn("session source {} skipped: {}", source.name(), LogSafe.describe(found.cause()));
           } else if (found.result().isPresent()) {
             return Future.succeededFuture(new Resolution(found.result().get(), source.name()));
           }

@@ -13,7 +13,7 @@ import dev.eventrouter.event.EventIds;
 import dev.eventrouter.event.EventMap;
 import dev.eventrouter.forward.DeliveryStore;
 import dev.eventrouter.store.Database;
-import dev.eventrouter.store.DbErrors;
+import dev.eventrouter.LogSafe;
 import dev.eventrouter.store.EventStore;
 import dev.eventrouter.store.GroupCommit;
 import io.micrometer.core.instrument.Counter;
@@ -77,7 +77,7 @@ public final class SessionVerticle extends VerticleBase {
         config.database().writeLingerMs(), config.database().poolSize(), config.database().maxPendingWrites());
     vertx.setPeriodic(PURGE_EVERY_MS, id -> events.purgeExpiredKeys()
         .onSuccess(n -> LOG.debug("purged {} expired idempotency keys", n))
-        .onFailure(e -> LOG.warn("purging expired idempotency keys failed: {}", DbErrors.describe(e))));
+        .onFailure(e -> LOG.warn("purging expired idempotency keys failed: {}", LogSafe.describe(e))));
     return Future.all(
         vertx.eventBus().<JsonObject>consumer(Addresses.EVENTS_INGEST, this::ingest).completion(),
         vertx.eventBus().<JsonObject>consumer(Addresses.EVENTS_GET, this::find).completion(),
@@ -101,7 +101,7 @@ public final class SessionVerticle extends VerticleBase {
             .onSuccess(outcome -> stored(outcome, session, outbox)))
         .onComplete(done -> {
           if (done.failed()) {
-            LOG.warn("event not stored, answered unavailable: {}", DbErrors.describe(done.cause()));
+            LOG.warn("event not stored, answered unavailable: {}", LogSafe.describe(done.cause()));
             message.fail(BusFailure.UNAVAILABLE, "event not stored");
           } else if (done.result() instanceof EventStore.Stored stored) {
             message.reply(new IngestReply(EventIds.format(stored.eventId()), stored.sessionId(),
@@ -162,7 +162,7 @@ public final class SessionVerticle extends VerticleBase {
   private static void answer(Message<JsonObject> message, Future<Optional<JsonObject>> result) {
     result.onComplete(done -> {
       if (done.failed()) {
-        LOG.warn("{} failed: {}", message.address(), DbErrors.describe(done.cause()));
+        LOG.warn("{} failed: {}", message.address(), LogSafe.describe(done.cause()));
         message.fail(BusFailure.UNAVAILABLE, "not done");
       } else if (done.result().isPresent()) {
         message.reply(done.result().get());
@@ -176,7 +176,7 @@ public final class SessionVerticle extends VerticleBase {
   private Future<Void> reply(String address, Function<JsonObject, Future<Void>> store) {
     return vertx.eventBus().<JsonObject>consumer(address, message -> store.apply(message.body()).onComplete(done -> {
       if (done.failed()) {
-        LOG.warn("{} not stored: {}", address, DbErrors.describe(done.cause()));
+        LOG.warn("{} not stored: {}", address, LogSafe.describe(done.cause()));
         message.fail(BusFailure.UNAVAILABLE, "not stored");
       } else {
         message.reply(message.body());

@@ -1,23 +1,16 @@
 package dev.eventrouter.http;
 
+import dev.eventrouter.support.ServiceTest;
 import dev.eventrouter.support.TestApp;
-import dev.eventrouter.support.TestDatabase;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
-import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
-import io.vertx.junit5.VertxExtension;
 import io.vertx.sqlclient.Row;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -44,26 +37,7 @@ import static dev.eventrouter.support.TestApp.WS_LIMITED;
 import static dev.eventrouter.support.ApiAssertions.assertError;
 import static org.assertj.core.api.Assertions.assertThat;
 
-@ExtendWith(VertxExtension.class)
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class IngestApiTest {
-
-  private TestApp app;
-
-  @BeforeAll
-  void startService(Vertx vertx) {
-    app = TestApp.start(vertx, TestApp.config(TestDatabase.freshDatabaseUrl()));
-  }
-
-  @AfterAll
-  void stopService() {
-    app.close();
-  }
-
-  @BeforeEach
-  void emptyTables() {
-    app.truncate();
-  }
+class IngestApiTest extends ServiceTest {
 
   /** The example event of the spec. */
   private static JsonObject specExample() {

@@ -2,21 +2,14 @@ package dev.eventrouter.http;
 
 import dev.eventrouter.session.ClickData;
 import dev.eventrouter.session.ClickSessionStore;
+import dev.eventrouter.support.ServiceTest;
 import dev.eventrouter.support.TestApp;
-import dev.eventrouter.support.TestDatabase;
-import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
-import io.vertx.junit5.VertxExtension;
 import io.vertx.sqlclient.Row;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -37,29 +30,10 @@ import static dev.eventrouter.support.TestApp.WS_B;
 import static dev.eventrouter.support.TestApp.WS_LIMITED;
 import static org.assertj.core.api.Assertions.assertThat;
 
-@ExtendWith(VertxExtension.class)
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class SessionsApiTest {
+class SessionsApiTest extends ServiceTest {
 
   private static final String SESSIONS = "/api/v1/sessions";
   private static final String INVITES = "/api/v1/sessions/invites";
-
-  private TestApp app;
-
-  @BeforeAll
-  void startService(Vertx vertx) {
-    app = TestApp.start(vertx, TestApp.config(TestDatabase.freshDatabaseUrl()));
-  }
-
-  @AfterAll
-  void stopService() {
-    app.close();
-  }
-
-  @BeforeEach
-  void emptyTables() {
-    app.truncate();
-  }
 
   private static JsonObject fullClick() {
     return new JsonObject()

@@ -1,22 +1,15 @@
 package dev.eventrouter.session;
 
 import dev.eventrouter.store.PostgresServer;
+import dev.eventrouter.support.ServiceTest;
 import dev.eventrouter.support.TestApp;
-import dev.eventrouter.support.TestDatabase;
-import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
-import io.vertx.junit5.VertxExtension;
 import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.sqlclient.Row;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -30,30 +23,9 @@ import static dev.eventrouter.support.TestApp.WS_B;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** One test per branch of the documented order: supplied, invite, analytics, last known, none. */
-@ExtendWith(VertxExtension.class)
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class SessionResolutionTest {
+class SessionResolutionTest extends ServiceTest {
 
   private static final long USER = 4242;
-
-  private String databaseUrl;
-  private TestApp app;
-
-  @BeforeAll
-  void startService(Vertx vertx) {
-    databaseUrl = TestDatabase.freshDatabaseUrl();
-    app = TestApp.start(vertx, TestApp.config(databaseUrl));
-  }
-
-  @AfterAll
-  void stopService() {
-    app.close();
-  }
-
-  @BeforeEach
-  void emptyTables() {
-    app.truncate();
-  }
 
   private static JsonObject event(String workspace, String sessionId) {
     return new JsonObject().put("event_name", "REG").put("telegram_id", USER).put("workspace_id", workspace)

@@ -1,14 +1,14 @@
-package dev.eventrouter.store;
+package dev.eventrouter;
 
 import io.vertx.pgclient.PgException;
 
 import java.io.IOException;
 import java.util.concurrent.TimeoutException;
 
-/** Log-safe descriptions of database failures. */
-public final class DbErrors {
+/** Describes failures for logs and stored errors without the values they may quote. */
+public final class LogSafe {
 
-  private DbErrors() {}
+  private LogSafe() {}
 
   /**
    * PostgreSQL and driver messages can quote parameter values (user data, Telegram ids), so only what cannot carry
