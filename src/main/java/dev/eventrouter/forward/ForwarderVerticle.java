@@ -119,9 +119,9 @@ public final class ForwarderVerticle extends VerticleBase {
     wokenWhileRunning = false;
     DeliveryConfig config = live.current().delivery();
     int limit = config.batchSize() * CLAIMS_PER_BATCH;
-    // The lease covers a request and its retries of split halves; past it, another claim may send again, under
-    // the same event_id, which both networks deduplicate.
-    long leaseMs = config.requestTimeoutMs() * 3 + 1_000;
+    // The lease covers the requests of one integration's claimed batches, one after another, and a few split
+    // halves; past it, another claim may send again, under the same event_id, which both networks deduplicate.
+    long leaseMs = config.requestTimeoutMs() * (CLAIMS_PER_BATCH + 4) + 1_000;
     cycle = store.claim(network, limit, leaseMs)
         .compose(jobs -> process(jobs, config).map(v -> jobs.size()))
         .onComplete(done -> {

@@ -264,6 +264,26 @@ class ForwardingTest {
   }
 
   @Test
+  @DisplayName("a Retry-After longer than the backoff decides when the next attempt is")
+  void retryAfterHonoured() {
+    start();
+    AtomicInteger calls = new AtomicInteger();
+    fake.scriptMeta(body -> calls.getAndIncrement() == 0
+        ? new Reply(429, FakeAdNetworks.metaError(17, null, "User request limit reached"), Map.of("Retry-After", "3"))
+        : null);
+
+    String eventId = post(event("REG", null));
+    Await.until("the first attempt to be recorded", DEADLINE,
+        () -> deliveries(eventId).get(0).getInteger("attempts") == 1);
+
+    Row meta = deliveries(eventId).get(0);
+    assertThat(meta.getString("status")).isEqualTo("retrying");
+    assertThat(Duration.between(meta.getOffsetDateTime("updated_at"), meta.getOffsetDateTime("next_attempt_at")))
+        .as("3 s from Retry-After, not the 100 ms maximum backoff").isGreaterThan(Duration.ofMillis(2500));
+    awaitStatus(eventId, "meta", "delivered");
+  }
+
+  @Test
   @DisplayName("TikTok code 40100 under HTTP 200 is a rate limit: retried, then delivered")
   void tiktokRateLimitRetried() {
     start();
