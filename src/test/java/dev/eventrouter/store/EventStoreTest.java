@@ -105,6 +105,29 @@ class EventStoreTest {
   }
 
   @Test
+  @DisplayName("outbox rows are written with the events actually stored: a replay adds none")
+  void outboxFollowsStoredEvents() {
+    List<EventStore.Outbox> outbox = List.of(new EventStore.Outbox("meta-main", "meta", "Purchase"),
+        new EventStore.Outbox("tiktok-main", "tiktok", "CompletePayment"));
+    EventStore.Pending first = pending(1, "k", 1);
+    EventStore.Pending replay = pending(2, "k", 1);
+
+    store.insertBatch(List.of(withOutbox(first, outbox), withOutbox(replay, outbox), withOutbox(pending(3, null, 3),
+        outbox))).await();
+    store.insertBatch(List.of(withOutbox(pending(4, "k", 1), outbox))).await();
+
+    assertThat(database.pool().query("SELECT event_id, network, mapped_event, status FROM deliveries "
+        + "ORDER BY event_id, network").execute().await()).extracting(r -> r.getLong(0) + " " + r.getString(1)
+        + " " + r.getString(2) + " " + r.getString(3))
+        .containsExactly("1 meta Purchase pending", "1 tiktok CompletePayment pending",
+            "3 meta Purchase pending", "3 tiktok CompletePayment pending");
+  }
+
+  private static EventStore.Pending withOutbox(EventStore.Pending p, List<EventStore.Outbox> outbox) {
+    return new EventStore.Pending(p.eventId(), p.request(), p.session(), outbox);
+  }
+
+  @Test
   @DisplayName("purging removes only keys older than 24 hours")
   void purge() {
     store.insertBatch(List.of(pending(1, "old", 1), pending(2, "new", 2))).await();
