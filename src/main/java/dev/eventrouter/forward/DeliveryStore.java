@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /** SQL for the deliveries outbox. */
@@ -60,8 +61,11 @@ public final class DeliveryStore {
   static final String CLOSED = """
       UPDATE deliveries SET status = $2, last_error = $3, updated_at = now() WHERE delivery_id = ANY($1)""";
 
+  /** Stores the payloads that would have been sent, one per delivery, in one statement. */
   static final String DRY_RUN = """
-      UPDATE deliveries SET status = 'dry_run', payload = $2, updated_at = now() WHERE delivery_id = $1""";
+      UPDATE deliveries d SET status = 'dry_run', payload = p.payload, updated_at = now()
+        FROM jsonb_to_recordset($1::jsonb) AS p(delivery_id bigint, payload jsonb)
+       WHERE d.delivery_id = p.delivery_id""";
 
   /** Waits (breaker open) without spending an attempt. */
   static final String DEFER = """
@@ -126,8 +130,11 @@ public final class DeliveryStore {
     return pool.preparedQuery(CLOSED).execute(Tuple.of(ids(jobs), status, reason)).mapEmpty();
   }
 
-  Future<Void> dryRun(DeliveryJob job, JsonObject payload) {
-    return pool.preparedQuery(DRY_RUN).execute(Tuple.of(job.deliveryId(), payload)).mapEmpty();
+  Future<Void> dryRun(Map<DeliveryJob, JsonObject> payloads) {
+    JsonArray rows = new JsonArray();
+    payloads.forEach((job, payload) -> rows.add(new JsonObject().put("delivery_id", job.deliveryId())
+        .put("payload", payload)));
+    return pool.preparedQuery(DRY_RUN).execute(Tuple.of(rows)).mapEmpty();
   }
 
   Future<Void> defer(List<DeliveryJob> jobs, Instant until) {

@@ -13,6 +13,7 @@ import io.vertx.circuitbreaker.OpenCircuitException;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.ext.web.client.WebClientOptions;
@@ -167,10 +168,9 @@ public final class ForwarderVerticle extends VerticleBase {
         : store.close(expired, "expired", "event older than " + MAX_EVENT_AGE.toDays() + " days; "
             + network.id + " does not accept it");
     if (integration.dryRun()) {
-      for (DeliveryJob job : fresh) {
-        done = done.compose(v -> store.dryRun(job, api.body(integration, List.of(job))));
-      }
-      return done;
+      Map<DeliveryJob, JsonObject> payloads = new LinkedHashMap<>();
+      fresh.forEach(job -> payloads.put(job, api.body(integration, List.of(job))));
+      return payloads.isEmpty() ? done : done.compose(v -> store.dryRun(payloads));
     }
     for (int from = 0; from < fresh.size(); from += config.batchSize()) {
       List<DeliveryJob> batch = fresh.subList(from, Math.min(fresh.size(), from + config.batchSize()));
