@@ -17,6 +17,7 @@ import dev.eventrouter.LogSafe;
 import dev.eventrouter.store.EventStore;
 import dev.eventrouter.store.GroupCommit;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -75,6 +76,8 @@ public final class SessionVerticle extends VerticleBase {
         config.session().sourceTimeoutMs());
     writes = new GroupCommit<>(vertx, events::insertBatch, config.database().writeBatchSize(),
         config.database().writeLingerMs(), config.database().poolSize(), config.database().maxPendingWrites());
+    // Stored events over commits shows how many requests share each commit.
+    FunctionCounter.builder("event_router.write.commits", writes, GroupCommit::batches).register(metrics);
     vertx.setPeriodic(PURGE_EVERY_MS, id -> events.purgeExpiredKeys()
         .onSuccess(n -> LOG.debug("purged {} expired idempotency keys", n))
         .onFailure(e -> LOG.warn("purging expired idempotency keys failed: {}", LogSafe.describe(e))));
