@@ -8,6 +8,7 @@ import org.slf4j.LoggerFactory;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
  * Finds the session of an event: the supplied one as is; otherwise the first source, in order, that knows one. A
@@ -18,9 +19,10 @@ public final class SessionResolver {
   private static final Logger LOG = LoggerFactory.getLogger(SessionResolver.class);
 
   private final List<SessionSource> sources;
-  private final long sourceTimeoutMs;
+  private final LongSupplier sourceTimeoutMs;
 
-  public SessionResolver(List<SessionSource> sources, long sourceTimeoutMs) {
+  /** @param sourceTimeoutMs each source's time budget, read per lookup so a config reload applies at once */
+  public SessionResolver(List<SessionSource> sources, LongSupplier sourceTimeoutMs) {
     this.sources = List.copyOf(sources);
     this.sourceTimeoutMs = sourceTimeoutMs;
   }
@@ -38,7 +40,7 @@ public final class SessionResolver {
     }
     SessionSource source = sources.get(index);
     return source.lookup(workspaceId, telegramId)
-        .timeout(sourceTimeoutMs, TimeUnit.MILLISECONDS)
+        .timeout(sourceTimeoutMs.getAsLong(), TimeUnit.MILLISECONDS)
         .transform(found -> {
           if (found.failed()) {
             LOG.warn("session source {} skipped: {}", source.name(), LogSafe.describe(found.cause()));

@@ -73,7 +73,7 @@ public final class SessionVerticle extends VerticleBase {
         new AnalyticsSessionSource(vertx, database.readPool(), ws -> live.current().workspace(ws)
             .map(WorkspaceConfig::attributionWindowDays).orElse(WorkspaceConfig.DEFAULT_ATTRIBUTION_WINDOW_DAYS)),
         new LastKnownSessionSource(vertx, database.readPool())),
-        config.session().sourceTimeoutMs());
+        () -> live.current().session().sourceTimeoutMs());
     writes = new GroupCommit<>(vertx, events::insertBatch, config.database().writeBatchSize(),
         config.database().writeLingerMs(), config.database().poolSize(), config.database().maxPendingWrites());
     // Stored events over commits shows how many requests share each commit.
