@@ -2,12 +2,9 @@ package dev.eventrouter.session;
 
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Pool;
-import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.Tuple;
 
 import java.time.ZoneOffset;
-import java.util.Optional;
-import java.util.UUID;
 
 /** SQL for click sessions and invite sessions. */
 public final class ClickSessionStore {
@@ -33,10 +30,6 @@ public final class ClickSessionStore {
       ON CONFLICT (workspace_id, telegram_id, session_id) DO UPDATE SET
           invite_link = COALESCE(invite_sessions.invite_link, EXCLUDED.invite_link)""";
 
-  static final String FIND_CLICK = """
-      SELECT workspace_id, session_id, fbclid, fbc, fbp, ttclid, ttp, client_ip, user_agent, landing_url, clicked_at
-        FROM click_sessions WHERE workspace_id = $1 AND session_id = $2""";
-
   private final Pool pool;
 
   public ClickSessionStore(Pool pool) {
@@ -53,24 +46,5 @@ public final class ClickSessionStore {
   public Future<Void> save(InviteSession invite) {
     return pool.preparedQuery(UPSERT_INVITE).execute(Tuple.of(invite.workspaceId(), invite.telegramId(),
         invite.sessionId(), invite.inviteLink())).mapEmpty();
-  }
-
-  /** The captured click of a session, if the prelanding page registered one. */
-  public Future<Optional<ClickSession>> find(UUID workspaceId, String sessionId) {
-    return pool.preparedQuery(FIND_CLICK).execute(Tuple.of(workspaceId, sessionId)).map(rows -> {
-      if (rows.size() == 0) {
-        return Optional.empty();
-      }
-      Row row = rows.iterator().next();
-      return Optional.of(new ClickSession(row.getUUID("workspace_id"), row.getString("session_id"),
-          row.getString("fbclid"), row.getString("fbc"), row.getString("fbp"), row.getString("ttclid"),
-          row.getString("ttp"), row.getString("client_ip"), row.getString("user_agent"),
-          row.getString("landing_url"), row.getOffsetDateTime("clicked_at").toInstant()));
-    });
-  }
-
-  /** The click data an event linked to this session carries to the forwarders. */
-  public Future<Optional<ClickData>> clickData(UUID workspaceId, String sessionId) {
-    return find(workspaceId, sessionId).map(click -> click.map(ClickData::of));
   }
 }

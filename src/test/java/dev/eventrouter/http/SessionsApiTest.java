@@ -1,7 +1,5 @@
 package dev.eventrouter.http;
 
-import dev.eventrouter.session.ClickData;
-import dev.eventrouter.session.ClickSessionStore;
 import dev.eventrouter.support.ServiceTest;
 import dev.eventrouter.support.TestApp;
 import io.vertx.core.buffer.Buffer;
@@ -225,37 +223,5 @@ class SessionsApiTest extends ServiceTest {
 
     assertThat(error.getJsonArray("details").getJsonObject(0).getString("field")).isEqualTo(field);
     assertThat(app.count("invite_sessions")).isZero();
-  }
-
-  // --- click data for the forwarders ---
-
-  @Test
-  @DisplayName("an event's captured session gives the forwarders its click data, with fbc built from fbclid as Meta documents")
-  void clickDataForForwarders() {
-    app.postJson(SESSIONS, KEY_A, fullClick());
-    ClickSessionStore store = new ClickSessionStore(app.pool());
-
-    ClickData data = store.clickData(UUID.fromString(WS_A), "s_full").await().orElseThrow();
-
-    assertThat(data.fbc()).isEqualTo("fb.1." + Instant.parse("2026-11-20T10:15:30Z").toEpochMilli() + ".IwAR2AbCdEf");
-    assertThat(data.fbp()).isEqualTo("fb.1.1596403881668.1116446470");
-    assertThat(data.ttclid()).isEqualTo("E.C.P.CqgBxyz");
-    assertThat(data.ttp()).isEqualTo("2Sx7yT9uVw");
-    assertThat(data.clientIp()).isEqualTo("2001:db8::7");
-    assertThat(data.userAgent()).startsWith("Mozilla/5.0");
-    assertThat(data.landingUrl()).isEqualTo("https://promo.example.com/offer?fbclid=IwAR2AbCdEf");
-    assertThat(store.clickData(UUID.fromString(WS_B), "s_full").await()).isEmpty();
-    assertThat(store.clickData(UUID.fromString(WS_A), "never-captured").await()).isEmpty();
-  }
-
-  @Test
-  @DisplayName("a captured fbc is kept as sent")
-  void capturedFbcWins() {
-    app.postJson(SESSIONS, KEY_A, fullClick().put("fbc", "fb.1.1554763741205.IwAR2AbCdEf"));
-
-    ClickData data = new ClickSessionStore(app.pool()).clickData(UUID.fromString(WS_A), "s_full").await()
-        .orElseThrow();
-
-    assertThat(data.fbc()).isEqualTo("fb.1.1554763741205.IwAR2AbCdEf");
   }
 }
