@@ -10,13 +10,4 @@ public enum Network {
   Network(String id) {
     this.id = id;
   }
-
-  public static Network of(String id) {
-    for (Network network : values()) {
-      if (network.id.equals(id)) {
-        return network;
-      }
-    }
-    throw new IllegalArgumentException("unknown network " + id);
-  }
 }
