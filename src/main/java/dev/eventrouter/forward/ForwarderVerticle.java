@@ -71,6 +71,7 @@ public final class ForwarderVerticle extends VerticleBase {
   private DeliveryStore store;
   private boolean running;
   private boolean wokenWhileRunning;
+  private boolean stopping;
   private Future<Void> cycle = Future.succeededFuture();
   private long scanTimer;
 
@@ -89,9 +90,10 @@ public final class ForwarderVerticle extends VerticleBase {
         .onSuccess(v -> wake());
   }
 
-  /** Finishes the batch under way, so nothing is left claimed by a clean stop. */
+  /** Finishes the batch under way and starts no other, so nothing is left claimed by a clean stop. */
   @Override
   public Future<?> stop() {
+    stopping = true;
     vertx.cancelTimer(scanTimer);
     return cycle.eventually(() -> {
       channels.values().forEach(channel -> {
@@ -103,6 +105,9 @@ public final class ForwarderVerticle extends VerticleBase {
   }
 
   private void wake() {
+    if (stopping) {
+      return;
+    }
     if (running) {
       wokenWhileRunning = true;
       return;
@@ -117,6 +122,10 @@ public final class ForwarderVerticle extends VerticleBase {
   }
 
   private void runCycle() {
+    if (stopping) {
+      running = false;
+      return;
+    }
     wokenWhileRunning = false;
     DeliveryConfig config = live.current().delivery();
     int limit = config.batchSize() * CLAIMS_PER_BATCH;
