@@ -1,8 +1,7 @@
 package dev.eventrouter.config;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+import dev.eventrouter.Sha256;
+
 import java.util.HexFormat;
 
 /** API keys are kept only as SHA-256 digests, written in the config as {@code sha256:<64 lowercase hex>}. */
@@ -13,11 +12,7 @@ public final class ApiKeys {
   private ApiKeys() {}
 
   public static byte[] digest(String key) {
-    try {
-      return MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every JVM has SHA-256", e);
-    }
+    return Sha256.bytes(key);
   }
 
   /** The config value for a key, as printed by {@code hash-key}. */

@@ -1,12 +1,9 @@
 package dev.eventrouter.event;
 
+import dev.eventrouter.Sha256;
 import io.vertx.core.json.JsonObject;
 
 import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.TreeMap;
 import java.util.UUID;
 
@@ -53,12 +50,6 @@ public record ConversionEvent(UUID workspaceId, String eventName, long telegramI
     JsonObject canonical = toJson()
         .put("value", value == null ? null : value.stripTrailingZeros().toPlainString())
         .put("user_data", userData == null ? null : new JsonObject(new TreeMap<>(userData.getMap())));
-    try {
-      byte[] digest = MessageDigest.getInstance("SHA-256")
-          .digest(new JsonObject(new TreeMap<>(canonical.getMap())).encode().getBytes(StandardCharsets.UTF_8));
-      return HexFormat.of().formatHex(digest);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every JVM has SHA-256", e);
-    }
+    return Sha256.hex(new JsonObject(new TreeMap<>(canonical.getMap())).encode());
   }
 }

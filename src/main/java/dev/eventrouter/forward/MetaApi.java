@@ -1,5 +1,6 @@
 package dev.eventrouter.forward;
 
+import dev.eventrouter.Sha256;
 import dev.eventrouter.config.IntegrationConfig;
 import dev.eventrouter.config.Network;
 import dev.eventrouter.event.EventIds;
@@ -55,7 +56,7 @@ final class MetaApi implements NetworkApi {
   /** Contact data normalised and hashed per Meta's rules; IP, user agent, fbc and fbp never hashed. */
   static JsonObject userData(DeliveryJob job) {
     JsonObject user = new JsonObject();
-    JsonArray externalIds = new JsonArray().add(Hashing.sha256(Long.toString(job.telegramId())));
+    JsonArray externalIds = new JsonArray().add(Sha256.hex(Long.toString(job.telegramId())));
     String external = hashed(job.userValue("external_id"), Normalize::externalId);
     if (external != null) {
       externalIds.add(external);
@@ -86,11 +87,11 @@ final class MetaApi implements NetworkApi {
     if (raw == null) {
       return null;
     }
-    if (Hashing.isSha256(raw)) {
+    if (Sha256.isHex(raw)) {
       return raw;
     }
     String normalized = normalize.apply(raw);
-    return normalized == null ? null : Hashing.sha256(normalized);
+    return normalized == null ? null : Sha256.hex(normalized);
   }
 
   static String firstOf(String a, String b) {

@@ -1,5 +1,6 @@
 package dev.eventrouter.forward;
 
+import dev.eventrouter.Sha256;
 import dev.eventrouter.config.IntegrationConfig;
 import dev.eventrouter.config.Network;
 import dev.eventrouter.event.EventIds;
@@ -62,7 +63,7 @@ final class TikTokApi implements NetworkApi {
   /** Email, phone, names, zip and external_id hashed per TikTok's rules; city, state, country sent plain. */
   static JsonObject user(DeliveryJob job) {
     JsonObject user = new JsonObject();
-    String telegram = Hashing.sha256(Long.toString(job.telegramId()));
+    String telegram = Sha256.hex(Long.toString(job.telegramId()));
     String external = hashed(job.userValue("external_id"), Normalize::externalId);
     user.put("external_id", external == null ? telegram : new JsonArray().add(telegram).add(external));
     put(user, "email", hashed(job.userValue("email"), Normalize::email));

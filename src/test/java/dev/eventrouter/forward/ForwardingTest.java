@@ -1,5 +1,6 @@
 package dev.eventrouter.forward;
 
+import dev.eventrouter.Sha256;
 import dev.eventrouter.support.Await;
 import dev.eventrouter.support.FakeAdNetworks;
 import dev.eventrouter.support.FakeAdNetworks.Reply;
@@ -121,7 +122,7 @@ class ForwardingTest {
     awaitStatus(eventId, "meta", "delivered");
     awaitStatus(eventId, "tiktok", "delivered");
     long time = receivedAt(eventId);
-    String externalId = Hashing.sha256("555");
+    String externalId = Sha256.hex("555");
 
     JsonObject expectedMeta = new JsonObject().put("event_name", metaEvent).put("event_time", time)
         .put("event_id", eventId).put("action_source", "chat")

@@ -1,5 +1,6 @@
 package dev.eventrouter.forward;
 
+import dev.eventrouter.Sha256;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.DisplayName;
@@ -16,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class UserDataHashingTest {
 
   private static final long TELEGRAM_ID = 123456789L;
-  private static final String TELEGRAM_HASH = Hashing.sha256("123456789");
+  private static final String TELEGRAM_HASH = Sha256.hex("123456789");
 
   private static DeliveryJob job(JsonObject userData) {
     return new DeliveryJob(1, 1, UUID.randomUUID(), "i", "Lead", 0, TELEGRAM_ID, null, "USD", userData,
@@ -111,7 +112,7 @@ class UserDataHashingTest {
 
     assertThat(meta.getString("client_ip_address")).isEqualTo("203.0.113.7");
     assertThat(meta.getString("client_user_agent")).isEqualTo("UA/1.0");
-    assertThat(meta.getString("ct")).isEqualTo(Hashing.sha256("menlopark"));
+    assertThat(meta.getString("ct")).isEqualTo(Sha256.hex("menlopark"));
     assertThat(tiktok.getString("ip")).isEqualTo("203.0.113.7");
     assertThat(tiktok.getString("user_agent")).isEqualTo("UA/1.0");
     assertThat(tiktok.getString("city")).isEqualTo("menlopark");
