@@ -22,4 +22,16 @@ record DeliveryJob(long deliveryId, long eventId, UUID workspaceId, String integ
     String text = value == null ? null : String.valueOf(value).trim();
     return text == null || text.isEmpty() ? null : text;
   }
+
+  /** The browser's IP: as the sender gave it in user_data, else as the click session captured it. */
+  String clientIp() {
+    String given = userValue("client_ip");
+    return given != null || click == null ? given : click.clientIp();
+  }
+
+  /** The browser's user agent: from user_data, else from the click session. */
+  String userAgent() {
+    String given = userValue("user_agent");
+    return given != null || click == null ? given : click.userAgent();
+  }
 }

@@ -72,9 +72,8 @@ final class MetaApi implements NetworkApi {
     put(user, "st", hashed(job.userValue("state"), Normalize::state));
     put(user, "zp", hashed(job.userValue("zip"), Normalize::zip));
     put(user, "country", hashed(job.userValue("country"), Normalize::country));
-    put(user, "client_ip_address", firstOf(job.userValue("client_ip"), job.click() == null ? null : job.click().clientIp()));
-    put(user, "client_user_agent",
-        firstOf(job.userValue("user_agent"), job.click() == null ? null : job.click().userAgent()));
+    put(user, "client_ip_address", job.clientIp());
+    put(user, "client_user_agent", job.userAgent());
     if (job.click() != null) {
       put(user, "fbc", job.click().fbc());
       put(user, "fbp", job.click().fbp());
@@ -92,10 +91,6 @@ final class MetaApi implements NetworkApi {
     }
     String normalized = normalize.apply(raw);
     return normalized == null ? null : Sha256.hex(normalized);
-  }
-
-  static String firstOf(String a, String b) {
-    return a != null ? a : b;
   }
 
   static void put(JsonObject json, String key, String value) {

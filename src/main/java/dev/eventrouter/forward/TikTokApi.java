@@ -14,7 +14,6 @@ import io.vertx.ext.web.client.WebClient;
 import java.util.List;
 import java.util.Locale;
 
-import static dev.eventrouter.forward.MetaApi.firstOf;
 import static dev.eventrouter.forward.MetaApi.hashed;
 import static dev.eventrouter.forward.MetaApi.put;
 
@@ -75,8 +74,8 @@ final class TikTokApi implements NetworkApi {
     put(user, "city", plain(job.userValue("city")));
     put(user, "state", plain(job.userValue("state")));
     put(user, "country", job.userValue("country") == null ? null : Normalize.country(job.userValue("country")));
-    put(user, "ip", firstOf(job.userValue("client_ip"), job.click() == null ? null : job.click().clientIp()));
-    put(user, "user_agent", firstOf(job.userValue("user_agent"), job.click() == null ? null : job.click().userAgent()));
+    put(user, "ip", job.clientIp());
+    put(user, "user_agent", job.userAgent());
     if (job.click() != null) {
       put(user, "ttclid", job.click().ttclid());
       put(user, "ttp", job.click().ttp());
