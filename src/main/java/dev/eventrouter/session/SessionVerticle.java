@@ -1,5 +1,6 @@
 package dev.eventrouter.session;
 
+import dev.eventrouter.LogSafe;
 import dev.eventrouter.bus.Addresses;
 import dev.eventrouter.bus.BusFailure;
 import dev.eventrouter.bus.IngestReply;
@@ -13,7 +14,6 @@ import dev.eventrouter.event.EventIds;
 import dev.eventrouter.event.EventMap;
 import dev.eventrouter.forward.DeliveryStore;
 import dev.eventrouter.store.Database;
-import dev.eventrouter.LogSafe;
 import dev.eventrouter.store.EventStore;
 import dev.eventrouter.store.GroupCommit;
 import io.micrometer.core.instrument.Counter;
@@ -134,8 +134,7 @@ public final class SessionVerticle extends VerticleBase {
     if (outcome instanceof EventStore.Stored stored && !stored.replayed()) {
       storedBySource.computeIfAbsent(session.source(),
           source -> metrics.counter("event_router.events.stored", "session_source", source)).increment();
-      outbox.stream().map(EventStore.Outbox::network).distinct()
-          .forEach(network -> vertx.eventBus().publish(Addresses.deliveriesDue(network), network));
+      wakeForwarders(outbox.stream().map(EventStore.Outbox::network).toList());
     }
   }
 
@@ -155,11 +154,16 @@ public final class SessionVerticle extends VerticleBase {
     answer(message, events.find(workspaceId, eventId).compose(found -> found.isEmpty()
         ? Future.succeededFuture(Optional.<JsonObject>empty())
         : deliveries.requeue(workspaceId, eventId).map(networks -> {
-          networks.stream().distinct()
-              .forEach(network -> vertx.eventBus().publish(Addresses.deliveriesDue(network), network));
+          wakeForwarders(networks);
           return Optional.of(new JsonObject().put("event_id", EventIds.format(eventId))
               .put("requeued", networks.size()));
         })));
+  }
+
+  /** Tells the forwarders of these networks, on every node, that deliveries are due. */
+  private void wakeForwarders(List<String> networks) {
+    networks.stream().distinct()
+        .forEach(network -> vertx.eventBus().publish(Addresses.deliveriesDue(network), network));
   }
 
   private static void answer(Message<JsonObject> message, Future<Optional<JsonObject>> result) {

@@ -114,8 +114,7 @@ public final class EventStore {
   public Future<List<Outcome>> insertBatch(List<Pending> batch) {
     boolean anyKey = batch.stream().anyMatch(p -> p.request().idempotencyKey() != null);
     if (!anyKey) {
-      return insert(pool, batch).map(v -> batch.stream()
-          .<Outcome>map(p -> new Stored(p.eventId(), p.session().sessionId(), false)).toList());
+      return insert(pool, batch).map(v -> outcomes(batch, Map.of(), Set.of()));
     }
     return retryOnce(() -> pool.withTransaction(conn -> insertWithKeys(conn, batch)));
   }
