@@ -5,13 +5,10 @@ import dev.eventrouter.config.WorkspaceConfig;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.http.HttpHeaders;
-import io.vertx.core.json.DecodeException;
-import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 
@@ -66,23 +63,12 @@ final class Edge {
 
   /** The body as a JSON object whose workspace_id, when well-formed, is the key's own (else 403). */
   static JsonObject ownBody(RoutingContext rc) {
-    JsonObject body = jsonObject(rc.body().buffer());
+    JsonObject body = JsonBody.parse(rc.body().buffer());
     UUID named = Fields.namedWorkspace(body);
     if (named != null && !named.equals(workspace(rc).id())) {
       throw new ApiException(ErrorCode.FORBIDDEN);
     }
     return body;
-  }
-
-  private static JsonObject jsonObject(Buffer body) {
-    try {
-      if (body != null && body.length() > 0 && Json.decodeValue(body) instanceof JsonObject object) {
-        return object;
-      }
-    } catch (DecodeException notJson) {
-      // answered below
-    }
-    throw new ApiException(ErrorCode.INVALID_JSON);
   }
 
   /** Request/reply to the SessionVerticle; any failure but a documented one means "not done, retry later". */

@@ -7,6 +7,7 @@ import java.util.stream.Collectors;
 
 /** The documented error table: HTTP status, error code, and the message a client sees when none more precise fits. */
 public enum ErrorCode {
+  BAD_REQUEST(400, "bad_request", "The request is not valid HTTP or its path cannot be read."),
   INVALID_JSON(400, "invalid_json", "The request body is not a JSON object."),
   VALIDATION_FAILED(400, "validation_failed", "The request has invalid fields; see details."),
   UNAUTHORIZED(401, "unauthorized", "Missing or unknown x-api-key."),
@@ -16,10 +17,15 @@ public enum ErrorCode {
   IDEMPOTENCY_CONFLICT(409, "idempotency_conflict",
       "This Idempotency-Key was already used with a different request body in the last 24 hours."),
   PAYLOAD_TOO_LARGE(413, "payload_too_large", "The request body is too large."),
+  URI_TOO_LONG(414, "uri_too_long", "The request line is too long."),
   UNSUPPORTED_MEDIA_TYPE(415, "unsupported_media_type", "Content-Type must be application/json."),
   RATE_LIMITED(429, "rate_limited", "Too many requests for this workspace; retry after the Retry-After delay."),
+  HEADERS_TOO_LARGE(431, "headers_too_large", "The request headers are too large."),
   INTERNAL_ERROR(500, "internal_error", "Something went wrong on our side; the request can be retried."),
-  UNAVAILABLE(503, "unavailable", "The event could not be stored right now and was not accepted; retry later.");
+  // A write may still commit after its requester was answered (rarely: the database stalled mid-commit), so a 503
+  // promises nothing either way; a retry with the same Idempotency-Key is what makes it exactly once.
+  UNAVAILABLE(503, "unavailable",
+      "The request was not confirmed; retry after the Retry-After delay, with the same Idempotency-Key for an event.");
 
   private static final Map<Integer, ErrorCode> BY_STATUS = Arrays.stream(values())
       .collect(Collectors.toMap(c -> c.status, Function.identity(), (first, second) -> first));
@@ -34,8 +40,8 @@ public enum ErrorCode {
     this.defaultMessage = defaultMessage;
   }
 
-  /** The code for a bare status raised by the router or a Vert.x handler (404, 405, 413, 415...). */
+  /** The code for a bare status raised by the server, the router or a Vert.x handler (400, 404, 405, 413...). */
   public static ErrorCode forStatus(int status) {
-    return BY_STATUS.getOrDefault(status, status >= 400 && status < 500 ? VALIDATION_FAILED : INTERNAL_ERROR);
+    return BY_STATUS.getOrDefault(status, status >= 400 && status < 500 ? BAD_REQUEST : INTERNAL_ERROR);
   }
 }

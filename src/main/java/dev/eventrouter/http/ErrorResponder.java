@@ -1,7 +1,10 @@
 package dev.eventrouter.http;
 
+import io.netty.handler.codec.http.TooLongHttpHeaderException;
+import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.RoutingContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -15,12 +18,43 @@ public final class ErrorResponder implements Handler<RoutingContext> {
 
   private static final Logger LOG = LoggerFactory.getLogger(ErrorResponder.class);
 
+  /**
+   * For requests the HTTP codec could not read (a request line over 4 KB, headers over 8 KB, broken syntax): they
+   * never reach the router, and Vert.x's own answer has an empty body. The connection is closed after the answer, as
+   * the codec's state cannot be trusted.
+   */
+  static void invalidRequest(HttpServerRequest request) {
+    Throwable cause = request.decoderResult().cause();
+    ErrorCode code = cause instanceof TooLongHttpLineException ? ErrorCode.URI_TOO_LONG
+        : cause instanceof TooLongHttpHeaderException ? ErrorCode.HEADERS_TOO_LARGE
+        : ErrorCode.BAD_REQUEST;
+    request.response()
+        .setStatusCode(code.status)
+        .putHeader(HttpHeaders.CONTENT_TYPE, Responses.JSON)
+        .putHeader(HttpHeaders.CONNECTION, "close")
+        .putHeader(RequestIds.HEADER, RequestIds.next())
+        .end(new ApiException(code).toJson().toBuffer())
+        .onComplete(done -> request.connection().close());
+  }
+
   @Override
   public void handle(RoutingContext rc) {
+    respond(rc, rc.statusCode());
+  }
+
+  /**
+   * For the router's own error handler of one status: the context it passes may carry no status (an unreadable path
+   * fails before routing), so the registered status is the fallback.
+   */
+  Handler<RoutingContext> forStatus(int status) {
+    return rc -> respond(rc, rc.statusCode() > 0 ? rc.statusCode() : status);
+  }
+
+  private void respond(RoutingContext rc, int status) {
     if (rc.response().ended() || rc.response().closed()) {
       return;
     }
-    ApiException error = toApiError(rc);
+    ApiException error = toApiError(rc, status);
     if (error.code() == ErrorCode.INTERNAL_ERROR) {
       LOG.error("request {} {} {} failed", RequestIds.of(rc), rc.request().method(), rc.request().path(), rc.failure());
     }
@@ -33,11 +67,10 @@ public final class ErrorResponder implements Handler<RoutingContext> {
         .end(error.toJson().toBuffer());
   }
 
-  private static ApiException toApiError(RoutingContext rc) {
+  private static ApiException toApiError(RoutingContext rc, int status) {
     if (rc.failure() instanceof ApiException api) {
       return api;
     }
-    int status = rc.statusCode();
     if (rc.failure() != null && status < 400) {
       return new ApiException(ErrorCode.INTERNAL_ERROR);
     }

@@ -53,10 +53,12 @@ public final class HttpVerticle extends VerticleBase {
     }
     ErrorResponder errors = new ErrorResponder();
     router.route().failureHandler(errors);
-    for (int status : new int[] {404, 405, 413, 415, 500}) {
-      router.errorHandler(status, errors);
+    // What the router answers by itself (an unreadable path is a 400 before any route matches) gets the same body.
+    for (int status = 400; status < 600; status++) {
+      router.errorHandler(status, errors.forStatus(status));
     }
     return vertx.createHttpServer(new HttpServerOptions().setHost(config.host()).setPort(config.port()))
+        .invalidRequestHandler(ErrorResponder::invalidRequest)
         .requestHandler(router)
         .listen()
         .onSuccess(s -> server = s);

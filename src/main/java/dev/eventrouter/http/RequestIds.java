@@ -13,10 +13,14 @@ final class RequestIds {
   private RequestIds() {}
 
   static void assign(RoutingContext rc) {
-    String id = Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 1);
+    String id = next();
     rc.put(KEY, id);
     rc.response().putHeader(HEADER, id);
     rc.next();
+  }
+
+  static String next() {
+    return Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 1);
   }
 
   static String of(RoutingContext rc) {

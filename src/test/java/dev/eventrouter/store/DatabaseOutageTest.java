@@ -34,7 +34,7 @@ class DatabaseOutageTest {
       for (int i = 0; i < 5; i++) {
         HttpResponse<Buffer> response = app.postEvent(TestApp.KEY_A, event.copy().put("telegram_id", 100 + i));
         JsonObject error = assertError(response, 503, "unavailable");
-        assertThat(error.getString("message")).contains("not accepted");
+        assertThat(error.getString("message")).contains("not confirmed").contains("Idempotency-Key");
         assertThat(response.getHeader("Retry-After")).isEqualTo("5");
       }
       assertThat(logs.text()).contains("event not stored").doesNotContain("outage@example.com");
