@@ -44,7 +44,8 @@ public final class EventRouter {
   /** @param live the config in force; when it is reloaded, the new one applies to what comes next */
   public static Future<EventRouter> start(Vertx vertx, LiveConfig live, PrometheusMeterRegistry metrics) {
     AppConfig config = live.current();
-    return Database.open(vertx, config.database(), config.session().sourceTimeoutMs()).compose(database -> {
+    return Database.open(vertx, config.database(), config.http().requestTimeoutMs(),
+        config.session().sourceTimeoutMs()).compose(database -> {
       List<String> deployments = new ArrayList<>();
       EventIds ids = new EventIds(database.nodeId(), Clock.systemUTC());
       AccessControl access = new AccessControl(config.workspaces(), System::nanoTime);

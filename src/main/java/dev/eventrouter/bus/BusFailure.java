@@ -3,6 +3,8 @@ package dev.eventrouter.bus;
 /** Failure codes of event-bus replies, carried by {@code ReplyException.failureCode()}; HTTP statuses by design. */
 public final class BusFailure {
 
+  /** The database refused a value of the request (a data or constraint error); retrying it unchanged cannot help. */
+  public static final int REFUSED = 400;
   /** Nothing stored under that id for that workspace. */
   public static final int NOT_FOUND = 404;
   /** The Idempotency-Key was already used with a different body. */

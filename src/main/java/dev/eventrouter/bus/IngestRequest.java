@@ -10,15 +10,18 @@ import java.time.Instant;
  *
  * @param idempotencyKey the client's Idempotency-Key header, or null
  * @param requestHash    digest of the validated event, to tell a replay from a conflicting reuse of the key
+ * @param deadline       when the HTTP side stops waiting and answers 503: the write is not started after it
  */
-public record IngestRequest(ConversionEvent event, Instant receivedAt, String idempotencyKey, String requestHash) {
+public record IngestRequest(ConversionEvent event, Instant receivedAt, String idempotencyKey, String requestHash,
+                            Instant deadline) {
 
   public JsonObject toJson() {
     return new JsonObject()
         .put("event", event.toJson())
         .put("received_at", receivedAt.toString())
         .put("idempotency_key", idempotencyKey)
-        .put("request_hash", requestHash);
+        .put("request_hash", requestHash)
+        .put("deadline", deadline.toEpochMilli());
   }
 
   public static IngestRequest fromJson(JsonObject json) {
@@ -26,6 +29,7 @@ public record IngestRequest(ConversionEvent event, Instant receivedAt, String id
         ConversionEvent.fromJson(json.getJsonObject("event")),
         Instant.parse(json.getString("received_at")),
         json.getString("idempotency_key"),
-        json.getString("request_hash"));
+        json.getString("request_hash"),
+        Instant.ofEpochMilli(json.getLong("deadline")));
   }
 }

@@ -86,6 +86,8 @@ final class Edge {
           return new ApiException(ErrorCode.NOT_FOUND);
         case BusFailure.IDEMPOTENCY_CONFLICT:
           return new ApiException(ErrorCode.IDEMPOTENCY_CONFLICT);
+        case BusFailure.REFUSED:
+          return new ApiException(ErrorCode.VALIDATION_FAILED, reply.getMessage(), null, null);
         default:
           break;
       }

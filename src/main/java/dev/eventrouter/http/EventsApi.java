@@ -21,6 +21,7 @@ final class EventsApi {
 
   static final String IDEMPOTENCY_KEY = "Idempotency-Key";
   static final String IDEMPOTENT_REPLAYED = "Idempotent-Replayed";
+  private static final long WRITE_MARGIN_MS = 100;
   private static final Pattern IDEMPOTENCY_KEY_TEXT = Pattern.compile("[\\x20-\\x7E]{1,255}");
 
   private final Vertx vertx;
@@ -35,8 +36,12 @@ final class EventsApi {
     Instant receivedAt = Instant.now();
     ConversionEvent event = EventValidator.validate(Edge.ownBody(rc), Edge.workspace(rc));
     String idempotencyKey = idempotencyKey(rc);
+    // The write is not started once this request has been answered 503; a margin of about one slow commit keeps
+    // a write that starts just in time from committing after the answer.
+    Instant deadline = receivedAt.plusMillis(config.requestTimeoutMs() - Math.min(WRITE_MARGIN_MS,
+        config.requestTimeoutMs() / 10));
     IngestRequest request = new IngestRequest(event, receivedAt, idempotencyKey,
-        idempotencyKey == null ? null : event.contentHash());
+        idempotencyKey == null ? null : event.contentHash(), deadline);
     Edge.ask(vertx, Addresses.EVENTS_INGEST, request.toJson(), config.requestTimeoutMs())
         .onSuccess(reply -> {
           IngestReply stored = IngestReply.fromJson(reply);

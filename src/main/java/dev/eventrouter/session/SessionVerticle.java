@@ -23,6 +23,7 @@ import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.json.JsonObject;
+import io.vertx.pgclient.PgException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -75,7 +76,8 @@ public final class SessionVerticle extends VerticleBase {
         new LastKnownSessionSource(vertx, database.readPool())),
         () -> live.current().session().sourceTimeoutMs());
     writes = new GroupCommit<>(vertx, events::insertBatch, config.database().writeBatchSize(),
-        config.database().writeLingerMs(), config.database().poolSize(), config.database().maxPendingWrites());
+        config.database().writeLingerMs(), config.database().poolSize(), config.database().maxPendingWrites())
+        .isolating(EventStore::isDataError);
     // Stored events over commits shows how many requests share each commit.
     FunctionCounter.builder("event_router.write.commits", writes, GroupCommit::batches).register(metrics);
     vertx.setPeriodic(PURGE_EVERY_MS, id -> events.purgeExpiredKeys()
@@ -100,10 +102,17 @@ public final class SessionVerticle extends VerticleBase {
     ConversionEvent event = request.event();
     List<EventStore.Outbox> outbox = outbox(event);
     resolver.resolve(event.workspaceId(), event.telegramId(), event.sessionId())
-        .compose(session -> writes.submit(new EventStore.Pending(ids.next(), request, session, outbox))
+        .compose(session -> writes.submit(new EventStore.Pending(ids.next(), request, session, outbox),
+                request.deadline().toEpochMilli())
             .onSuccess(outcome -> stored(outcome, session, outbox)))
         .onComplete(done -> {
-          if (done.failed()) {
+          if (done.failed() && EventStore.isDataError(done.cause())) {
+            PgException refused = (PgException) done.cause();
+            LOG.warn("event refused by the database: {}", LogSafe.describe(refused));
+            // To its own sender only: PostgreSQL's message (never its detail, which may quote the value).
+            message.fail(BusFailure.REFUSED, "The database refused a value of this event: " + refused.getErrorMessage()
+                + " (SQLSTATE " + refused.getSqlState() + "). It was not stored; change it before sending again.");
+          } else if (done.failed()) {
             LOG.warn("event not stored, answered unavailable: {}", LogSafe.describe(done.cause()));
             message.fail(BusFailure.UNAVAILABLE, "event not stored");
           } else if (done.result() instanceof EventStore.Stored stored) {

@@ -23,8 +23,6 @@ import javax.sql.DataSource;
  */
 public final class Database {
 
-  // Writes may wait their turn; they are bounded by the request timeout.
-  private static final long WRITE_STATEMENT_TIMEOUT_MS = 15_000;
   private static final long READ_STATEMENT_TIMEOUT_MS = 2_000;
 
   private final Vertx vertx;
@@ -44,12 +42,15 @@ public final class Database {
   /**
    * Does the blocking part (embedded start, Flyway) on a worker thread, never on an event loop.
    *
+   * @param writeTimeoutMs    how long a write statement may run: no longer than its requester waits, so PostgreSQL
+   *                          itself ends a write whose requester has been answered 503
    * @param readLockTimeoutMs how long a read (session lookup, status) may wait for a lock before it gives up
    */
-  public static Future<Database> open(Vertx vertx, DatabaseConfig config, long readLockTimeoutMs) {
+  public static Future<Database> open(Vertx vertx, DatabaseConfig config, long writeTimeoutMs,
+                                      long readLockTimeoutMs) {
     return vertx.<Prepared>executeBlocking(() -> prepare(config))
         .map(prepared -> new Database(vertx, prepared.server,
-            pool(vertx, prepared.server, "event-router-write", config.poolSize(), WRITE_STATEMENT_TIMEOUT_MS, 0),
+            pool(vertx, prepared.server, "event-router-write", config.poolSize(), writeTimeoutMs, 0),
             pool(vertx, prepared.server, "event-router-read", Math.max(2, config.poolSize() / 2),
                 READ_STATEMENT_TIMEOUT_MS, readLockTimeoutMs),
             prepared.nodeId));

@@ -111,6 +111,15 @@ public final class EventStore {
     this.readPool = readPool;
   }
 
+  /**
+   * A failure caused by the data of a row rather than by the database being unavailable: SQLSTATE classes 22 (data
+   * exception) and 23 (integrity constraint violation), https://www.postgresql.org/docs/current/errcodes-appendix.html
+   */
+  public static boolean isDataError(Throwable failure) {
+    return failure instanceof PgException pg && pg.getSqlState() != null
+        && (pg.getSqlState().startsWith("22") || pg.getSqlState().startsWith("23"));
+  }
+
   public Future<List<Outcome>> insertBatch(List<Pending> batch) {
     boolean anyKey = batch.stream().anyMatch(p -> p.request().idempotencyKey() != null);
     if (!anyKey) {

@@ -416,7 +416,7 @@ class IngestApiTest extends ServiceTest {
   @Test
   @DisplayName("concurrent requests racing with one Idempotency-Key all get the same 200 and one event is stored")
   void concurrentDuplicates() {
-    List<Future<HttpResponse<Buffer>>> responses = postConcurrently(40,
+    List<Future<HttpResponse<Buffer>>> responses = app.postConcurrently(40,
         i -> TestApp.jsonHeaders(KEY_A).add("Idempotency-Key", "race-1"), i -> specExample());
 
     Set<String> eventIds = new HashSet<>();
@@ -436,7 +436,7 @@ class IngestApiTest extends ServiceTest {
   @DisplayName("many concurrent events are each stored once under their own id")
   void concurrentDistinctEvents() {
     int events = 300;
-    List<Future<HttpResponse<Buffer>>> responses = postConcurrently(events,
+    List<Future<HttpResponse<Buffer>>> responses = app.postConcurrently(events,
         i -> TestApp.jsonHeaders(KEY_A), i -> minimal("REG").put("telegram_id", i + 1));
 
     Set<String> eventIds = new HashSet<>();
@@ -446,18 +446,6 @@ class IngestApiTest extends ServiceTest {
     });
     assertThat(eventIds).hasSize(events);
     assertThat(app.rows("SELECT count(DISTINCT telegram_id) FROM events").get(0).getLong(0)).isEqualTo(events);
-  }
-
-  /** Sends n requests at once, without waiting for any answer in between, and waits for all. */
-  private List<Future<HttpResponse<Buffer>>> postConcurrently(int n, IntFunction<MultiMap> headers,
-                                                              IntFunction<JsonObject> body) {
-    List<Future<HttpResponse<Buffer>>> responses = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      responses.add(app.client().post(app.port(), "127.0.0.1", "/api/v1/events/custom")
-          .putHeaders(headers.apply(i)).sendBuffer(body.apply(i).toBuffer()));
-    }
-    Future.all(responses).await();
-    return responses;
   }
 
   @Test

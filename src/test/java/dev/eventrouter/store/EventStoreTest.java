@@ -36,7 +36,7 @@ class EventStoreTest {
   @BeforeAll
   void open(Vertx vertx) {
     DatabaseConfig config = new DatabaseConfig(TestDatabase.freshDatabaseUrl(), Path.of("unused"), 4, 100, 2, 100);
-    database = Database.open(vertx, config, 200).await();
+    database = Database.open(vertx, config, 10_000, 200).await();
     store = new EventStore(database.pool(), database.readPool());
   }
 
@@ -53,7 +53,7 @@ class EventStoreTest {
   private static EventStore.Pending pending(long id, String key, long telegramId) {
     ConversionEvent event = new ConversionEvent(WS, "DEP", telegramId, null, new BigDecimal("10.50"), "EUR", null);
     return new EventStore.Pending(id, new IngestRequest(event, Instant.now(), key,
-        key == null ? null : event.contentHash()), Resolution.none(), List.of());
+        key == null ? null : event.contentHash(), Instant.now().plusSeconds(60)), Resolution.none(), List.of());
   }
 
   private long count(String table) {

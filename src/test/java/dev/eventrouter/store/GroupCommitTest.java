@@ -150,4 +150,77 @@ class GroupCommitTest {
       })));
     });
   }
+
+  @Test
+  @DisplayName("with isolating, a batch failed by one item's data is split until only that item fails")
+  void isolatesTheBadItem(Vertx vertx, VertxTestContext test) {
+    List<List<Integer>> attempts = new ArrayList<>();
+    var checkpoint = test.checkpoint(8);
+    vertx.runOnContext(v -> {
+      GroupCommit<Integer, String> commit = new GroupCommit<>(vertx, batch -> {
+        attempts.add(List.copyOf(batch));
+        return batch.contains(5) ? Future.failedFuture(new IllegalArgumentException("bad item"))
+            : Future.succeededFuture(batch.stream().map(i -> "ok" + i).toList());
+      }, 100, 5, 1, 1000).isolating(e -> e instanceof IllegalArgumentException);
+      for (int i = 0; i < 8; i++) {
+        int item = i;
+        commit.submit(item).onComplete(done -> test.verify(() -> {
+          if (item == 5) {
+            assertThat(done.failed()).isTrue();
+            assertThat(done.cause()).hasMessage("bad item");
+          } else {
+            assertThat(done.result()).isEqualTo("ok" + item);
+          }
+          checkpoint.flag();
+        }));
+      }
+    });
+    assertThat(test.awaitCompletion(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    assertThat(attempts).as("halves until the bad item stands alone")
+        .containsExactly(List.of(0, 1, 2, 3, 4, 5, 6, 7), List.of(0, 1, 2, 3), List.of(4, 5, 6, 7), List.of(4, 5),
+            List.of(4), List.of(5), List.of(6, 7));
+  }
+
+  @Test
+  @DisplayName("without isolating, or for an availability failure, the batch is not split")
+  void availabilityFailureIsNotSplit(Vertx vertx, VertxTestContext test) {
+    List<Integer> batchSizes = new ArrayList<>();
+    var checkpoint = test.checkpoint(4);
+    vertx.runOnContext(v -> {
+      GroupCommit<Integer, String> commit = new GroupCommit<>(vertx, batch -> {
+        batchSizes.add(batch.size());
+        return Future.failedFuture(new IllegalStateException("down"));
+      }, 100, 5, 1, 1000).isolating(e -> e instanceof IllegalArgumentException);
+      for (int i = 0; i < 4; i++) {
+        commit.submit(i).onComplete(test.failing(e -> checkpoint.flag()));
+      }
+    });
+    assertThat(test.awaitCompletion(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    assertThat(batchSizes).containsExactly(4);
+  }
+
+  @Test
+  @DisplayName("an item whose deadline passed while it waited is dropped, not written")
+  void expiredItemsAreNotWritten(Vertx vertx, VertxTestContext test) {
+    ManualWriter writer = new ManualWriter();
+    var checkpoint = test.checkpoint(2);
+    vertx.runOnContext(v -> {
+      GroupCommit<Integer, String> commit = new GroupCommit<>(vertx, writer::write, 100, 1, 1, 1000);
+      writer.onBatch = index -> {
+        if (index == 0) {
+          // While the only writer is busy, one item that is already past its deadline and one that is not.
+          commit.submit(2, System.currentTimeMillis() - 1).onComplete(test.failing(e -> test.verify(() -> {
+            assertThat(e).isInstanceOf(GroupCommit.ExpiredException.class);
+            checkpoint.flag();
+          })));
+          commit.submit(3, System.currentTimeMillis() + 60_000).onComplete(test.succeeding(r -> checkpoint.flag()));
+          writer.complete(0);
+        } else {
+          test.verify(() -> assertThat(writer.batches.get(index)).containsExactly(3));
+          writer.complete(index);
+        }
+      };
+      commit.submit(1);
+    });
+  }
 }

@@ -6,6 +6,7 @@ import dev.eventrouter.config.ConfigLoader;
 import dev.eventrouter.config.LiveConfig;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -18,8 +19,10 @@ import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.Tuple;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntFunction;
 import java.util.stream.StreamSupport;
 
 /**
@@ -116,6 +119,18 @@ public final class TestApp {
       request.putHeader("x-api-key", apiKey);
     }
     return request.send().await();
+  }
+
+  /** Sends n events at once, without waiting for any answer in between, and waits for all. */
+  public List<Future<HttpResponse<Buffer>>> postConcurrently(int n, IntFunction<MultiMap> headers,
+                                                             IntFunction<JsonObject> body) {
+    List<Future<HttpResponse<Buffer>>> responses = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      responses.add(client.post(port(), "127.0.0.1", "/api/v1/events/custom")
+          .putHeaders(headers.apply(i)).sendBuffer(body.apply(i).toBuffer()));
+    }
+    Future.join(responses).await();
+    return responses;
   }
 
   public static MultiMap jsonHeaders(String apiKey) {
