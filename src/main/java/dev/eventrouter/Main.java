@@ -3,8 +3,6 @@ package dev.eventrouter;
 import dev.eventrouter.config.ApiKeys;
 import dev.eventrouter.config.ConfigException;
 import dev.eventrouter.config.ConfigLoader;
-import dev.eventrouter.config.LiveConfig;
-import io.vertx.config.ConfigRetriever;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Vertx;
@@ -71,11 +69,10 @@ public final class Main {
     ConfigLoader loader = new ConfigLoader(System.getenv());
     Path path = loader.path(configPath);
     EventRouter router;
-    ConfigRetriever watcher;
+    ConfigLoader.Watched config;
     try {
-      LiveConfig live = new LiveConfig(loader.load(vertx, path).await());
-      router = EventRouter.start(vertx, live, metrics).await();
-      watcher = loader.watch(vertx, path, CONFIG_SCAN_MS, live);
+      config = loader.watch(vertx, path, CONFIG_SCAN_MS).await();
+      router = EventRouter.start(vertx, config.live(), metrics).await();
     } catch (ConfigException e) {
       err.println(e.getMessage());
       vertx.close().await();
@@ -88,7 +85,7 @@ public final class Main {
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       LOG.info("shutting down");
-      watcher.close();
+      config.retriever().close();
       router.close().eventually(vertx::close).await();
       stopped.countDown();
     }, "shutdown"));

@@ -46,31 +46,41 @@ public final class ConfigLoader {
     return Path.of(env.getOrDefault(CONFIG_ENV, DEFAULT_PATH));
   }
 
+  /** Reads the file once. */
   public Future<AppConfig> load(Vertx vertx, Path path) {
-    if (!Files.isRegularFile(path)) {
-      return Future.failedFuture(new ConfigException("config file not found: " + path.toAbsolutePath()));
-    }
-    ConfigRetriever retriever = retriever(vertx, path, 0);
-    return retriever.getConfig()
-        .eventually(retriever::close)
-        .recover(e -> Future.failedFuture(new ConfigException(path + ": not a valid JSON object (" + e.getMessage() + ")")))
-        .map(this::resolve);
+    return read(vertx, path, 0).map(watched -> {
+      watched.retriever().close();
+      return watched.live().current();
+    });
   }
 
+  /** A config file being watched: the config in force, and the reader to close on shutdown. */
+  public record Watched(LiveConfig live, ConfigRetriever retriever) {}
+
   /**
-   * Scans the file every {@code scanPeriodMs} and hands each valid new version to {@code live}; an invalid one is
-   * logged, by path of the bad values only, and ignored. Returns the retriever, to close on shutdown.
+   * Reads the file, then scans it every {@code scanPeriodMs} and hands each valid new version to the live config; an
+   * invalid one is logged, by path of the bad values only, and ignored. One reader does both, so the first scan
+   * compares with what was read at start and a file that did not change never causes a reload.
    */
-  public ConfigRetriever watch(Vertx vertx, Path path, long scanPeriodMs, LiveConfig live) {
-    ConfigRetriever retriever = retriever(vertx, path, scanPeriodMs);
-    retriever.listen(change -> {
+  public Future<Watched> watch(Vertx vertx, Path path, long scanPeriodMs) {
+    return read(vertx, path, scanPeriodMs).onSuccess(watched -> watched.retriever().listen(change -> {
       try {
-        live.replace(resolve(change.getNewConfiguration()));
+        watched.live().replace(resolve(change.getNewConfiguration()));
       } catch (ConfigException e) {
         LOG.warn("config change ignored, the running config stays: {}", e.getMessage());
       }
-    });
-    return retriever;
+    }));
+  }
+
+  private Future<Watched> read(Vertx vertx, Path path, long scanPeriodMs) {
+    if (!Files.isRegularFile(path)) {
+      return Future.failedFuture(new ConfigException("config file not found: " + path.toAbsolutePath()));
+    }
+    ConfigRetriever retriever = retriever(vertx, path, scanPeriodMs);
+    return retriever.getConfig()
+        .recover(e -> Future.failedFuture(new ConfigException(path + ": not a valid JSON object (" + e.getMessage() + ")")))
+        .map(json -> new Watched(new LiveConfig(resolve(json)), retriever))
+        .onFailure(e -> retriever.close());
   }
 
   private static ConfigRetriever retriever(Vertx vertx, Path path, long scanPeriodMs) {

@@ -16,12 +16,14 @@ import java.util.function.LongSupplier;
 public final class RateLimiter {
 
   private static final class Bucket {
+    final RateLimitConfig config;
     final double perNano;
     final double capacity;
     double tokens;
     long updatedAt;
 
     Bucket(RateLimitConfig config, long now) {
+      this.config = config;
       this.perNano = config.perSecond() / 1e9;
       this.capacity = config.burst();
       this.tokens = capacity;
@@ -33,9 +35,24 @@ public final class RateLimiter {
   private final LongSupplier nanoClock;
 
   public RateLimiter(List<WorkspaceConfig> workspaces, LongSupplier nanoClock) {
+    this(workspaces, nanoClock, Map.of());
+  }
+
+  private RateLimiter(List<WorkspaceConfig> workspaces, LongSupplier nanoClock, Map<UUID, Bucket> before) {
     this.nanoClock = nanoClock;
     long now = nanoClock.getAsLong();
-    workspaces.forEach(w -> buckets.put(w.id(), new Bucket(w.rateLimit(), now)));
+    for (WorkspaceConfig w : workspaces) {
+      Bucket kept = before.get(w.id());
+      buckets.put(w.id(), kept != null && kept.config.equals(w.rateLimit()) ? kept : new Bucket(w.rateLimit(), now));
+    }
+  }
+
+  /**
+   * The limiter for a reloaded config: a workspace whose limit did not change keeps its bucket as it is, so a reload
+   * never hands a workspace over its limit a fresh burst.
+   */
+  public RateLimiter reloaded(List<WorkspaceConfig> workspaces) {
+    return new RateLimiter(workspaces, nanoClock, buckets);
   }
 
   /**

@@ -39,10 +39,10 @@ class ConfigReloadTest {
     Path file = dir.resolve("config.json");
     Files.writeString(file, initial.encodePrettily());
 
-    ConfigLoader loader = new ConfigLoader(Map.of());
-    LiveConfig live = new LiveConfig(loader.load(vertx, file).await());
+    ConfigLoader.Watched watched = new ConfigLoader(Map.of()).watch(vertx, file, 100).await();
+    LiveConfig live = watched.live();
     TestApp app = TestApp.start(vertx, live);
-    ConfigRetriever watcher = loader.watch(vertx, file, 100, live);
+    ConfigRetriever watcher = watched.retriever();
     LogCapture logs = LogCapture.start();
     try {
       JsonObject event = new JsonObject().put("event_name", "REG").put("telegram_id", 1)

@@ -18,8 +18,27 @@ class RateLimiterTest {
   private final AtomicLong nanos = new AtomicLong();
 
   private RateLimiter limiter(double perSecond, double burst) {
-    return new RateLimiter(List.of(new WorkspaceConfig(WS, "w", List.of(), new RateLimitConfig(perSecond, burst), null, 28, List.of(), Map.of())),
-        nanos::get);
+    return new RateLimiter(workspaces(perSecond, burst), nanos::get);
+  }
+
+  private static List<WorkspaceConfig> workspaces(double perSecond, double burst) {
+    return List.of(new WorkspaceConfig(WS, "w", List.of(), new RateLimitConfig(perSecond, burst), null, 28, List.of(),
+        Map.of()));
+  }
+
+  @Test
+  @DisplayName("a reload keeps an empty bucket empty when the limit is unchanged, and starts anew when it changed")
+  void reloadKeepsBuckets() {
+    RateLimiter limiter = limiter(0.01, 2);
+    limiter.tryAcquire(WS);
+    limiter.tryAcquire(WS);
+    assertThat(limiter.tryAcquire(WS)).isPositive();
+
+    RateLimiter same = limiter.reloaded(workspaces(0.01, 2));
+    assertThat(same.tryAcquire(WS)).as("same limit: still empty").isPositive();
+
+    RateLimiter changed = same.reloaded(workspaces(0.01, 5));
+    assertThat(changed.tryAcquire(WS)).as("new limit: a new, full bucket").isZero();
   }
 
   @Test

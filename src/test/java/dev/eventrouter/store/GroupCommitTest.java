@@ -153,11 +153,11 @@ class GroupCommitTest {
 
   @Test
   @DisplayName("with isolating, a batch failed by one item's data is split until only that item fails")
-  void isolatesTheBadItem(Vertx vertx, VertxTestContext test) {
+  void isolatesTheBadItem(Vertx vertx, VertxTestContext test) throws InterruptedException {
     List<List<Integer>> attempts = new ArrayList<>();
     var checkpoint = test.checkpoint(8);
     vertx.runOnContext(v -> {
-      GroupCommit<Integer, String> commit = new GroupCommit<>(vertx, batch -> {
+      GroupCommit<Integer, String> commit = new GroupCommit<Integer, String>(vertx, batch -> {
         attempts.add(List.copyOf(batch));
         return batch.contains(5) ? Future.failedFuture(new IllegalArgumentException("bad item"))
             : Future.succeededFuture(batch.stream().map(i -> "ok" + i).toList());
@@ -183,11 +183,11 @@ class GroupCommitTest {
 
   @Test
   @DisplayName("without isolating, or for an availability failure, the batch is not split")
-  void availabilityFailureIsNotSplit(Vertx vertx, VertxTestContext test) {
+  void availabilityFailureIsNotSplit(Vertx vertx, VertxTestContext test) throws InterruptedException {
     List<Integer> batchSizes = new ArrayList<>();
     var checkpoint = test.checkpoint(4);
     vertx.runOnContext(v -> {
-      GroupCommit<Integer, String> commit = new GroupCommit<>(vertx, batch -> {
+      GroupCommit<Integer, String> commit = new GroupCommit<Integer, String>(vertx, batch -> {
         batchSizes.add(batch.size());
         return Future.failedFuture(new IllegalStateException("down"));
       }, 100, 5, 1, 1000).isolating(e -> e instanceof IllegalArgumentException);
