@@ -35,7 +35,8 @@ public final class ConfigParser {
       "test_event_code", "enabled", "dry_run");
   private static final Set<String> META_KEYS = union(COMMON_INTEGRATION_KEYS, "pixel_id", "api_version",
       "action_source");
-  private static final Set<String> TIKTOK_KEYS = union(COMMON_INTEGRATION_KEYS, "pixel_code", "event_source");
+  private static final Set<String> TIKTOK_KEYS = union(COMMON_INTEGRATION_KEYS, "pixel_code", "event_source",
+      "page_url");
   private static final Set<String> EVENT_MAPPING_KEYS = Set.of("meta", "tiktok", "monetary");
   // The values each network documents (ad-networks.md 1.2 and 2.2).
   private static final Set<String> META_ACTION_SOURCES = Set.of("email", "website", "app", "phone_call", "chat",
@@ -169,13 +170,14 @@ public final class ConfigParser {
     }
     int window = (int) integer(json, "attribution_window_days", path + ".attribution_window_days",
         WorkspaceConfig.DEFAULT_ATTRIBUTION_WINDOW_DAYS, 1, 3650);
-    List<IntegrationConfig> integrations = integrations(json.getValue("integrations"), path + ".integrations");
+    List<IntegrationConfig> integrations =
+        integrations(json.getValue("integrations"), path + ".integrations", botName);
     Map<String, EventMapping> eventMap = eventMap(object(json, "event_map", path + ".event_map"), path + ".event_map");
     return id == null ? null
         : new WorkspaceConfig(id, name, keys, rateLimit, botName, window, integrations, eventMap);
   }
 
-  private List<IntegrationConfig> integrations(Object value, String path) {
+  private List<IntegrationConfig> integrations(Object value, String path, String botName) {
     if (value == null) {
       return List.of();
     }
@@ -191,7 +193,7 @@ public final class ConfigParser {
         problems.add(itemPath + ": must be an object");
         continue;
       }
-      IntegrationConfig integration = integration(item, itemPath);
+      IntegrationConfig integration = integration(item, itemPath, botName);
       if (integration == null) {
         continue;
       }
@@ -204,7 +206,7 @@ public final class ConfigParser {
     return List.copyOf(result);
   }
 
-  private IntegrationConfig integration(JsonObject json, String path) {
+  private IntegrationConfig integration(JsonObject json, String path, String botName) {
     String id = string(json, "id", path + ".id", null);
     if (id == null || !INTEGRATION_ID.matcher(id).matches()) {
       problems.add(path + ".id: required, 1 to 64 of A-Z a-z 0-9 _ . -");
@@ -248,10 +250,33 @@ public final class ConfigParser {
       problems.add(path + "." + sourceKey + ": must be one of "
           + String.join(", ", (meta ? META_ACTION_SOURCES : TIKTOK_EVENT_SOURCES).stream().sorted().toList()));
     }
-    return new IntegrationConfig(id, network, pixel, token, stripSlash(apiBase), apiVersion, source,
+    String pageUrl = meta ? null : tiktokPageUrl(json, path, source, botName);
+    return new IntegrationConfig(id, network, pixel, token, stripSlash(apiBase), apiVersion, source, pageUrl,
         string(json, "test_event_code", path + ".test_event_code", null),
         bool(json, "enabled", path + ".enabled", true),
         bool(json, "dry_run", path + ".dry_run", false));
+  }
+
+  /**
+   * TikTok requires {@code page.url} on web events (Events API 2.0; RudderStack's mapping marks it required:
+   * https://github.com/rudderlabs/rudder-transformer/blob/develop/src/v0/destinations/tiktok_ads/data/TikTokTrackV2.json),
+   * and a Telegram-only event or an invite session has no landing page. The fallback is the integration's
+   * {@code page_url}, else the bot's {@code https://t.me/<bot_name>}; a web integration with neither is refused here
+   * rather than failing every such event at TikTok later.
+   */
+  private String tiktokPageUrl(JsonObject json, String path, String source, String botName) {
+    String pageUrl = string(json, "page_url", path + ".page_url", null);
+    if (pageUrl != null && !pageUrl.matches("https?://[^/?#\\s]+([/?#]\\S*)?")) {
+      problems.add(path + ".page_url: must be an absolute http(s) URL");
+    }
+    if (pageUrl == null && botName != null) {
+      pageUrl = "https://t.me/" + botName;
+    }
+    if (pageUrl == null && "web".equals(source)) {
+      problems.add(path + ".page_url: required for a web integration when the workspace has no bot_name "
+          + "(TikTok needs page.url on web events; events without a landing page would be refused)");
+    }
+    return pageUrl;
   }
 
   private Map<String, EventMapping> eventMap(JsonObject json, String path) {

@@ -6,11 +6,14 @@ package dev.eventrouter.config;
  * @param pixel         Meta pixel (dataset) id, or TikTok pixel code
  * @param apiVersion    Meta Graph API version; unused for TikTok
  * @param source        Meta action_source, or TikTok event_source
+ * @param pageUrl       TikTok web events: the page URL sent when the event's session has no landing page (the
+ *                      config's page_url, else the workspace bot's t.me link); null otherwise
  * @param testEventCode sent as test_event_code when set (Events Manager test tool)
  * @param dryRun        build and store the payload instead of sending it
  */
 public record IntegrationConfig(String id, Network network, String pixel, String accessToken, String apiBase,
-                                String apiVersion, String source, String testEventCode, boolean enabled,
+                                String apiVersion, String source, String pageUrl, String testEventCode,
+                                boolean enabled,
                                 boolean dryRun) {
 
   /** Never print the token. */

@@ -33,7 +33,7 @@ final class TikTokApi implements NetworkApi {
   @Override
   public JsonObject body(IntegrationConfig integration, List<DeliveryJob> jobs) {
     JsonArray data = new JsonArray();
-    jobs.forEach(job -> data.add(event(job)));
+    jobs.forEach(job -> data.add(event(integration, job)));
     JsonObject body = new JsonObject()
         .put("event_source", integration.source())
         .put("event_source_id", integration.pixel());
@@ -44,7 +44,7 @@ final class TikTokApi implements NetworkApi {
     return body.put("data", data);
   }
 
-  static JsonObject event(DeliveryJob job) {
+  static JsonObject event(IntegrationConfig integration, DeliveryJob job) {
     JsonObject event = new JsonObject()
         .put("event", job.mappedEvent())
         .put("event_time", job.receivedAt().getEpochSecond())
@@ -53,8 +53,12 @@ final class TikTokApi implements NetworkApi {
     if (job.value() != null) {
       event.put("properties", new JsonObject().put("value", job.value()).put("currency", job.currency()));
     }
-    if (job.click() != null && job.click().landingUrl() != null) {
-      event.put("page", new JsonObject().put("url", job.click().landingUrl()));
+    // The landing page when the session has one; otherwise the configured fallback (see ConfigParser), which every
+    // web integration has.
+    String pageUrl = job.click() != null && job.click().landingUrl() != null ? job.click().landingUrl()
+        : integration.pageUrl();
+    if (pageUrl != null) {
+      event.put("page", new JsonObject().put("url", pageUrl));
     }
     return event;
   }
@@ -67,9 +71,10 @@ final class TikTokApi implements NetworkApi {
     user.put("external_id", external == null ? telegram : new JsonArray().add(telegram).add(external));
     put(user, "email", hashed(job.userValue("email"), Normalize::email));
     put(user, "phone", hashed(job.userValue("phone"), Normalize::tiktokPhone));
-    // First and last name: trim and lowercase (open question 4 of ad-networks.md: punctuation unconfirmed).
-    put(user, "first_name", hashed(job.userValue("first_name"), Normalize::trimLower));
-    put(user, "last_name", hashed(job.userValue("last_name"), Normalize::trimLower));
+    // TikTok's own rule for names is not published first-hand; we normalise them exactly as for Meta (lower case,
+    // punctuation removed, as the social-hub adapter does), so one person hashes the same on both networks.
+    put(user, "first_name", hashed(job.userValue("first_name"), Normalize::name));
+    put(user, "last_name", hashed(job.userValue("last_name"), Normalize::name));
     put(user, "zip_code", hashed(job.userValue("zip"), Normalize::zip));
     put(user, "city", plain(job.userValue("city")));
     put(user, "state", plain(job.userValue("state")));

@@ -155,7 +155,8 @@ class ConfigTest {
   @DisplayName("integrations take the documented defaults, and their tokens are printed nowhere")
   void integrationDefaults() {
     JsonObject config = valid();
-    ws(config).put("integrations", new JsonArray().add(meta()).add(tiktok().put("enabled", false)));
+    ws(config).put("bot_name", "demo_bot")
+        .put("integrations", new JsonArray().add(meta()).add(tiktok().put("enabled", false)));
 
     AppConfig resolved = resolve(config, Map.of());
 
@@ -170,10 +171,35 @@ class ConfigTest {
     IntegrationConfig tiktok = resolved.workspaces().get(0).integrations().get(1);
     assertThat(tiktok.apiBase()).isEqualTo("https://business-api.tiktok.com");
     assertThat(tiktok.source()).isEqualTo("web");
+    assertThat(tiktok.pageUrl()).as("the bot's link when no page_url is set").isEqualTo("https://t.me/demo_bot");
     assertThat(tiktok.enabled()).isFalse();
     assertThat(resolved.toString()).doesNotContain("tok-secret-1", "tok-secret-2");
     assertThat(resolved.delivery().batchSize()).isEqualTo(500);
     assertThat(resolved.delivery().breakerFailures()).isEqualTo(5);
+  }
+
+  @Test
+  @DisplayName("a TikTok web integration needs a page URL: page_url wins over the bot link; neither is refused")
+  void tiktokPageUrl() {
+    JsonObject config = valid();
+    ws(config).put("bot_name", "demo_bot").put("integrations", new JsonArray()
+        .add(tiktok().put("page_url", "https://promo.example.com/landing")));
+    assertThat(resolve(config, Map.of()).workspaces().get(0).integrations().get(0).pageUrl())
+        .isEqualTo("https://promo.example.com/landing");
+
+    JsonObject app = valid();
+    ws(app).put("integrations", new JsonArray().add(tiktok().put("event_source", "app")));
+    assertThat(resolve(app, Map.of()).workspaces().get(0).integrations().get(0).pageUrl()).isNull();
+
+    JsonObject neither = valid();
+    ws(neither).put("integrations", new JsonArray().add(tiktok()));
+    assertThatThrownBy(() -> resolve(neither, Map.of())).isInstanceOf(ConfigException.class)
+        .hasMessageContaining("workspaces[0].integrations[0].page_url: required for a web integration");
+
+    JsonObject badUrl = valid();
+    ws(badUrl).put("bot_name", "demo_bot").put("integrations", new JsonArray().add(tiktok().put("page_url", "t.me/x")));
+    assertThatThrownBy(() -> resolve(badUrl, Map.of())).isInstanceOf(ConfigException.class)
+        .hasMessageContaining("workspaces[0].integrations[0].page_url: must be an absolute http(s) URL");
   }
 
   @Test

@@ -127,8 +127,10 @@ class ForwardingTest {
     JsonObject expectedMeta = new JsonObject().put("event_name", metaEvent).put("event_time", time)
         .put("event_id", eventId).put("action_source", "chat")
         .put("user_data", new JsonObject().put("external_id", new JsonArray().add(externalId)));
+    // No click session: the page is the workspace bot's link.
     JsonObject expectedTikTok = new JsonObject().put("event", tiktokEvent).put("event_time", time)
-        .put("event_id", eventId).put("user", new JsonObject().put("external_id", externalId));
+        .put("event_id", eventId).put("user", new JsonObject().put("external_id", externalId))
+        .put("page", new JsonObject().put("url", "https://t.me/" + TestApp.BOT_A));
     if (amount != null) {
       expectedMeta.put("custom_data", new JsonObject().put("value", amount).put("currency", "EUR"));
       expectedTikTok.put("properties", new JsonObject().put("value", amount).put("currency", "EUR"));
@@ -193,6 +195,24 @@ class ForwardingTest {
     assertThat(tiktok.getJsonObject("user").getString("ttp")).isEqualTo("ttp-cookie");
     assertThat(tiktok.getJsonObject("user").getString("ip")).isEqualTo("203.0.113.7");
     assertThat(tiktok.getJsonObject("page").getString("url")).isEqualTo("https://promo.example.com/?fbclid=IwAR2AbC");
+  }
+
+  @Test
+  @DisplayName("TikTok web events without a landing page carry page.url: invite-only sessions and Telegram-only events")
+  void pageUrlWithoutLandingPage() {
+    start();
+    app.postJson("/api/v1/sessions/invites", KEY_A, new JsonObject().put("workspace_id", WS_A)
+        .put("telegram_id", 777).put("session_id", "invite_only_1"));
+    String invited = post(event("Subscribe", null).put("telegram_id", 777));
+    String telegramOnly = post(event("REG", null).put("telegram_id", 778));
+    for (String eventId : new String[] {invited, telegramOnly}) {
+      // The fake refuses a web event without page.url (40002), as TikTok does: delivered means it was there.
+      awaitStatus(eventId, "tiktok", "delivered");
+      assertThat(fake.lastEvent("tiktok", eventId).getJsonObject("page").getString("url"))
+          .isEqualTo("https://t.me/" + TestApp.BOT_A);
+    }
+    assertThat(app.get("/api/v1/events/" + invited, KEY_A).bodyAsJsonObject().getJsonObject("data")
+        .getString("session_source")).isEqualTo("invite");
   }
 
   @Test

@@ -93,6 +93,17 @@ class UserDataHashingTest {
   }
 
   @Test
+  @DisplayName("first and last names hash the same for Meta and TikTok: lower case, punctuation removed")
+  void namesAlikeOnBothNetworks() {
+    String maryAnn = Sha256.hex("maryann");
+    assertThat(meta("first_name", "Mary-Ann").getString("fn")).isEqualTo(maryAnn);
+    assertThat(tiktok("first_name", "Mary-Ann").getString("first_name")).isEqualTo(maryAnn);
+    String oneil = Sha256.hex("oneil");
+    assertThat(meta("last_name", " O'Neil ").getString("ln")).isEqualTo(oneil);
+    assertThat(tiktok("last_name", " O'Neil ").getString("last_name")).isEqualTo(oneil);
+  }
+
+  @Test
   @DisplayName("a value already hashed is sent as is, never hashed twice")
   void alreadyHashedPassesThrough() {
     String hashed = "62a14e44f765419d10fea99367361a727c12365e2520f32218d505ed9aa0f62f";

@@ -182,6 +182,11 @@ public final class FakeAdNetworks {
           return Reply.of(200, tiktokCode(40002, "data." + i + "." + field + ": Missing data for required field."));
         }
       }
+      // page.url is required for web events (Events API 2.0, as RudderStack's TikTokTrackV2 mapping marks it).
+      if ("web".equals(body.getString("event_source")) && (event.getJsonObject("page") == null
+          || event.getJsonObject("page").getString("url") == null)) {
+        return Reply.of(200, tiktokCode(40002, "data." + i + ".page.url: Missing data for required field."));
+      }
     }
     return Reply.of(200, tiktokCode(0, "OK"));
   }
