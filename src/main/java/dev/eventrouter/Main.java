@@ -16,6 +16,7 @@ import org.slf4j.LoggerFactory;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * {@code java -jar event-router.jar [--config PATH]} runs the service;
@@ -26,6 +27,7 @@ public final class Main {
   private static final Logger LOG = LoggerFactory.getLogger(Main.class);
   /** How often the config file is checked for changes. */
   private static final long CONFIG_SCAN_MS = 5_000;
+  private static final long CLOSE_WAIT_SECONDS = 10;
 
   private Main() {}
 
@@ -75,11 +77,12 @@ public final class Main {
       router = EventRouter.start(vertx, config.live(), metrics).await();
     } catch (ConfigException e) {
       err.println(e.getMessage());
-      vertx.close().await();
+      closeWithin(vertx);
       return 1;
-    } catch (RuntimeException e) {
-      LOG.error("event-router failed to start", e);
-      vertx.close().await();
+    } catch (Exception e) { // await() rethrows checked exceptions too (IOException from the embedded server)
+      LOG.debug("start-up failure", e);
+      err.println(StartupException.explain(e));
+      closeWithin(vertx);
       return 1;
     }
     CountDownLatch stopped = new CountDownLatch(1);
@@ -95,5 +98,14 @@ public final class Main {
       Thread.currentThread().interrupt();
     }
     return 0;
+  }
+
+  /** Closes Vert.x, but never waits long for it: a failed start must exit, whatever is left running. */
+  private static void closeWithin(Vertx vertx) {
+    try {
+      vertx.close().await(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      LOG.warn("Vert.x did not close within {} s after a failed start; exiting anyway", CLOSE_WAIT_SECONDS);
+    }
   }
 }

@@ -1,5 +1,6 @@
 package dev.eventrouter.store;
 
+import dev.eventrouter.StartupException;
 import dev.eventrouter.config.DatabaseConfig;
 import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.pgclient.SslMode;
@@ -23,30 +24,44 @@ public final class PostgresServer implements AutoCloseable {
 
   private final PgConnectOptions connectOptions;
   private final EmbeddedPostgres embedded;
+  private final DataDirectoryGuard guard;
 
-  private PostgresServer(PgConnectOptions connectOptions, EmbeddedPostgres embedded) {
+  private PostgresServer(PgConnectOptions connectOptions, EmbeddedPostgres embedded, DataDirectoryGuard guard) {
     this.connectOptions = connectOptions;
     this.embedded = embedded;
+    this.guard = guard;
   }
 
   public static PostgresServer start(DatabaseConfig config) throws IOException {
     if (!config.embedded()) {
-      return new PostgresServer(PgConnectOptions.fromUri(config.url()), null);
+      return new PostgresServer(PgConnectOptions.fromUri(config.url()), null, null);
     }
     Files.createDirectories(config.dataDir());
-    EmbeddedPostgres pg = EmbeddedPostgres.builder()
-        .setDataDirectory(config.dataDir())
-        .setCleanDataDirectory(false)
-        // The library defaults both to off, for tests; an acknowledged event must survive a crash.
-        .setServerConfig("fsync", "on")
-        .setServerConfig("synchronous_commit", "on")
-        .setPGStartupWait(Duration.ofSeconds(60))
-        .start();
+    DataDirectoryGuard guard = DataDirectoryGuard.claim(config.dataDir());
+    EmbeddedPostgres pg = null;
+    try {
+      pg = EmbeddedPostgres.builder()
+          .setDataDirectory(config.dataDir())
+          .setCleanDataDirectory(false)
+          // The library defaults both to off, for tests; an acknowledged event must survive a crash.
+          .setServerConfig("fsync", "on")
+          .setServerConfig("synchronous_commit", "on")
+          .setPGStartupWait(Duration.ofSeconds(60))
+          .start();
+      guard.watch();
+    } catch (IOException | RuntimeException e) {
+      if (pg != null) {
+        pg.close();
+      }
+      guard.close();
+      throw new StartupException("the embedded PostgreSQL in " + config.dataDir().toAbsolutePath()
+          + " did not start (" + e.getMessage() + "): see its log above; the directory may be damaged or not ours");
+    }
     LOG.info("embedded PostgreSQL started on localhost:{} with data in {}", pg.getPort(),
         config.dataDir().toAbsolutePath());
     PgConnectOptions options = new PgConnectOptions()
         .setHost("localhost").setPort(pg.getPort()).setDatabase("postgres").setUser("postgres");
-    return new PostgresServer(options, pg);
+    return new PostgresServer(options, pg, guard);
   }
 
   /** A fresh copy: vertx-pg-client options are mutable. */
@@ -78,8 +93,12 @@ public final class PostgresServer implements AutoCloseable {
   @Override
   public void close() throws IOException {
     if (embedded != null) {
-      embedded.close();
-      LOG.info("embedded PostgreSQL stopped");
+      try {
+        embedded.close();
+        LOG.info("embedded PostgreSQL stopped");
+      } finally {
+        guard.close();
+      }
     }
   }
 }

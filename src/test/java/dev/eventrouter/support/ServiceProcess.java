@@ -1,0 +1,109 @@
+package dev.eventrouter.support;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The packaged jar in a child JVM, run with exactly the README's command plus {@code --config}: what an operator
+ * runs, and what a crash (SIGKILL) really does to it and its embedded PostgreSQL.
+ */
+public final class ServiceProcess {
+
+  private final Process process;
+  private final Path log;
+  private final int port;
+
+  private ServiceProcess(Process process, Path log, int port) {
+    this.process = process;
+    this.log = log;
+    this.port = port;
+  }
+
+  /** Starts {@code java -jar event-router.jar --config CONFIG}, output to {@code log}. */
+  public static ServiceProcess start(Path config, Path log, int port) {
+    String jar = System.getProperty("event-router.jar", "target/event-router.jar");
+    String java = ProcessHandle.current().info().command().orElse("java");
+    try {
+      Process process = new ProcessBuilder(java, "-Xmx256m", "-jar", jar, "--config", config.toString())
+          .redirectErrorStream(true)
+          .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+          .start();
+      return new ServiceProcess(process, log, port);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Waits until /health answers; returns how long that took. Fails at once if the process exits instead. */
+  public Duration awaitUp(Duration timeout) {
+    long start = System.nanoTime();
+    HttpClient client = HttpClient.newHttpClient();
+    Await.until("the service on port " + port + " to answer /health (log: " + log + ")", timeout, () -> {
+      if (!process.isAlive()) {
+        throw new AssertionError("the service exited with " + process.exitValue() + ":\n" + logTail());
+      }
+      try {
+        return client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/health"))
+            .timeout(Duration.ofSeconds(1)).build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+      } catch (IOException notYet) {
+        return false;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+    });
+    return Duration.ofNanos(System.nanoTime() - start);
+  }
+
+  /** Waits for the process to exit by itself; returns its exit code. */
+  public int awaitExit(Duration timeout) {
+    try {
+      if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+        throw new AssertionError("still running after " + timeout.toSeconds() + " s:\n" + logTail());
+      }
+      return process.exitValue();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    }
+  }
+
+  /** SIGKILL, as an OOM killer or a power cut would: no shutdown hook runs. */
+  public void kill() {
+    process.destroyForcibly();
+    awaitExit(Duration.ofSeconds(10));
+  }
+
+  /** SIGTERM, as a supervisor stopping it cleanly. */
+  public void stop() {
+    process.destroy();
+    awaitExit(Duration.ofSeconds(30));
+  }
+
+  public long pid() {
+    return process.pid();
+  }
+
+  /** The JVM's own child processes (the embedded server's watchdog). */
+  public List<ProcessHandle> children() {
+    return process.children().toList();
+  }
+
+  public String logTail() {
+    try {
+      List<String> lines = Files.readAllLines(log);
+      return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+    } catch (IOException e) {
+      return "(no log: " + e.getMessage() + ")";
+    }
+  }
+}
