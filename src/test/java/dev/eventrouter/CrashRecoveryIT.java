@@ -3,8 +3,8 @@ package dev.eventrouter;
 import dev.eventrouter.config.ApiKeys;
 import dev.eventrouter.support.Await;
 import dev.eventrouter.support.FakeAdNetworks;
+import dev.eventrouter.support.LoadLoop;
 import dev.eventrouter.support.ServiceProcess;
-import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -25,9 +25,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -78,25 +76,20 @@ class CrashRecoveryIT {
     ServiceProcess first = start();
     first.awaitUp(START);
 
-    Set<String> acknowledged = ConcurrentHashMap.newKeySet();
-    AtomicInteger failures = new AtomicInteger();
-    AtomicBoolean loading = new AtomicBoolean(true);
-    WebClient client = WebClient.create(vertx);
-    AtomicInteger sequence = new AtomicInteger();
-    for (int i = 0; i < CONCURRENCY; i++) {
-      vertx.runOnContext(v -> postLoop(client, sequence, acknowledged, failures, loading));
-    }
+    LoadLoop load = LoadLoop.start(vertx, port, KEY, CONCURRENCY, CrashRecoveryIT::event);
     Await.until(ACKED_BEFORE_KILL + " acknowledged events", Duration.ofSeconds(60),
-        () -> acknowledged.size() >= ACKED_BEFORE_KILL);
+        () -> load.count(200) >= ACKED_BEFORE_KILL);
     first.kill();
-    loading.set(false);
-    int ackedAtKill = acknowledged.size();
+    List<LoadLoop.Answer> answers = load.stop();
+    Set<String> acknowledged = answers.stream().filter(a -> a.status() == 200).map(LoadLoop.Answer::eventId)
+        .collect(Collectors.toSet());
 
     ServiceProcess second = start();
     Duration restart = second.awaitUp(RESTART);
     System.out.printf("crash: %d events acknowledged before SIGKILL (%d requests failed with it); "
-        + "restarted in %d ms%n", ackedAtKill, failures.get(), restart.toMillis());
+        + "restarted in %d ms%n", acknowledged.size(), answers.size() - acknowledged.size(), restart.toMillis());
 
+    WebClient client = WebClient.create(vertx);
     List<String> unreadable = new ArrayList<>();
     for (String eventId : List.copyOf(acknowledged)) {
       int status = client.get(port, "127.0.0.1", "/api/v1/events/" + eventId).putHeader("x-api-key", KEY)
@@ -147,31 +140,10 @@ class CrashRecoveryIT {
     assertThat(pidFile).as("a clean stop leaves no server behind").doesNotExist();
   }
 
-  /** Posts one event after another on one "connection slot" until told to stop. */
-  private void postLoop(WebClient client, AtomicInteger sequence, Set<String> acknowledged, AtomicInteger failures,
-                        AtomicBoolean loading) {
-    if (!loading.get()) {
-      return;
-    }
-    int n = sequence.incrementAndGet();
+  private static JsonObject event(int n) {
     JsonObject event = new JsonObject().put("event_name", n % 3 == 0 ? "Purchase" : "REG").put("telegram_id", n)
         .put("workspace_id", WORKSPACE).put("session_id", "s" + n);
-    if (n % 3 == 0) {
-      event.put("value", 10).put("currency", "EUR");
-    }
-    Promise<Void> done = Promise.promise();
-    client.post(port, "127.0.0.1", "/api/v1/events/custom").putHeader("x-api-key", KEY)
-        .putHeader("Content-Type", "application/json").timeout(5_000).sendJsonObject(event)
-        .onSuccess(response -> {
-          if (response.statusCode() == 200) {
-            acknowledged.add(response.bodyAsJsonObject().getJsonObject("data").getString("event_id"));
-          } else {
-            failures.incrementAndGet();
-          }
-        })
-        .onFailure(e -> failures.incrementAndGet())
-        .onComplete(ignored -> done.complete());
-    done.future().onComplete(v -> postLoop(client, sequence, acknowledged, failures, loading));
+    return n % 3 == 0 ? event.put("value", 10).put("currency", "EUR") : event;
   }
 
   private ServiceProcess start() {
