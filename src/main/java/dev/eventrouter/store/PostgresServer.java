@@ -12,6 +12,7 @@ import org.slf4j.LoggerFactory;
 import javax.sql.DataSource;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 
 /**
@@ -38,16 +39,24 @@ public final class PostgresServer implements AutoCloseable {
     }
     Files.createDirectories(config.dataDir());
     DataDirectoryGuard guard = DataDirectoryGuard.claim(config.dataDir());
+    // PostgreSQL's own log, beside its data as in any installation: its messages can quote rows, so they stay out of
+    // the service's log.
+    Path serverLog = config.dataDir().toAbsolutePath().resolveSibling(config.dataDir().getFileName() + ".log");
+    ProcessBuilder.Redirect toServerLog = ProcessBuilder.Redirect.appendTo(serverLog.toFile());
     EmbeddedPostgres pg = null;
     try {
-      pg = EmbeddedPostgres.builder()
+      pg = guard.start(EmbeddedPostgres.builder()
           .setDataDirectory(config.dataDir())
           .setCleanDataDirectory(false)
+          .setOutputRedirector(toServerLog)
+          .setErrorRedirector(toServerLog)
+          // Our own shutdown hook stops it after the last request has committed; the library's would stop it at once.
+          .setRegisterShutdownHook(false)
           // The library defaults both to off, for tests; an acknowledged event must survive a crash.
           .setServerConfig("fsync", "on")
           .setServerConfig("synchronous_commit", "on")
-          .setPGStartupWait(Duration.ofSeconds(60))
-          .start();
+          // Crash recovery after a kill may replay a lot of WAL; a server that dies at once is caught sooner.
+          .setPGStartupWait(Duration.ofSeconds(60)));
       guard.watch();
     } catch (IOException | RuntimeException e) {
       if (pg != null) {
@@ -55,7 +64,7 @@ public final class PostgresServer implements AutoCloseable {
       }
       guard.close();
       throw new StartupException("the embedded PostgreSQL in " + config.dataDir().toAbsolutePath()
-          + " did not start (" + e.getMessage() + "): see its log above; the directory may be damaged or not ours");
+          + " did not start (" + e.getMessage() + "): its own log, " + serverLog + ", says why");
     }
     LOG.info("embedded PostgreSQL started on localhost:{} with data in {}", pg.getPort(),
         config.dataDir().toAbsolutePath());
