@@ -19,6 +19,7 @@ public final class ControlledPostgres implements AutoCloseable {
   private final Path dataDir;
   private final int port;
   private EmbeddedPostgres server;
+  private boolean frozen;
 
   private ControlledPostgres(Path dataDir, int port) {
     this.dataDir = dataDir;
@@ -61,10 +62,12 @@ public final class ControlledPostgres implements AutoCloseable {
   /** SIGSTOP to the postmaster and every backend: connections stay open, nothing answers. */
   public void freeze() {
     signal("STOP");
+    frozen = true;
   }
 
   public void thaw() {
     signal("CONT");
+    frozen = false;
   }
 
   private void signal(String signal) {
@@ -88,8 +91,10 @@ public final class ControlledPostgres implements AutoCloseable {
 
   @Override
   public void close() {
-    if (server != null) {
+    if (frozen) {
       thaw();
+    }
+    if (server != null) {
       stop();
     }
   }
