@@ -162,6 +162,7 @@ class ForwardingTest {
     String reg = post(event("REG", null).put("telegram_id", 556));
     awaitStatus(vip, "meta", "delivered");
     awaitStatus(reg, "tiktok", "delivered");
+    awaitStatus(reg, "meta", "delivered");
 
     assertThat(refused.statusCode()).isEqualTo(400);
     assertThat(refused.bodyAsString()).contains("required for VIP events");
