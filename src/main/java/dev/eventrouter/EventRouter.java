@@ -54,7 +54,7 @@ public final class EventRouter {
       Future<String> chain = vertx.deployVerticle(new SessionVerticle(database, ids, live, metrics))
           .onSuccess(deployments::add);
       for (Network network : Network.values()) {
-        chain = chain.compose(id -> vertx.deployVerticle(new ForwarderVerticle(network, database, live)))
+        chain = chain.compose(id -> vertx.deployVerticle(new ForwarderVerticle(network, database, live, metrics)))
             .onSuccess(deployments::add);
       }
       return chain

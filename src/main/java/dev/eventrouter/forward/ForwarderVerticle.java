@@ -7,6 +7,8 @@ import dev.eventrouter.config.LiveConfig;
 import dev.eventrouter.config.Network;
 import dev.eventrouter.store.Database;
 import dev.eventrouter.LogSafe;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.circuitbreaker.CircuitBreaker;
 import io.vertx.circuitbreaker.CircuitBreakerOptions;
 import io.vertx.circuitbreaker.OpenCircuitException;
@@ -66,6 +68,8 @@ public final class ForwarderVerticle extends VerticleBase {
   private final Network network;
   private final Database database;
   private final LiveConfig live;
+  private final MeterRegistry metrics;
+  private final Map<String, Counter> rejectedByField = new HashMap<>();
   private final Map<IntegrationKey, Channel> channels = new HashMap<>();
   private NetworkApi api;
   private DeliveryStore store;
@@ -75,10 +79,11 @@ public final class ForwarderVerticle extends VerticleBase {
   private Future<Void> cycle = Future.succeededFuture();
   private long scanTimer;
 
-  public ForwarderVerticle(Network network, Database database, LiveConfig live) {
+  public ForwarderVerticle(Network network, Database database, LiveConfig live, MeterRegistry metrics) {
     this.network = network;
     this.database = database;
     this.live = live;
+    this.metrics = metrics;
   }
 
   @Override
@@ -86,7 +91,10 @@ public final class ForwarderVerticle extends VerticleBase {
     api = NetworkApi.of(network);
     store = new DeliveryStore(database.pool(), database.readPool());
     scanTimer = vertx.setPeriodic(live.current().delivery().scanIntervalMs(), id -> wake());
-    return vertx.eventBus().<String>consumer(Addresses.deliveriesDue(network.id), message -> wake()).completion()
+    // The country and state tables take a few hundred milliseconds to build: on a worker, not the event loop.
+    return vertx.executeBlocking(Regions::load)
+        .compose(v -> vertx.eventBus().<String>consumer(Addresses.deliveriesDue(network.id), message -> wake())
+            .completion())
         .onSuccess(v -> wake());
   }
 
@@ -173,6 +181,7 @@ public final class ForwarderVerticle extends VerticleBase {
     Instant oldest = Instant.now().minus(MAX_EVENT_AGE);
     List<DeliveryJob> expired = jobs.stream().filter(j -> j.receivedAt().isBefore(oldest)).toList();
     List<DeliveryJob> fresh = jobs.stream().filter(j -> !j.receivedAt().isBefore(oldest)).toList();
+    fresh.stream().filter(job -> job.attempts() == 0).forEach(this::countRejected);
     Future<Void> done = expired.isEmpty() ? Future.succeededFuture()
         : store.close(expired, "expired", "event older than " + MAX_EVENT_AGE.toDays() + " days; "
             + network.id + " does not accept it");
@@ -232,6 +241,18 @@ public final class ForwarderVerticle extends VerticleBase {
     }
     String error = outcome instanceof Outcome.InvalidData invalid ? invalid.error() : ((Outcome.Failed) outcome).error();
     return store.failed(jobs, Redact.token(error, token));
+  }
+
+  /**
+   * Data quality for the advertiser: each user_data value that cannot be made valid for this network (and so is not
+   * sent) is counted by field, once per delivery, when it is first built. Labels are bounded: network and field name.
+   */
+  private void countRejected(DeliveryJob job) {
+    api.rejectedFields(job).forEach(field -> rejectedByField.computeIfAbsent(field, f -> Counter
+        .builder("event_router.user_data.rejected")
+        .description("user_data values not sent because they cannot be made valid, by network and field")
+        .tags("network", network.id, "field", f)
+        .register(metrics)).increment());
   }
 
   private Channel channel(IntegrationKey key, DeliveryConfig config) {

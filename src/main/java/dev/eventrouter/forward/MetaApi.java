@@ -12,11 +12,11 @@ import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 
 import java.util.List;
-import java.util.function.UnaryOperator;
 
 /**
  * Meta Conversions API: {@code POST {api_base}/{version}/{pixel}/events?access_token=...} with a JSON body
- * {@code {"data": [...], "test_event_code"?}} (ad-networks.md 1.1, 1.2).
+ * {@code {"data": [...], "test_event_code"?}}
+ * (https://developers.facebook.com/docs/marketing-api/conversions-api/using-the-api).
  */
 final class MetaApi implements NetworkApi {
 
@@ -53,25 +53,33 @@ final class MetaApi implements NetworkApi {
     return event;
   }
 
-  /** Contact data normalised and hashed per Meta's rules; IP, user agent, fbc and fbp never hashed. */
+  /**
+   * Meta's user_data keys, normalised and hashed per its customer-information parameters
+   * (https://developers.facebook.com/docs/marketing-api/conversions-api/parameters/customer-information-parameters).
+   */
+  static final List<UserField> USER_FIELDS = List.of(
+      UserField.hashedList("email", "em", Normalize::email),
+      UserField.hashedList("phone", "ph", Normalize::metaPhone),
+      UserField.hashed("first_name", "fn", Normalize::name),
+      UserField.hashed("last_name", "ln", Normalize::name),
+      UserField.hashed("gender", "ge", Normalize::gender),
+      UserField.hashed("date_of_birth", "db", Normalize::dateOfBirth),
+      UserField.hashed("city", "ct", Normalize::city),
+      UserField.hashed("state", "st", Normalize::state),
+      UserField.hashed("zip", "zp", Normalize::zip),
+      UserField.hashed("country", "country", Normalize::country));
+
+  /** Contact data from the table; external ids hashed; IP, user agent, fbc and fbp never hashed. */
   static JsonObject userData(DeliveryJob job) {
     JsonObject user = new JsonObject();
     JsonArray externalIds = new JsonArray().add(Sha256.hex(Long.toString(job.telegramId())));
-    String external = hashed(job.userValue("external_id"), Normalize::externalId);
+    String external = job.userValue("external_id") == null ? null
+        : Normalize.hashed(job.userValue("external_id"), Normalize::externalId);
     if (external != null) {
       externalIds.add(external);
     }
     user.put("external_id", externalIds);
-    putList(user, "em", hashed(job.userValue("email"), Normalize::email));
-    putList(user, "ph", hashed(job.userValue("phone"), Normalize::metaPhone));
-    put(user, "fn", hashed(job.userValue("first_name"), Normalize::name));
-    put(user, "ln", hashed(job.userValue("last_name"), Normalize::name));
-    put(user, "ge", hashed(job.userValue("gender"), Normalize::gender));
-    put(user, "db", hashed(job.userValue("date_of_birth"), Normalize::dateOfBirth));
-    put(user, "ct", hashed(job.userValue("city"), Normalize::city));
-    put(user, "st", hashed(job.userValue("state"), Normalize::state));
-    put(user, "zp", hashed(job.userValue("zip"), Normalize::zip));
-    put(user, "country", hashed(job.userValue("country"), Normalize::country));
+    UserField.putAll(USER_FIELDS, job, user);
     put(user, "client_ip_address", job.clientIp());
     put(user, "client_user_agent", job.userAgent());
     if (job.click() != null) {
@@ -81,28 +89,15 @@ final class MetaApi implements NetworkApi {
     return user;
   }
 
-  /** Normalised then hashed; a value that already is a SHA-256 goes as is. */
-  static String hashed(String raw, UnaryOperator<String> normalize) {
-    if (raw == null) {
-      return null;
-    }
-    if (Sha256.isHex(raw)) {
-      return raw;
-    }
-    String normalized = normalize.apply(raw);
-    return normalized == null ? null : Sha256.hex(normalized);
-  }
-
   static void put(JsonObject json, String key, String value) {
     if (value != null) {
       json.put(key, value);
     }
   }
 
-  private static void putList(JsonObject json, String key, String value) {
-    if (value != null) {
-      json.put(key, new JsonArray().add(value));
-    }
+  @Override
+  public List<String> rejectedFields(DeliveryJob job) {
+    return UserField.rejected(USER_FIELDS, job);
   }
 
   @Override

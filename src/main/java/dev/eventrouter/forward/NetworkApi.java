@@ -23,6 +23,9 @@ interface NetworkApi {
 
   Outcome classify(int status, Buffer body, long retryAfterMs);
 
+  /** The user_data keys of this event that were given but cannot be made valid for this network (not sent). */
+  List<String> rejectedFields(DeliveryJob job);
+
   static NetworkApi of(Network network) {
     return network == Network.META ? new MetaApi() : new TikTokApi();
   }

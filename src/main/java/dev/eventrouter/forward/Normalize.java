@@ -1,101 +1,151 @@
 package dev.eventrouter.forward;
 
+import dev.eventrouter.Sha256;
+
+import java.text.Normalizer;
 import java.time.DateTimeException;
 import java.time.LocalDate;
-import java.time.Year;
-import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
+import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Normalisation of customer information before hashing, per Meta's customer-information rules (ad-networks.md 1.3)
- * and TikTok's (2.3). Each returns null when nothing usable is left; such a value is not sent.
+ * Normalisation of customer information before it is hashed (or, for TikTok's address, sent plain). Every rule
+ * starts the same way: Unicode NFC, so a composed and a decomposed "José" are one value, then trimming of every
+ * Unicode space (no-break, ideographic, zero-width), not only ASCII's. Then the field's own rule, from Meta's
+ * customer-information parameters
+ * (https://developers.facebook.com/docs/marketing-api/conversions-api/parameters/customer-information-parameters),
+ * which TikTok's Events API follows for the same fields. Each rule returns null for a value that cannot be made
+ * valid: such a value is not sent (and is counted), it never fails the event.
  */
 final class Normalize {
 
-  private static final Pattern PUNCTUATION = Pattern.compile("\\p{P}+");
-  private static final Pattern NOT_LETTER = Pattern.compile("[^\\p{L}]+");
-  private static final Pattern NOT_LETTER_OR_DIGIT = Pattern.compile("[^\\p{L}\\p{N}]+");
-  private static final Pattern NOT_DIGIT = Pattern.compile("[^0-9]+");
-  private static final Pattern US_ZIP_PLUS_4 = Pattern.compile("([0-9]{5})-[0-9]{4}");
+  /** Spaces of every script at the edges, and the invisible characters that ride along with pasted text. */
+  private static final Pattern EDGE_SPACE =
+      Pattern.compile("^[\\p{IsWhite_Space}\\u200B\\u2060\\uFEFF]+|[\\p{IsWhite_Space}\\u200B\\u2060\\uFEFF]+$");
+  private static final Pattern INNER_SPACE = Pattern.compile("[\\p{IsWhite_Space}\\u200B\\u2060\\uFEFF]+");
+  private static final Pattern PRE_HASHED = Pattern.compile("[0-9a-fA-F]{64}");
+
+  // What each field keeps after lower-casing. Letters and combining marks of every script are kept together: a
+  // Devanagari vowel sign or a Thai tone mark is part of the word, and dropping it gives another word.
+  private static final Pattern NOT_NAME = Pattern.compile("[^\\p{L}\\p{M}\\p{N} ]+");
+  private static final Pattern NOT_LETTER = Pattern.compile("[^\\p{L}\\p{M}]+");
+  private static final Pattern NOT_LETTER_OR_DIGIT = Pattern.compile("[^\\p{L}\\p{M}\\p{N}]+");
+
+  // A local part and a domain of at least two labels, the last one at least two characters long.
+  private static final Pattern EMAIL =
+      Pattern.compile("[^\\s@]+@[\\p{L}\\p{M}\\p{N}-]+(\\.[\\p{L}\\p{M}\\p{N}-]+)*\\.[\\p{L}\\p{M}\\p{N}-]{2,}");
+
+  private static final Pattern PHONE_EXTENSION =
+      Pattern.compile("(?i)[\\s,;]*(?:x|ext\\.?|extension|#)\\s*\\d{1,7}$");
+  // A second number in the field: a list separator or " or " between two groups of digits.
+  private static final Pattern TWO_PHONES = Pattern.compile("(?i)\\d[\\s().-]*(?:[,;/|]|\\bor\\b)[\\s().-]*\\+?\\d");
+  // The trunk prefix written inside an international number: "+44 (0) 7700 900461".
+  private static final Pattern TRUNK_ZERO = Pattern.compile("^(\\+[\\s.-]*\\d{1,3})[\\s.-]*\\(0\\)");
+  /** E.164: at most 15 digits, country code included; fewer than 7 is no full number anywhere. */
+  private static final int PHONE_MIN_DIGITS = 7;
+  private static final int PHONE_MAX_DIGITS = 15;
+
+  private static final Pattern US_ZIP = Pattern.compile("([0-9]{5})-?[0-9]{4}");
   private static final Pattern YMD = Pattern.compile("([0-9]{4})[-/.]?([0-9]{2})[-/.]?([0-9]{2})");
   private static final Pattern US_MDY = Pattern.compile("([0-9]{1,2})/([0-9]{1,2})/([0-9]{4})");
   private static final Pattern EU_DMY = Pattern.compile("([0-9]{1,2})\\.([0-9]{1,2})\\.([0-9]{4})");
-  private static final Map<String, String> COUNTRIES = countries();
+  private static final Map<String, String> GENDERS =
+      Map.of("f", "f", "female", "f", "woman", "f", "w", "f", "m", "m", "male", "m", "man", "m");
 
   private Normalize() {}
 
-  static String trimLower(String value) {
-    return emptyToNull(value.trim().toLowerCase(Locale.ROOT));
+  /** NFC, then every Unicode space and invisible character trimmed from both ends. */
+  static String text(String value) {
+    return EDGE_SPACE.matcher(Normalizer.normalize(value, Normalizer.Form.NFC)).replaceAll("");
   }
 
+  /**
+   * A value the sender already hashed (64 hex digits, SHA-256) goes as is, in lower case: both networks' hashes are
+   * lower-case hex, so an upper-case one would never match. Otherwise the rule's result, hashed.
+   */
+  static String hashed(String raw, UnaryOperator<String> rule) {
+    String trimmed = text(raw);
+    if (PRE_HASHED.matcher(trimmed).matches()) {
+      return trimmed.toLowerCase(Locale.ROOT);
+    }
+    String normalized = rule.apply(raw);
+    return normalized == null ? null : Sha256.hex(normalized);
+  }
+
+  /** Meta em and TikTok email: trimmed and lower-cased; without a domain it is not an e-mail address. */
   static String email(String value) {
-    String email = trimLower(value);
-    return email != null && email.indexOf('@') > 0 ? email : null;
+    String email = lower(text(value));
+    return EMAIL.matcher(email).matches() ? email : null;
   }
 
-  /** Meta: digits only, leading zeros removed, country code included, no '+'. */
+  /**
+   * Meta ph: digits only, with the country code, no '+' and no leading zeros. An extension is dropped, a trunk
+   * "(0)" after the country code is dropped, and a field holding two numbers or more than 15 digits is no number.
+   * A number written without its country code cannot be completed here: it is hashed as written.
+   */
   static String metaPhone(String value) {
-    String digits = NOT_DIGIT.matcher(value).replaceAll("").replaceFirst("^0+", "");
-    return digits.length() >= 6 ? digits : null;
+    String text = text(value);
+    text = PHONE_EXTENSION.matcher(text).replaceFirst("");
+    if (TWO_PHONES.matcher(text).find() || text.indexOf('+') != text.lastIndexOf('+')) {
+      return null;
+    }
+    text = TRUNK_ZERO.matcher(text).replaceFirst("$1");
+    StringBuilder digits = new StringBuilder();
+    text.codePoints().filter(Character::isDigit).forEach(c -> digits.append(Character.digit(c, 10)));
+    String number = digits.toString().replaceFirst("^0+", "");
+    return number.length() >= PHONE_MIN_DIGITS && number.length() <= PHONE_MAX_DIGITS ? number : null;
   }
 
-  /** TikTok: E.164 with the '+', so the same number hashes differently for the two networks, on purpose. */
+  /** TikTok phone: the same number in E.164, with its '+'. */
   static String tiktokPhone(String value) {
     String digits = metaPhone(value);
     return digits == null ? null : "+" + digits;
   }
 
-  /** First and last names: lowercase, no punctuation; other letters kept as UTF-8 ("Valéry" -> "valéry"). */
+  /** First and last names: lower case, punctuation and symbols removed, letters of every script kept. */
   static String name(String value) {
-    return emptyToNull(PUNCTUATION.matcher(value.toLowerCase(Locale.ROOT)).replaceAll("").trim());
+    String name = NOT_NAME.matcher(lower(collapseSpaces(text(value)))).replaceAll("");
+    return emptyToNull(collapseSpaces(name).trim());
   }
 
-  /** Meta city: lowercase letters only, no punctuation, digits or spaces ("Menlo Park" -> "menlopark"). */
+  /** City: lower case, letters only: no punctuation, digits or spaces ("New York" -> "newyork"). */
   static String city(String value) {
-    return emptyToNull(NOT_LETTER.matcher(value.toLowerCase(Locale.ROOT)).replaceAll(""));
+    return emptyToNull(NOT_LETTER.matcher(lower(text(value))).replaceAll(""));
   }
 
-  /** Meta state: lowercase, no punctuation or spaces ("Washington, D.C." -> "washingtondc"). */
+  /** State: a US state's two-letter code ("California" or "CA" -> "ca"); elsewhere lower case, no punctuation or spaces. */
   static String state(String value) {
-    return emptyToNull(NOT_LETTER_OR_DIGIT.matcher(value.toLowerCase(Locale.ROOT)).replaceAll(""));
+    String state = NOT_LETTER_OR_DIGIT.matcher(lower(text(value))).replaceAll("");
+    return emptyToNull(Regions.US_STATES.getOrDefault(state, state));
   }
 
-  /** Zip: lowercase, no spaces; a US ZIP+4 keeps its first 5 digits ("98 121-9431" -> "98121"), no dashes. */
+  /** Zip: lower case, no spaces or dashes; a US ZIP+4, with or without its dash, keeps its first five digits. */
   static String zip(String value) {
-    String zip = value.toLowerCase(Locale.ROOT).replaceAll("\\s+", "");
-    Matcher us = US_ZIP_PLUS_4.matcher(zip);
+    String zip = INNER_SPACE.matcher(lower(text(value))).replaceAll("");
+    Matcher us = US_ZIP.matcher(zip);
     if (us.matches()) {
-      zip = us.group(1);
+      return us.group(1);
     }
-    zip = zip.replace("-", "");
+    zip = NOT_LETTER_OR_DIGIT.matcher(zip).replaceAll("");
     return zip.length() >= 2 ? zip : null;
   }
 
-  /** ISO 3166-1 alpha-2, lowercase, from a code or an English name ("United States" -> "us"). */
+  /** ISO 3166-1 alpha-2, lower case, from a code (alpha-2 or alpha-3) or a country's name. */
   static String country(String value) {
-    String key = NOT_LETTER.matcher(value.toLowerCase(Locale.ROOT)).replaceAll("");
-    return COUNTRIES.get(key);
+    return Regions.COUNTRIES.get(NOT_LETTER.matcher(lower(text(value))).replaceAll(""));
   }
 
-  /** A single lowercase initial, f or m. */
+  /** A single lower-case initial, f or m. */
   static String gender(String value) {
-    String g = value.trim().toLowerCase(Locale.ROOT);
-    if (Set.of("f", "female", "woman", "w").contains(g)) {
-      return "f";
-    }
-    if (Set.of("m", "male", "man").contains(g)) {
-      return "m";
-    }
-    return null;
+    return GENDERS.get(NOT_LETTER.matcher(lower(text(value))).replaceAll(""));
   }
 
-  /** YYYYMMDD from YYYY-MM-DD, YYYYMMDD, M/D/YYYY (US, as Meta's example) or D.M.YYYY; year 1900 to now. */
+  /** YYYYMMDD from YYYY-MM-DD, YYYYMMDD, M/D/YYYY (US, as Meta's example) or D.M.YYYY; a real date, 1900 to now. */
   static String dateOfBirth(String value) {
-    String text = value.trim();
+    String text = text(value);
     Matcher m;
     int year;
     int month;
@@ -117,37 +167,30 @@ final class Normalize {
     }
     try {
       LocalDate date = LocalDate.of(year, month, day);
-      return year >= 1900 && year <= Year.now().getValue() ? String.format("%04d%02d%02d", year, month, day) : null;
-    } catch (DateTimeException invalid) {
+      return year >= 1900 && !date.isAfter(LocalDate.now()) ? String.format("%04d%02d%02d", year, month, day) : null;
+    } catch (DateTimeException impossible) {
       return null;
     }
   }
 
   /**
-   * external_id keeps its case: it must match the format the pixel sends (open question 4 of ad-networks.md, for
-   * TikTok: we take the safe reading, trim only, the same on both networks).
+   * external_id keeps its case and its exact code points (no NFC): Meta asks for the same format as on the
+   * advertiser's other channels (the pixel), byte for byte. TikTok publishes no rule we could read first-hand; the
+   * safe reading is the same: trim only, on both networks.
    */
   static String externalId(String value) {
-    return emptyToNull(value.trim());
+    return emptyToNull(EDGE_SPACE.matcher(value).replaceAll(""));
+  }
+
+  private static String lower(String value) {
+    return value.toLowerCase(Locale.ROOT);
+  }
+
+  private static String collapseSpaces(String value) {
+    return INNER_SPACE.matcher(value).replaceAll(" ");
   }
 
   private static String emptyToNull(String value) {
     return value == null || value.isEmpty() ? null : value;
-  }
-
-  private static Map<String, String> countries() {
-    Map<String, String> map = new HashMap<>();
-    for (String code : Locale.getISOCountries()) {
-      Locale locale = new Locale("", code);
-      String lower = code.toLowerCase(Locale.ROOT);
-      map.put(lower, lower);
-      map.put(locale.getISO3Country().toLowerCase(Locale.ROOT), lower);
-      map.put(NOT_LETTER.matcher(locale.getDisplayCountry(Locale.ENGLISH).toLowerCase(Locale.ROOT)).replaceAll(""),
-          lower);
-    }
-    map.put("usa", "us");
-    map.put("unitedstatesofamerica", "us");
-    map.put("uk", "gb");
-    return Map.copyOf(map);
   }
 }

@@ -12,14 +12,13 @@ import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 
 import java.util.List;
-import java.util.Locale;
 
-import static dev.eventrouter.forward.MetaApi.hashed;
 import static dev.eventrouter.forward.MetaApi.put;
 
 /**
  * TikTok Events API 2.0: {@code POST {api_base}/open_api/v1.3/event/track/} with header {@code Access-Token} and a
- * JSON body {@code {"event_source", "event_source_id", "test_event_code"?, "data": [...]}} (ad-networks.md 2.1, 2.2).
+ * JSON body {@code {"event_source", "event_source_id", "test_event_code"?, "data": [...]}} (Events API 2.0, as
+ * RudderStack sends it: https://github.com/rudderlabs/rudder-transformer/tree/develop/src/v0/destinations/tiktok_ads).
  */
 final class TikTokApi implements NetworkApi {
 
@@ -37,7 +36,7 @@ final class TikTokApi implements NetworkApi {
     JsonObject body = new JsonObject()
         .put("event_source", integration.source())
         .put("event_source_id", integration.pixel());
-    // Every implementation sends it at the top level (open question 3 of ad-networks.md); so do we.
+    // Every public implementation (RudderStack, Segment, Stape) sends it at the top level; so do we.
     if (integration.testEventCode() != null) {
       body.put("test_event_code", integration.testEventCode());
     }
@@ -63,22 +62,30 @@ final class TikTokApi implements NetworkApi {
     return event;
   }
 
-  /** Email, phone, names, zip and external_id hashed per TikTok's rules; city, state, country sent plain. */
+  /**
+   * TikTok's user keys. TikTok's own pages could not be read first-hand (they render in JavaScript); the rules are
+   * those its Events API integrations apply (RudderStack's TikTokTrackV2 mapping,
+   * https://github.com/rudderlabs/rudder-transformer/tree/develop/src/v0/destinations/tiktok_ads), which are Meta's
+   * for the same fields: so one person hashes alike on both networks, except the phone, which TikTok wants in E.164
+   * with its '+'. TikTok's names: lower case and punctuation removed, as Meta's. City, state and country go plain.
+   */
+  static final List<UserField> USER_FIELDS = List.of(
+      UserField.hashed("email", "email", Normalize::email),
+      UserField.hashed("phone", "phone", Normalize::tiktokPhone),
+      UserField.hashed("first_name", "first_name", Normalize::name),
+      UserField.hashed("last_name", "last_name", Normalize::name),
+      UserField.hashed("zip", "zip_code", Normalize::zip),
+      UserField.plain("city", "city", Normalize::city),
+      UserField.plain("state", "state", Normalize::state),
+      UserField.plain("country", "country", Normalize::country));
+
   static JsonObject user(DeliveryJob job) {
     JsonObject user = new JsonObject();
     String telegram = Sha256.hex(Long.toString(job.telegramId()));
-    String external = hashed(job.userValue("external_id"), Normalize::externalId);
+    String external = job.userValue("external_id") == null ? null
+        : Normalize.hashed(job.userValue("external_id"), Normalize::externalId);
     user.put("external_id", external == null ? telegram : new JsonArray().add(telegram).add(external));
-    put(user, "email", hashed(job.userValue("email"), Normalize::email));
-    put(user, "phone", hashed(job.userValue("phone"), Normalize::tiktokPhone));
-    // TikTok's own rule for names is not published first-hand; we normalise them exactly as for Meta (lower case,
-    // punctuation removed, as the social-hub adapter does), so one person hashes the same on both networks.
-    put(user, "first_name", hashed(job.userValue("first_name"), Normalize::name));
-    put(user, "last_name", hashed(job.userValue("last_name"), Normalize::name));
-    put(user, "zip_code", hashed(job.userValue("zip"), Normalize::zip));
-    put(user, "city", plain(job.userValue("city")));
-    put(user, "state", plain(job.userValue("state")));
-    put(user, "country", job.userValue("country") == null ? null : Normalize.country(job.userValue("country")));
+    UserField.putAll(USER_FIELDS, job, user);
     put(user, "ip", job.clientIp());
     put(user, "user_agent", job.userAgent());
     if (job.click() != null) {
@@ -88,13 +95,9 @@ final class TikTokApi implements NetworkApi {
     return user;
   }
 
-  /** Unhashed address parts: lowercase letters and digits only. */
-  private static String plain(String value) {
-    if (value == null) {
-      return null;
-    }
-    String text = value.toLowerCase(Locale.ROOT).replaceAll("[^\\p{L}\\p{N}]+", "");
-    return text.isEmpty() ? null : text;
+  @Override
+  public List<String> rejectedFields(DeliveryJob job) {
+    return UserField.rejected(USER_FIELDS, job);
   }
 
   @Override

@@ -217,6 +217,29 @@ class ForwardingTest {
   }
 
   @Test
+  @DisplayName("a user_data value that cannot be made valid is not sent, the event still is, and /metrics counts it")
+  void invalidUserDataCounted() {
+    start();
+    String eventId = post(event("REG", null).put("user_data", new JsonObject().put("email", "user@")
+        .put("phone", "+1 650 555 1212, +1 650 555 1313").put("first_name", "Mary")));
+    awaitStatus(eventId, "meta", "delivered");
+    awaitStatus(eventId, "tiktok", "delivered");
+
+    JsonObject meta = fake.lastEvent("meta", eventId).getJsonObject("user_data");
+    assertThat(meta.fieldNames()).doesNotContain("em", "ph").contains("fn");
+    assertThat(fake.lastEvent("tiktok", eventId).getJsonObject("user").fieldNames())
+        .doesNotContain("email", "phone").contains("first_name");
+    String metrics = app.get("/metrics", null).bodyAsString();
+    for (String network : new String[] {"meta", "tiktok"}) {
+      for (String field : new String[] {"email", "phone"}) {
+        assertThat(metrics).contains("event_router_user_data_rejected_total{field=\"" + field + "\",network=\""
+            + network + "\"} 1.0");
+      }
+    }
+    assertThat(metrics).doesNotContain("field=\"first_name\"");
+  }
+
+  @Test
   @DisplayName("test_event_code goes at the top level of the request")
   void testEventCode() {
     start(new JsonObject().put("test_event_code", "TEST123"));

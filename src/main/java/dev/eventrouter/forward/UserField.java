@@ -1,0 +1,57 @@
+package dev.eventrouter.forward;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.UnaryOperator;
+
+/**
+ * How one network takes one {@code user_data} key: under which name, by which rule, hashed or plain, as a list or a
+ * single value. Each network's table of these is its user-data mapping, as data.
+ */
+record UserField(String key, String wireName, UnaryOperator<String> rule, boolean hash, boolean list) {
+
+  static UserField hashed(String key, String wireName, UnaryOperator<String> rule) {
+    return new UserField(key, wireName, rule, true, false);
+  }
+
+  static UserField hashedList(String key, String wireName, UnaryOperator<String> rule) {
+    return new UserField(key, wireName, rule, true, true);
+  }
+
+  static UserField plain(String key, String wireName, UnaryOperator<String> rule) {
+    return new UserField(key, wireName, rule, false, false);
+  }
+
+  /** The value to send for this job, or null when the key is absent or cannot be made valid. */
+  String value(DeliveryJob job) {
+    String raw = job.userValue(key);
+    if (raw == null) {
+      return null;
+    }
+    return hash ? Normalize.hashed(raw, rule) : rule.apply(raw);
+  }
+
+  /** Puts every field of the table that has a valid value into {@code user}. */
+  static void putAll(List<UserField> table, DeliveryJob job, JsonObject user) {
+    for (UserField field : table) {
+      String value = field.value(job);
+      if (value != null) {
+        user.put(field.wireName(), field.list() ? new JsonArray().add(value) : value);
+      }
+    }
+  }
+
+  /** The keys the sender gave that the table's rules could not make valid: they are not sent. */
+  static List<String> rejected(List<UserField> table, DeliveryJob job) {
+    List<String> rejected = new ArrayList<>();
+    for (UserField field : table) {
+      if (job.userValue(field.key()) != null && field.value(job) == null) {
+        rejected.add(field.key());
+      }
+    }
+    return rejected;
+  }
+}
