@@ -107,11 +107,8 @@ public final class SessionVerticle extends VerticleBase {
             .onSuccess(outcome -> stored(outcome, session, outbox)))
         .onComplete(done -> {
           if (done.failed() && EventStore.isDataError(done.cause())) {
-            PgException refused = (PgException) done.cause();
-            LOG.warn("event refused by the database: {}", LogSafe.describe(refused));
-            // To its own sender only: PostgreSQL's message (never its detail, which may quote the value).
-            message.fail(BusFailure.REFUSED, "The database refused a value of this event: " + refused.getErrorMessage()
-                + " (SQLSTATE " + refused.getSqlState() + "). It was not stored; change it before sending again.");
+            LOG.warn("event refused by the database: {}", LogSafe.describe(done.cause()));
+            message.fail(BusFailure.REFUSED, refusedMessage((PgException) done.cause()));
           } else if (done.failed()) {
             LOG.warn("event not stored, answered unavailable: {}", LogSafe.describe(done.cause()));
             message.fail(BusFailure.UNAVAILABLE, "event not stored");
@@ -188,10 +185,19 @@ public final class SessionVerticle extends VerticleBase {
     });
   }
 
+  /** To its own sender only: PostgreSQL's message (never its detail, which may quote the value). */
+  private static String refusedMessage(PgException refused) {
+    return "The database refused a value of this request: " + refused.getErrorMessage() + " (SQLSTATE "
+        + refused.getSqlState() + "). It was not stored; change it before sending again.";
+  }
+
   /** A consumer that stores what it is sent and replies with the same JSON once stored. */
   private Future<Void> reply(String address, Function<JsonObject, Future<Void>> store) {
     return vertx.eventBus().<JsonObject>consumer(address, message -> store.apply(message.body()).onComplete(done -> {
-      if (done.failed()) {
+      if (done.failed() && EventStore.isDataError(done.cause())) {
+        LOG.warn("{} refused by the database: {}", address, LogSafe.describe(done.cause()));
+        message.fail(BusFailure.REFUSED, refusedMessage((PgException) done.cause()));
+      } else if (done.failed()) {
         LOG.warn("{} not stored: {}", address, LogSafe.describe(done.cause()));
         message.fail(BusFailure.UNAVAILABLE, "not stored");
       } else {

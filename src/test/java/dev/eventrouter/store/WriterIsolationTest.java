@@ -55,4 +55,22 @@ class WriterIsolationTest {
       app.close();
     }
   }
+
+  @Test
+  @DisplayName("a click session PostgreSQL refuses gets 400 saying so, not a 503 that invites endless retries")
+  void refusedSessionIs400(Vertx vertx) {
+    TestApp app = TestApp.start(vertx, TestApp.config(TestDatabase.freshDatabaseUrl()));
+    try {
+      app.pool().query("ALTER TABLE click_sessions ADD CONSTRAINT no_poison CHECK (session_id <> 'poison')")
+          .execute().await();
+      HttpResponse<Buffer> response = app.postJson("/api/v1/sessions", TestApp.KEY_A,
+          new JsonObject().put("workspace_id", TestApp.WS_A).put("session_id", "poison"));
+      JsonObject error = assertError(response, 400, "validation_failed");
+      assertThat(error.getString("message")).contains("SQLSTATE 23514");
+      assertThat(app.postJson("/api/v1/sessions", TestApp.KEY_A, new JsonObject().put("workspace_id", TestApp.WS_A)
+          .put("session_id", "fine")).statusCode()).isEqualTo(200);
+    } finally {
+      app.close();
+    }
+  }
 }
