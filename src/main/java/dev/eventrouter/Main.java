@@ -1,5 +1,6 @@
 package dev.eventrouter;
 
+import dev.eventrouter.common.StartupException;
 import dev.eventrouter.config.ApiKeys;
 import dev.eventrouter.config.ConfigException;
 import dev.eventrouter.config.ConfigLoader;

@@ -1,5 +1,6 @@
 package dev.eventrouter;
 
+import dev.eventrouter.common.StartupException;
 import dev.eventrouter.support.TestDatabase;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

@@ -1,6 +1,6 @@
 package dev.eventrouter.config;
 
-import dev.eventrouter.Sha256;
+import dev.eventrouter.common.Sha256;
 
 import java.util.HexFormat;
 

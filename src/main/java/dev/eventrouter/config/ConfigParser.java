@@ -1,6 +1,5 @@
 package dev.eventrouter.config;
 
-import dev.eventrouter.event.EventMap;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -172,7 +171,7 @@ public final class ConfigParser {
         WorkspaceConfig.DEFAULT_ATTRIBUTION_WINDOW_DAYS, 1, 3650);
     List<IntegrationConfig> integrations =
         integrations(json.getValue("integrations"), path + ".integrations", botName);
-    Map<String, EventMapping> eventMap = eventMap(object(json, "event_map", path + ".event_map"), path + ".event_map");
+    Map<String, EventMappingOverride> eventMap = eventMap(object(json, "event_map", path + ".event_map"), path + ".event_map");
     return id == null ? null
         : new WorkspaceConfig(id, name, keys, rateLimit, botName, window, integrations, eventMap);
   }
@@ -279,8 +278,8 @@ public final class ConfigParser {
     return pageUrl;
   }
 
-  private Map<String, EventMapping> eventMap(JsonObject json, String path) {
-    Map<String, EventMapping> map = new HashMap<>();
+  private Map<String, EventMappingOverride> eventMap(JsonObject json, String path) {
+    Map<String, EventMappingOverride> map = new HashMap<>();
     for (String name : json.fieldNames()) {
       String itemPath = path + "." + name;
       if (!(json.getValue(name) instanceof JsonObject item)) {
@@ -288,16 +287,16 @@ public final class ConfigParser {
         continue;
       }
       unknownKeys(item, itemPath, EVENT_MAPPING_KEYS);
-      // What a row leaves out keeps the default table's value (or, for a new name, the name itself).
-      EventMapping base = EventMap.DEFAULT.getOrDefault(name, new EventMapping(name, name, false));
-      String meta = string(item, "meta", itemPath + ".meta", base.meta());
-      String tiktok = string(item, "tiktok", itemPath + ".tiktok", base.tiktok());
+      // Kept as written: what a row leaves out is filled from the default table at lookup.
+      String meta = string(item, "meta", itemPath + ".meta", null);
+      String tiktok = string(item, "tiktok", itemPath + ".tiktok", null);
       for (String nativeName : new String[] {meta, tiktok}) {
-        if (!NATIVE_EVENT_NAME.matcher(nativeName).matches()) {
+        if (nativeName != null && !NATIVE_EVENT_NAME.matcher(nativeName).matches()) {
           problems.add(itemPath + ": event names must be 1 to 50 letters, digits, _ - or spaces");
         }
       }
-      map.put(name, new EventMapping(meta, tiktok, bool(item, "monetary", itemPath + ".monetary", base.monetary())));
+      Boolean monetary = item.getValue("monetary") == null ? null : bool(item, "monetary", itemPath + ".monetary", false);
+      map.put(name, new EventMappingOverride(meta, tiktok, monetary));
     }
     return Map.copyOf(map);
   }

@@ -13,7 +13,7 @@ import java.util.UUID;
  */
 public record WorkspaceConfig(UUID id, String name, List<byte[]> apiKeyHashes, RateLimitConfig rateLimit,
                               String botName, int attributionWindowDays, List<IntegrationConfig> integrations,
-                              Map<String, EventMapping> eventMap) {
+                              Map<String, EventMappingOverride> eventMap) {
 
   public static final int DEFAULT_ATTRIBUTION_WINDOW_DAYS = 28;
 

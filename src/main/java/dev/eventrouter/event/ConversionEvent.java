@@ -1,6 +1,6 @@
 package dev.eventrouter.event;
 
-import dev.eventrouter.Sha256;
+import dev.eventrouter.common.Sha256;
 import io.vertx.core.json.JsonObject;
 
 import java.math.BigDecimal;

@@ -1,6 +1,7 @@
 package dev.eventrouter.event;
 
-import dev.eventrouter.config.EventMapping;
+import dev.eventrouter.event.EventMapping;
+import dev.eventrouter.config.EventMappingOverride;
 import dev.eventrouter.config.WorkspaceConfig;
 
 import java.util.Map;
@@ -10,9 +11,11 @@ import java.util.Map;
  * extend with its own {@code event_map} (the networks rename their standard events from time to time). Any other
  * name passes through as a custom event of the same name.
  *
- * <p>The TikTok names follow the spec table. Our reference (ad-networks.md 2.4) notes that TikTok's current list
- * names registration CompleteRegistration (not Registration) and may have replaced CompletePayment by Purchase; a
- * workspace that wants those names sets them in its event_map.
+ * <p>The TikTok names follow the spec table. TikTok's current standard list, as its integrations send it (for
+ * instance RudderStack's eventNameMapping,
+ * https://github.com/rudderlabs/rudder-transformer/blob/develop/src/v0/destinations/tiktok_ads/config.js), names
+ * registration CompleteRegistration (not Registration) and has Purchase beside CompletePayment; a workspace that
+ * wants those names sets them in its event_map.
  */
 public final class EventMap {
 
@@ -28,12 +31,16 @@ public final class EventMap {
 
   private EventMap() {}
 
+  /** The default row (a custom event of the same name when there is none), with the workspace's override on top. */
   public static EventMapping mapping(WorkspaceConfig workspace, String eventName) {
-    EventMapping override = workspace == null ? null : workspace.eventMap().get(eventName);
-    if (override != null) {
-      return override;
+    EventMapping base = DEFAULT.getOrDefault(eventName, new EventMapping(eventName, eventName, false));
+    EventMappingOverride override = workspace == null ? null : workspace.eventMap().get(eventName);
+    if (override == null) {
+      return base;
     }
-    return DEFAULT.getOrDefault(eventName, new EventMapping(eventName, eventName, false));
+    return new EventMapping(override.meta() == null ? base.meta() : override.meta(),
+        override.tiktok() == null ? base.tiktok() : override.tiktok(),
+        override.monetary() == null ? base.monetary() : override.monetary());
   }
 
   /** Purchases need a value: Meta refuses a Purchase without one (error 100 / 2804009). */

@@ -5,8 +5,10 @@ import dev.eventrouter.config.DeliveryConfig;
 import dev.eventrouter.config.IntegrationConfig;
 import dev.eventrouter.config.LiveConfig;
 import dev.eventrouter.config.Network;
+import dev.eventrouter.store.ClaimedDelivery;
 import dev.eventrouter.store.Database;
-import dev.eventrouter.LogSafe;
+import dev.eventrouter.common.LogSafe;
+import dev.eventrouter.store.DeliveryStore;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.circuitbreaker.CircuitBreaker;
@@ -155,8 +157,8 @@ public final class ForwarderVerticle extends VerticleBase {
         .mapEmpty();
   }
 
-  private Future<Void> process(List<DeliveryJob> jobs, DeliveryConfig config) {
-    Map<IntegrationKey, List<DeliveryJob>> groups = new LinkedHashMap<>();
+  private Future<Void> process(List<ClaimedDelivery> jobs, DeliveryConfig config) {
+    Map<IntegrationKey, List<ClaimedDelivery>> groups = new LinkedHashMap<>();
     jobs.forEach(job -> groups.computeIfAbsent(new IntegrationKey(job.workspaceId(), job.integrationId()),
         key -> new ArrayList<>()).add(job));
     List<Future<Void>> all = new ArrayList<>();
@@ -170,7 +172,7 @@ public final class ForwarderVerticle extends VerticleBase {
     return Future.join(all).mapEmpty();
   }
 
-  private Future<Void> processIntegration(IntegrationKey key, List<DeliveryJob> jobs, DeliveryConfig config) {
+  private Future<Void> processIntegration(IntegrationKey key, List<ClaimedDelivery> jobs, DeliveryConfig config) {
     Optional<IntegrationConfig> found = live.current().workspace(key.workspaceId())
         .flatMap(w -> w.integrations().stream()
             .filter(i -> i.id().equals(key.integrationId()) && i.network() == network).findFirst());
@@ -179,25 +181,25 @@ public final class ForwarderVerticle extends VerticleBase {
     }
     IntegrationConfig integration = found.get();
     Instant oldest = Instant.now().minus(MAX_EVENT_AGE);
-    List<DeliveryJob> expired = jobs.stream().filter(j -> j.receivedAt().isBefore(oldest)).toList();
-    List<DeliveryJob> fresh = jobs.stream().filter(j -> !j.receivedAt().isBefore(oldest)).toList();
+    List<ClaimedDelivery> expired = jobs.stream().filter(j -> j.receivedAt().isBefore(oldest)).toList();
+    List<ClaimedDelivery> fresh = jobs.stream().filter(j -> !j.receivedAt().isBefore(oldest)).toList();
     fresh.stream().filter(job -> job.attempts() == 0).forEach(this::countRejected);
     Future<Void> done = expired.isEmpty() ? Future.succeededFuture()
         : store.close(expired, "expired", "event older than " + MAX_EVENT_AGE.toDays() + " days; "
             + network.id + " does not accept it");
     if (integration.dryRun()) {
-      Map<DeliveryJob, JsonObject> payloads = new LinkedHashMap<>();
+      Map<ClaimedDelivery, JsonObject> payloads = new LinkedHashMap<>();
       fresh.forEach(job -> payloads.put(job, api.body(integration, List.of(job))));
       return payloads.isEmpty() ? done : done.compose(v -> store.dryRun(payloads));
     }
     for (int from = 0; from < fresh.size(); from += config.batchSize()) {
-      List<DeliveryJob> batch = fresh.subList(from, Math.min(fresh.size(), from + config.batchSize()));
+      List<ClaimedDelivery> batch = fresh.subList(from, Math.min(fresh.size(), from + config.batchSize()));
       done = done.compose(v -> send(key, integration, batch, config));
     }
     return done;
   }
 
-  private Future<Void> send(IntegrationKey key, IntegrationConfig integration, List<DeliveryJob> jobs,
+  private Future<Void> send(IntegrationKey key, IntegrationConfig integration, List<ClaimedDelivery> jobs,
                             DeliveryConfig config) {
     Channel channel = channel(key, config);
     return channel.breaker().<Outcome>execute(() -> api
@@ -217,7 +219,7 @@ public final class ForwarderVerticle extends VerticleBase {
         });
   }
 
-  private Future<Void> record(IntegrationKey key, IntegrationConfig integration, List<DeliveryJob> jobs,
+  private Future<Void> record(IntegrationKey key, IntegrationConfig integration, List<ClaimedDelivery> jobs,
                               Outcome outcome, DeliveryConfig config) {
     String token = integration.accessToken();
     if (outcome instanceof Outcome.Delivered) {
@@ -230,8 +232,8 @@ public final class ForwarderVerticle extends VerticleBase {
     }
     if (outcome instanceof Outcome.InvalidData invalid && jobs.size() > 1) {
       // One bad event fails the whole request: halve until it stands alone, so the others go through.
-      List<DeliveryJob> first = jobs.subList(0, jobs.size() / 2);
-      List<DeliveryJob> second = jobs.subList(jobs.size() / 2, jobs.size());
+      List<ClaimedDelivery> first = jobs.subList(0, jobs.size() / 2);
+      List<ClaimedDelivery> second = jobs.subList(jobs.size() / 2, jobs.size());
       return send(key, integration, first, config).compose(v -> send(key, integration, second, config));
     }
     if (outcome instanceof Outcome.Unauthorized unauthorized) {
@@ -247,7 +249,7 @@ public final class ForwarderVerticle extends VerticleBase {
    * Data quality for the advertiser: each user_data value that cannot be made valid for this network (and so is not
    * sent) is counted by field, once per delivery, when it is first built. Labels are bounded: network and field name.
    */
-  private void countRejected(DeliveryJob job) {
+  private void countRejected(ClaimedDelivery job) {
     api.rejectedFields(job).forEach(field -> rejectedByField.computeIfAbsent(field, f -> Counter
         .builder("event_router.user_data.rejected")
         .description("user_data values not sent because they cannot be made valid, by network and field")

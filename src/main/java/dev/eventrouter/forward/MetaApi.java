@@ -1,9 +1,10 @@
 package dev.eventrouter.forward;
 
-import dev.eventrouter.Sha256;
+import dev.eventrouter.common.Sha256;
 import dev.eventrouter.config.IntegrationConfig;
 import dev.eventrouter.config.Network;
 import dev.eventrouter.event.EventIds;
+import dev.eventrouter.store.ClaimedDelivery;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
@@ -26,7 +27,7 @@ final class MetaApi implements NetworkApi {
   }
 
   @Override
-  public JsonObject body(IntegrationConfig integration, List<DeliveryJob> jobs) {
+  public JsonObject body(IntegrationConfig integration, List<ClaimedDelivery> jobs) {
     JsonArray data = new JsonArray();
     jobs.forEach(job -> data.add(event(integration, job)));
     JsonObject body = new JsonObject().put("data", data);
@@ -36,7 +37,7 @@ final class MetaApi implements NetworkApi {
     return body;
   }
 
-  static JsonObject event(IntegrationConfig integration, DeliveryJob job) {
+  static JsonObject event(IntegrationConfig integration, ClaimedDelivery job) {
     JsonObject event = new JsonObject()
         .put("event_name", job.mappedEvent())
         .put("event_time", job.receivedAt().getEpochSecond())
@@ -70,7 +71,7 @@ final class MetaApi implements NetworkApi {
       UserField.hashed("country", "country", Normalize::country));
 
   /** Contact data from the table; external ids hashed; IP, user agent, fbc and fbp never hashed. */
-  static JsonObject userData(DeliveryJob job) {
+  static JsonObject userData(ClaimedDelivery job) {
     JsonObject user = new JsonObject();
     JsonArray externalIds = new JsonArray().add(Sha256.hex(Long.toString(job.telegramId())));
     String external = job.userValue("external_id") == null ? null
@@ -80,23 +81,17 @@ final class MetaApi implements NetworkApi {
     }
     user.put("external_id", externalIds);
     UserField.putAll(USER_FIELDS, job, user);
-    put(user, "client_ip_address", job.clientIp());
-    put(user, "client_user_agent", job.userAgent());
+    UserField.putIfKnown(user, "client_ip_address", job.clientIp());
+    UserField.putIfKnown(user, "client_user_agent", job.userAgent());
     if (job.click() != null) {
-      put(user, "fbc", job.click().fbc());
-      put(user, "fbp", job.click().fbp());
+      UserField.putIfKnown(user, "fbc", job.click().fbc());
+      UserField.putIfKnown(user, "fbp", job.click().fbp());
     }
     return user;
   }
 
-  static void put(JsonObject json, String key, String value) {
-    if (value != null) {
-      json.put(key, value);
-    }
-  }
-
   @Override
-  public List<String> rejectedFields(DeliveryJob job) {
+  public List<String> rejectedFields(ClaimedDelivery job) {
     return UserField.rejected(USER_FIELDS, job);
   }
 

@@ -2,6 +2,7 @@ package dev.eventrouter.forward;
 
 import dev.eventrouter.config.IntegrationConfig;
 import dev.eventrouter.config.Network;
+import dev.eventrouter.store.ClaimedDelivery;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
@@ -16,7 +17,7 @@ interface NetworkApi {
   Network network();
 
   /** The exact request body for these events. */
-  JsonObject body(IntegrationConfig integration, List<DeliveryJob> jobs);
+  JsonObject body(IntegrationConfig integration, List<ClaimedDelivery> jobs);
 
   Future<HttpResponse<Buffer>> send(WebClient client, IntegrationConfig integration, JsonObject body,
                                     long timeoutMs);
@@ -24,7 +25,7 @@ interface NetworkApi {
   Outcome classify(int status, Buffer body, long retryAfterMs);
 
   /** The user_data keys of this event that were given but cannot be made valid for this network (not sent). */
-  List<String> rejectedFields(DeliveryJob job);
+  List<String> rejectedFields(ClaimedDelivery job);
 
   static NetworkApi of(Network network) {
     return network == Network.META ? new MetaApi() : new TikTokApi();

@@ -1,9 +1,10 @@
 package dev.eventrouter.forward;
 
-import dev.eventrouter.Sha256;
+import dev.eventrouter.common.Sha256;
 import dev.eventrouter.config.IntegrationConfig;
 import dev.eventrouter.config.Network;
 import dev.eventrouter.event.EventIds;
+import dev.eventrouter.store.ClaimedDelivery;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
@@ -13,7 +14,6 @@ import io.vertx.ext.web.client.WebClient;
 
 import java.util.List;
 
-import static dev.eventrouter.forward.MetaApi.put;
 
 /**
  * TikTok Events API 2.0: {@code POST {api_base}/open_api/v1.3/event/track/} with header {@code Access-Token} and a
@@ -30,7 +30,7 @@ final class TikTokApi implements NetworkApi {
   }
 
   @Override
-  public JsonObject body(IntegrationConfig integration, List<DeliveryJob> jobs) {
+  public JsonObject body(IntegrationConfig integration, List<ClaimedDelivery> jobs) {
     JsonArray data = new JsonArray();
     jobs.forEach(job -> data.add(event(integration, job)));
     JsonObject body = new JsonObject()
@@ -43,7 +43,7 @@ final class TikTokApi implements NetworkApi {
     return body.put("data", data);
   }
 
-  static JsonObject event(IntegrationConfig integration, DeliveryJob job) {
+  static JsonObject event(IntegrationConfig integration, ClaimedDelivery job) {
     JsonObject event = new JsonObject()
         .put("event", job.mappedEvent())
         .put("event_time", job.receivedAt().getEpochSecond())
@@ -79,24 +79,24 @@ final class TikTokApi implements NetworkApi {
       UserField.plain("state", "state", Normalize::state),
       UserField.plain("country", "country", Normalize::country));
 
-  static JsonObject user(DeliveryJob job) {
+  static JsonObject user(ClaimedDelivery job) {
     JsonObject user = new JsonObject();
     String telegram = Sha256.hex(Long.toString(job.telegramId()));
     String external = job.userValue("external_id") == null ? null
         : Normalize.hashed(job.userValue("external_id"), Normalize::externalId);
     user.put("external_id", external == null ? telegram : new JsonArray().add(telegram).add(external));
     UserField.putAll(USER_FIELDS, job, user);
-    put(user, "ip", job.clientIp());
-    put(user, "user_agent", job.userAgent());
+    UserField.putIfKnown(user, "ip", job.clientIp());
+    UserField.putIfKnown(user, "user_agent", job.userAgent());
     if (job.click() != null) {
-      put(user, "ttclid", job.click().ttclid());
-      put(user, "ttp", job.click().ttp());
+      UserField.putIfKnown(user, "ttclid", job.click().ttclid());
+      UserField.putIfKnown(user, "ttp", job.click().ttp());
     }
     return user;
   }
 
   @Override
-  public List<String> rejectedFields(DeliveryJob job) {
+  public List<String> rejectedFields(ClaimedDelivery job) {
     return UserField.rejected(USER_FIELDS, job);
   }
 

@@ -1,5 +1,6 @@
 package dev.eventrouter.forward;
 
+import dev.eventrouter.store.ClaimedDelivery;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -26,7 +27,7 @@ record UserField(String key, String wireName, UnaryOperator<String> rule, boolea
   }
 
   /** The value to send for this job, or null when the key is absent or cannot be made valid. */
-  String value(DeliveryJob job) {
+  String value(ClaimedDelivery job) {
     String raw = job.userValue(key);
     if (raw == null) {
       return null;
@@ -35,7 +36,7 @@ record UserField(String key, String wireName, UnaryOperator<String> rule, boolea
   }
 
   /** Puts every field of the table that has a valid value into {@code user}. */
-  static void putAll(List<UserField> table, DeliveryJob job, JsonObject user) {
+  static void putAll(List<UserField> table, ClaimedDelivery job, JsonObject user) {
     for (UserField field : table) {
       String value = field.value(job);
       if (value != null) {
@@ -44,8 +45,15 @@ record UserField(String key, String wireName, UnaryOperator<String> rule, boolea
     }
   }
 
+  /** Puts a value that is known (IP, user agent, click ids); leaves the key out when it is not. */
+  static void putIfKnown(JsonObject json, String key, String value) {
+    if (value != null) {
+      json.put(key, value);
+    }
+  }
+
   /** The keys the sender gave that the table's rules could not make valid: they are not sent. */
-  static List<String> rejected(List<UserField> table, DeliveryJob job) {
+  static List<String> rejected(List<UserField> table, ClaimedDelivery job) {
     List<String> rejected = new ArrayList<>();
     for (UserField field : table) {
       if (job.userValue(field.key()) != null && field.value(job) == null) {

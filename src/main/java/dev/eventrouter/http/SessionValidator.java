@@ -1,7 +1,7 @@
 package dev.eventrouter.http;
 
-import dev.eventrouter.session.ClickSession;
-import dev.eventrouter.session.InviteSession;
+import dev.eventrouter.event.ClickSession;
+import dev.eventrouter.event.InviteSession;
 import io.vertx.core.json.JsonObject;
 
 import java.security.SecureRandom;

@@ -1,6 +1,7 @@
 package dev.eventrouter.session;
 
-import dev.eventrouter.LogSafe;
+import dev.eventrouter.common.LogSafe;
+import dev.eventrouter.event.Resolution;
 import io.vertx.core.Future;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,6 +1,6 @@
 package dev.eventrouter.session;
 
-import dev.eventrouter.LogSafe;
+import dev.eventrouter.common.LogSafe;
 import dev.eventrouter.bus.Addresses;
 import dev.eventrouter.bus.BusFailure;
 import dev.eventrouter.bus.IngestReply;
@@ -9,13 +9,19 @@ import dev.eventrouter.config.AppConfig;
 import dev.eventrouter.config.IntegrationConfig;
 import dev.eventrouter.config.LiveConfig;
 import dev.eventrouter.config.WorkspaceConfig;
+import dev.eventrouter.event.ClickSession;
 import dev.eventrouter.event.ConversionEvent;
 import dev.eventrouter.event.EventIds;
 import dev.eventrouter.event.EventMap;
-import dev.eventrouter.forward.DeliveryStore;
+import dev.eventrouter.event.InviteSession;
+import dev.eventrouter.event.Resolution;
+import dev.eventrouter.store.DeliveryStore;
 import dev.eventrouter.store.Database;
 import dev.eventrouter.store.EventStore;
 import dev.eventrouter.store.GroupCommit;
+import dev.eventrouter.store.NewEvent;
+import dev.eventrouter.store.WriteResult;
+import dev.eventrouter.store.SessionStore;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -51,9 +57,9 @@ public final class SessionVerticle extends VerticleBase {
   private final MeterRegistry metrics;
   private EventStore events;
   private DeliveryStore deliveries;
-  private ClickSessionStore sessions;
+  private SessionStore sessions;
   private SessionResolver resolver;
-  private GroupCommit<EventStore.Pending, EventStore.Outcome> writes;
+  private GroupCommit<NewEvent, WriteResult> writes;
   private final Map<String, Counter> storedBySource = new HashMap<>();
 
   public SessionVerticle(Database database, EventIds ids, LiveConfig live, MeterRegistry metrics) {
@@ -68,7 +74,7 @@ public final class SessionVerticle extends VerticleBase {
     AppConfig config = live.current();
     events = new EventStore(database.pool(), database.readPool());
     deliveries = new DeliveryStore(database.pool(), database.readPool());
-    sessions = new ClickSessionStore(database.pool());
+    sessions = new SessionStore(database.pool());
     resolver = new SessionResolver(List.of(
         new InviteSessionSource(vertx, database.readPool()),
         new AnalyticsSessionSource(vertx, database.readPool(), ws -> live.current().workspace(ws)
@@ -100,9 +106,10 @@ public final class SessionVerticle extends VerticleBase {
   private void ingest(Message<JsonObject> message) {
     IngestRequest request = IngestRequest.fromJson(message.body());
     ConversionEvent event = request.event();
-    List<EventStore.Outbox> outbox = outbox(event);
+    List<NewEvent.Delivery> outbox = outbox(event);
     resolver.resolve(event.workspaceId(), event.telegramId(), event.sessionId())
-        .compose(session -> writes.submit(new EventStore.Pending(ids.next(), request, session, outbox),
+        .compose(session -> writes.submit(new NewEvent(ids.next(), event, request.receivedAt(),
+                request.idempotencyKey(), request.requestHash(), session, outbox),
                 request.deadline().toEpochMilli())
             .onSuccess(outcome -> stored(outcome, session, outbox)))
         .onComplete(done -> {
@@ -112,7 +119,7 @@ public final class SessionVerticle extends VerticleBase {
           } else if (done.failed()) {
             LOG.warn("event not stored, answered unavailable: {}", LogSafe.describe(done.cause()));
             message.fail(BusFailure.UNAVAILABLE, "event not stored");
-          } else if (done.result() instanceof EventStore.Stored stored) {
+          } else if (done.result() instanceof WriteResult.Stored stored) {
             message.reply(new IngestReply(EventIds.format(stored.eventId()), stored.sessionId(),
                 IngestReply.PROCESSED, stored.replayed()).toJson());
           } else {
@@ -122,11 +129,11 @@ public final class SessionVerticle extends VerticleBase {
   }
 
   /** One delivery per enabled integration of the event's workspace, as configured now, with the mapped name. */
-  private List<EventStore.Outbox> outbox(ConversionEvent event) {
+  private List<NewEvent.Delivery> outbox(ConversionEvent event) {
     return live.current().workspace(event.workspaceId())
         .map(workspace -> workspace.integrations().stream()
             .filter(IntegrationConfig::enabled)
-            .map(i -> new EventStore.Outbox(i.id(), i.network().id,
+            .map(i -> new NewEvent.Delivery(i.id(), i.network().id,
                 EventMap.mapping(workspace, event.eventName()).nameFor(i.network())))
             .toList())
         .orElse(List.of());
@@ -136,11 +143,11 @@ public final class SessionVerticle extends VerticleBase {
    * Counts the stored event by how its session was found ({@code session_source="none"} counts the unattributed)
    * and wakes the forwarders of its deliveries.
    */
-  private void stored(EventStore.Outcome outcome, Resolution session, List<EventStore.Outbox> outbox) {
-    if (outcome instanceof EventStore.Stored stored && !stored.replayed()) {
+  private void stored(WriteResult outcome, Resolution session, List<NewEvent.Delivery> outbox) {
+    if (outcome instanceof WriteResult.Stored stored && !stored.replayed()) {
       storedBySource.computeIfAbsent(session.source(),
           source -> metrics.counter("event_router.events.stored", "session_source", source)).increment();
-      wakeForwarders(outbox.stream().map(EventStore.Outbox::network).toList());
+      wakeForwarders(outbox.stream().map(NewEvent.Delivery::network).toList());
     }
   }
 

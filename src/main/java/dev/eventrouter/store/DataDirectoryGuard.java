@@ -1,6 +1,6 @@
 package dev.eventrouter.store;
 
-import dev.eventrouter.StartupException;
+import dev.eventrouter.common.StartupException;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

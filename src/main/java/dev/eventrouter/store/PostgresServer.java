@@ -1,6 +1,6 @@
 package dev.eventrouter.store;
 
-import dev.eventrouter.StartupException;
+import dev.eventrouter.common.StartupException;
 import dev.eventrouter.config.DatabaseConfig;
 import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.pgclient.SslMode;

@@ -1,5 +1,6 @@
 package dev.eventrouter.config;
 
+import dev.eventrouter.event.EventMapping;
 import dev.eventrouter.http.ApiKeyAuthenticator;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;

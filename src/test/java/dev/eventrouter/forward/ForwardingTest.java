@@ -1,6 +1,6 @@
 package dev.eventrouter.forward;
 
-import dev.eventrouter.Sha256;
+import dev.eventrouter.common.Sha256;
 import dev.eventrouter.support.Await;
 import dev.eventrouter.support.FakeAdNetworks;
 import dev.eventrouter.support.FakeAdNetworks.Reply;

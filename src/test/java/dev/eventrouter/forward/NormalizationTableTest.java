@@ -1,5 +1,6 @@
 package dev.eventrouter.forward;
 
+import dev.eventrouter.store.ClaimedDelivery;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.DisplayName;
@@ -299,17 +300,17 @@ class NormalizationTableTest {
   }
 
   private static JsonObject build(String network, String key, String input) {
-    DeliveryJob job = job(new JsonObject().put(key, input));
+    ClaimedDelivery job = job(new JsonObject().put(key, input));
     return network.equals("meta") ? MetaApi.userData(job) : TikTokApi.user(job);
   }
 
   private static List<String> rejected(String network, String key, String input) {
-    DeliveryJob job = job(new JsonObject().put(key, input));
+    ClaimedDelivery job = job(new JsonObject().put(key, input));
     return (network.equals("meta") ? new MetaApi() : (NetworkApi) new TikTokApi()).rejectedFields(job);
   }
 
-  private static DeliveryJob job(JsonObject userData) {
-    return new DeliveryJob(1, 1, UUID.randomUUID(), "i", "Lead", 0, 42, null, "USD", userData, Instant.now(), null);
+  private static ClaimedDelivery job(JsonObject userData) {
+    return new ClaimedDelivery(1, 1, UUID.randomUUID(), "i", "Lead", 0, 42, null, "USD", userData, Instant.now(), null);
   }
 
   private static String unescape(String cell) {

@@ -1,6 +1,7 @@
 package dev.eventrouter.forward;
 
-import dev.eventrouter.Sha256;
+import dev.eventrouter.common.Sha256;
+import dev.eventrouter.store.ClaimedDelivery;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.DisplayName;
@@ -19,8 +20,8 @@ class UserDataHashingTest {
   private static final long TELEGRAM_ID = 123456789L;
   private static final String TELEGRAM_HASH = Sha256.hex("123456789");
 
-  private static DeliveryJob job(JsonObject userData) {
-    return new DeliveryJob(1, 1, UUID.randomUUID(), "i", "Lead", 0, TELEGRAM_ID, null, "USD", userData,
+  private static ClaimedDelivery job(JsonObject userData) {
+    return new ClaimedDelivery(1, 1, UUID.randomUUID(), "i", "Lead", 0, TELEGRAM_ID, null, "USD", userData,
         Instant.now(), null);
   }
 

@@ -1,9 +1,8 @@
 package dev.eventrouter.store;
 
-import dev.eventrouter.bus.IngestRequest;
 import dev.eventrouter.config.DatabaseConfig;
 import dev.eventrouter.event.ConversionEvent;
-import dev.eventrouter.session.Resolution;
+import dev.eventrouter.event.Resolution;
 import dev.eventrouter.support.TestDatabase;
 import io.vertx.core.Vertx;
 import io.vertx.junit5.VertxExtension;
@@ -50,10 +49,10 @@ class EventStoreTest {
     database.pool().query("TRUNCATE events, idempotency_keys, deliveries").execute().await();
   }
 
-  private static EventStore.Pending pending(long id, String key, long telegramId) {
+  private static NewEvent pending(long id, String key, long telegramId) {
     ConversionEvent event = new ConversionEvent(WS, "DEP", telegramId, null, new BigDecimal("10.50"), "EUR", null);
-    return new EventStore.Pending(id, new IngestRequest(event, Instant.now(), key,
-        key == null ? null : event.contentHash(), Instant.now().plusSeconds(60)), Resolution.none(), List.of());
+    return new NewEvent(id, event, Instant.now(), key, key == null ? null : event.contentHash(), Resolution.none(),
+        List.of());
   }
 
   private long count(String table) {
@@ -63,21 +62,21 @@ class EventStoreTest {
   @Test
   @DisplayName("one batch stores every event without a key in one statement")
   void keylessBatch() {
-    List<EventStore.Outcome> outcomes = store.insertBatch(List.of(pending(1, null, 1), pending(2, null, 2)))
+    List<WriteResult> outcomes = store.insertBatch(List.of(pending(1, null, 1), pending(2, null, 2)))
         .await();
 
-    assertThat(outcomes).containsExactly(new EventStore.Stored(1, null, false), new EventStore.Stored(2, null, false));
+    assertThat(outcomes).containsExactly(new WriteResult.Stored(1, null, false), new WriteResult.Stored(2, null, false));
     assertThat(count("events")).isEqualTo(2);
   }
 
   @Test
   @DisplayName("two requests with one key in the same batch: the first is stored, the second replays it")
   void sameKeyInOneBatch() {
-    List<EventStore.Outcome> outcomes = store.insertBatch(List.of(
+    List<WriteResult> outcomes = store.insertBatch(List.of(
         pending(1, "k", 1), pending(2, null, 2), pending(3, "k", 1))).await();
 
-    assertThat(outcomes).containsExactly(new EventStore.Stored(1, null, false), new EventStore.Stored(2, null, false),
-        new EventStore.Stored(1, null, true));
+    assertThat(outcomes).containsExactly(new WriteResult.Stored(1, null, false), new WriteResult.Stored(2, null, false),
+        new WriteResult.Stored(1, null, true));
     assertThat(count("events")).isEqualTo(2);
     assertThat(count("idempotency_keys")).isEqualTo(1);
   }
@@ -85,9 +84,9 @@ class EventStoreTest {
   @Test
   @DisplayName("one key with two different bodies in the same batch: the second is a conflict")
   void conflictInOneBatch() {
-    List<EventStore.Outcome> outcomes = store.insertBatch(List.of(pending(1, "k", 1), pending(2, "k", 2))).await();
+    List<WriteResult> outcomes = store.insertBatch(List.of(pending(1, "k", 1), pending(2, "k", 2))).await();
 
-    assertThat(outcomes).containsExactly(new EventStore.Stored(1, null, false), new EventStore.Conflict());
+    assertThat(outcomes).containsExactly(new WriteResult.Stored(1, null, false), new WriteResult.Conflict());
     assertThat(count("events")).isEqualTo(1);
   }
 
@@ -96,21 +95,21 @@ class EventStoreTest {
   void keyFromEarlierBatch() {
     store.insertBatch(List.of(pending(1, "k", 1))).await();
 
-    List<EventStore.Outcome> outcomes = store.insertBatch(List.of(
+    List<WriteResult> outcomes = store.insertBatch(List.of(
         pending(2, "k", 1), pending(3, "k", 9), pending(4, "other", 4))).await();
 
-    assertThat(outcomes).containsExactly(new EventStore.Stored(1, null, true), new EventStore.Conflict(),
-        new EventStore.Stored(4, null, false));
+    assertThat(outcomes).containsExactly(new WriteResult.Stored(1, null, true), new WriteResult.Conflict(),
+        new WriteResult.Stored(4, null, false));
     assertThat(count("events")).isEqualTo(2);
   }
 
   @Test
   @DisplayName("outbox rows are written with the events actually stored: a replay adds none")
   void outboxFollowsStoredEvents() {
-    List<EventStore.Outbox> outbox = List.of(new EventStore.Outbox("meta-main", "meta", "Purchase"),
-        new EventStore.Outbox("tiktok-main", "tiktok", "CompletePayment"));
-    EventStore.Pending first = pending(1, "k", 1);
-    EventStore.Pending replay = pending(2, "k", 1);
+    List<NewEvent.Delivery> outbox = List.of(new NewEvent.Delivery("meta-main", "meta", "Purchase"),
+        new NewEvent.Delivery("tiktok-main", "tiktok", "CompletePayment"));
+    NewEvent first = pending(1, "k", 1);
+    NewEvent replay = pending(2, "k", 1);
 
     store.insertBatch(List.of(withOutbox(first, outbox), withOutbox(replay, outbox), withOutbox(pending(3, null, 3),
         outbox))).await();
@@ -123,8 +122,9 @@ class EventStoreTest {
             "3 meta Purchase pending", "3 tiktok CompletePayment pending");
   }
 
-  private static EventStore.Pending withOutbox(EventStore.Pending p, List<EventStore.Outbox> outbox) {
-    return new EventStore.Pending(p.eventId(), p.request(), p.session(), outbox);
+  private static NewEvent withOutbox(NewEvent e, List<NewEvent.Delivery> outbox) {
+    return new NewEvent(e.eventId(), e.event(), e.receivedAt(), e.idempotencyKey(), e.requestHash(), e.session(),
+        outbox);
   }
 
   @Test

@@ -1,4 +1,6 @@
-package dev.eventrouter.config;
+package dev.eventrouter.event;
+
+import dev.eventrouter.config.Network;
 
 /**
  * The native event names one of our event names maps to.

@@ -1,6 +1,6 @@
-package dev.eventrouter.forward;
+package dev.eventrouter.store;
 
-import dev.eventrouter.session.ClickData;
+import dev.eventrouter.event.ClickData;
 import io.vertx.core.json.JsonObject;
 
 import java.math.BigDecimal;
@@ -12,25 +12,25 @@ import java.util.UUID;
  *
  * @param click the click data of the event's session, or null when no click session was captured
  */
-record DeliveryJob(long deliveryId, long eventId, UUID workspaceId, String integrationId, String mappedEvent,
+public record ClaimedDelivery(long deliveryId, long eventId, UUID workspaceId, String integrationId, String mappedEvent,
                    int attempts, long telegramId, BigDecimal value, String currency, JsonObject userData,
                    Instant receivedAt, ClickData click) {
 
   /** A user_data value as text (numbers and booleans too), or null when absent or empty. */
-  String userValue(String key) {
+  public String userValue(String key) {
     Object value = userData == null ? null : userData.getValue(key);
     String text = value == null ? null : String.valueOf(value).trim();
     return text == null || text.isEmpty() ? null : text;
   }
 
   /** The browser's IP: as the sender gave it in user_data, else as the click session captured it. */
-  String clientIp() {
+  public String clientIp() {
     String given = userValue("client_ip");
     return given != null || click == null ? given : click.clientIp();
   }
 
   /** The browser's user agent: from user_data, else from the click session. */
-  String userAgent() {
+  public String userAgent() {
     String given = userValue("user_agent");
     return given != null || click == null ? given : click.userAgent();
   }

@@ -1,5 +1,7 @@
-package dev.eventrouter.session;
+package dev.eventrouter.event;
 
+import dev.eventrouter.event.ClickData;
+import dev.eventrouter.event.ClickSession;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 

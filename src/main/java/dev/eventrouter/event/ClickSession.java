@@ -1,4 +1,4 @@
-package dev.eventrouter.session;
+package dev.eventrouter.event;
 
 import io.vertx.core.json.JsonObject;
 

@@ -1,8 +1,9 @@
-package dev.eventrouter.forward;
+package dev.eventrouter.store;
 
 import dev.eventrouter.config.Network;
-import dev.eventrouter.session.ClickData;
-import dev.eventrouter.session.ClickSession;
+import dev.eventrouter.event.ClickData;
+import dev.eventrouter.event.ClickSession;
+import dev.eventrouter.store.ClaimedDelivery;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -88,9 +89,9 @@ public final class DeliveryStore {
     this.readPool = readPool;
   }
 
-  Future<List<DeliveryJob>> claim(Network network, int limit, long leaseMs) {
+  public Future<List<ClaimedDelivery>> claim(Network network, int limit, long leaseMs) {
     return pool.preparedQuery(CLAIM).execute(Tuple.of(network.id, limit, leaseMs)).map(rows -> {
-      List<DeliveryJob> jobs = new ArrayList<>();
+      List<ClaimedDelivery> jobs = new ArrayList<>();
       for (Row row : rows) {
         jobs.add(job(row));
       }
@@ -98,7 +99,7 @@ public final class DeliveryStore {
     });
   }
 
-  private static DeliveryJob job(Row row) {
+  private static ClaimedDelivery job(Row row) {
     ClickData click = null;
     if (row.getString("click_session") != null) {
       click = ClickData.of(new ClickSession(row.getUUID("workspace_id"), row.getString("click_session"),
@@ -107,37 +108,37 @@ public final class DeliveryStore {
           row.getString("landing_url"), row.getOffsetDateTime("clicked_at").toInstant()));
     }
     Object userData = row.getJson("user_data");
-    return new DeliveryJob(row.getLong("delivery_id"), row.getLong("event_id"), row.getUUID("workspace_id"),
+    return new ClaimedDelivery(row.getLong("delivery_id"), row.getLong("event_id"), row.getUUID("workspace_id"),
         row.getString("integration_id"), row.getString("mapped_event"), row.getInteger("attempts"),
         row.getLong("telegram_id"), row.getBigDecimal("value"), row.getString("currency"),
         userData instanceof JsonObject json ? json : null, row.getOffsetDateTime("received_at").toInstant(), click);
   }
 
-  Future<Void> delivered(List<DeliveryJob> jobs) {
+  public Future<Void> delivered(List<ClaimedDelivery> jobs) {
     return pool.preparedQuery(DELIVERED).execute(Tuple.of(ids(jobs))).mapEmpty();
   }
 
-  Future<Void> retry(List<DeliveryJob> jobs, String error, Instant nextAttempt) {
+  public Future<Void> retry(List<ClaimedDelivery> jobs, String error, Instant nextAttempt) {
     return pool.preparedQuery(RETRY).execute(Tuple.of(ids(jobs), error, nextAttempt.atOffset(ZoneOffset.UTC)))
         .mapEmpty();
   }
 
-  Future<Void> failed(List<DeliveryJob> jobs, String error) {
+  public Future<Void> failed(List<ClaimedDelivery> jobs, String error) {
     return pool.preparedQuery(FAILED).execute(Tuple.of(ids(jobs), error)).mapEmpty();
   }
 
-  Future<Void> close(List<DeliveryJob> jobs, String status, String reason) {
+  public Future<Void> close(List<ClaimedDelivery> jobs, String status, String reason) {
     return pool.preparedQuery(CLOSED).execute(Tuple.of(ids(jobs), status, reason)).mapEmpty();
   }
 
-  Future<Void> dryRun(Map<DeliveryJob, JsonObject> payloads) {
+  public Future<Void> dryRun(Map<ClaimedDelivery, JsonObject> payloads) {
     JsonArray rows = new JsonArray();
     payloads.forEach((job, payload) -> rows.add(new JsonObject().put("delivery_id", job.deliveryId())
         .put("payload", payload)));
     return pool.preparedQuery(DRY_RUN).execute(Tuple.of(rows)).mapEmpty();
   }
 
-  Future<Void> defer(List<DeliveryJob> jobs, Instant until) {
+  public Future<Void> defer(List<ClaimedDelivery> jobs, Instant until) {
     return pool.preparedQuery(DEFER).execute(Tuple.of(ids(jobs), until.atOffset(ZoneOffset.UTC))).mapEmpty();
   }
 
@@ -173,8 +174,8 @@ public final class DeliveryStore {
     });
   }
 
-  private static Long[] ids(List<DeliveryJob> jobs) {
-    return jobs.stream().map(DeliveryJob::deliveryId).toArray(Long[]::new);
+  private static Long[] ids(List<ClaimedDelivery> jobs) {
+    return jobs.stream().map(ClaimedDelivery::deliveryId).toArray(Long[]::new);
   }
 
 }

@@ -1,4 +1,4 @@
-package dev.eventrouter;
+package dev.eventrouter.common;
 
 import java.net.BindException;
 

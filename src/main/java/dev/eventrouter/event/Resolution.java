@@ -1,4 +1,4 @@
-package dev.eventrouter.session;
+package dev.eventrouter.event;
 
 /**
  * The session an event is linked to and where it came from.

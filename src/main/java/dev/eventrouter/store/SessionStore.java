@@ -1,5 +1,7 @@
-package dev.eventrouter.session;
+package dev.eventrouter.store;
 
+import dev.eventrouter.event.ClickSession;
+import dev.eventrouter.event.InviteSession;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Tuple;
@@ -7,7 +9,7 @@ import io.vertx.sqlclient.Tuple;
 import java.time.ZoneOffset;
 
 /** SQL for click sessions and invite sessions. */
-public final class ClickSessionStore {
+public final class SessionStore {
 
   /** A repeated registration keeps the first click time and fills only what was empty. */
   static final String UPSERT_CLICK = """
@@ -32,7 +34,7 @@ public final class ClickSessionStore {
 
   private final Pool pool;
 
-  public ClickSessionStore(Pool pool) {
+  public SessionStore(Pool pool) {
     this.pool = pool;
   }
 

@@ -1,0 +1,53 @@
+package dev.eventrouter;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+/**
+ * The package graph runs one way: {@code http}, {@code session} and {@code forward} stand side by side over
+ * {@code store}, which stands over {@code event} and {@code config}; the bus messages sit between the edge and the
+ * domain, and {@code common} under everything. Checked on the compiled classes, so a new upward import fails here.
+ */
+class LayeringTest {
+
+  private static final JavaClasses CLASSES = new ClassFileImporter()
+      .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+      .importPackages("dev.eventrouter");
+
+  @Test
+  @DisplayName("each package uses only the ones below it")
+  void layers() {
+    layeredArchitecture().consideringOnlyDependenciesInLayers()
+        .layer("app").definedBy("dev.eventrouter")
+        .layer("http").definedBy("dev.eventrouter.http..")
+        .layer("session").definedBy("dev.eventrouter.session..")
+        .layer("forward").definedBy("dev.eventrouter.forward..")
+        .layer("store").definedBy("dev.eventrouter.store..")
+        .layer("bus").definedBy("dev.eventrouter.bus..")
+        .layer("event").definedBy("dev.eventrouter.event..")
+        .layer("config").definedBy("dev.eventrouter.config..")
+        .layer("common").definedBy("dev.eventrouter.common..")
+        .whereLayer("app").mayNotBeAccessedByAnyLayer()
+        .whereLayer("http").mayOnlyBeAccessedByLayers("app")
+        .whereLayer("session").mayOnlyBeAccessedByLayers("app")
+        .whereLayer("forward").mayOnlyBeAccessedByLayers("app")
+        .whereLayer("store").mayOnlyBeAccessedByLayers("app", "session", "forward")
+        .whereLayer("bus").mayOnlyBeAccessedByLayers("app", "http", "session", "forward")
+        .whereLayer("event").mayOnlyBeAccessedByLayers("app", "http", "session", "forward", "store", "bus")
+        .whereLayer("config")
+        .mayOnlyBeAccessedByLayers("app", "http", "session", "forward", "store", "bus", "event")
+        .check(CLASSES);
+  }
+
+  @Test
+  @DisplayName("no two packages depend on each other, at any depth")
+  void noCycles() {
+    slices().matching("dev.eventrouter.(**)").should().beFreeOfCycles().check(CLASSES);
+  }
+}
