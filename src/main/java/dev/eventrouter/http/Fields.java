@@ -1,5 +1,6 @@
 package dev.eventrouter.http;
 
+import dev.eventrouter.common.UuidText;
 import dev.eventrouter.http.ApiException.FieldError;
 import io.netty.util.NetUtil;
 import io.vertx.core.json.JsonObject;
@@ -23,8 +24,6 @@ final class Fields {
 
   // The alphabet Telegram allows in a /start payload.
   static final Pattern SESSION_ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
-  static final Pattern UUID_TEXT =
-      Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
   /** Printable ASCII without spaces: click ids and cookie values. */
   static final String TOKEN = "[!-~]";
 
@@ -42,8 +41,7 @@ final class Fields {
 
   /** The workspace the body names, when it names one well-formed; used to answer 403 before anything else. */
   static UUID namedWorkspace(JsonObject body) {
-    return body.getValue("workspace_id") instanceof String text && UUID_TEXT.matcher(text).matches()
-        ? UUID.fromString(text) : null;
+    return UuidText.parse(body.getValue("workspace_id"));
   }
 
   Object raw(String field) {

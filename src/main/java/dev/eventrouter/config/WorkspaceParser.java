@@ -1,0 +1,132 @@
+package dev.eventrouter.config;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+/** The {@code workspaces} array: ids, API key hashes (unique across all workspaces), rate limits and event maps. */
+final class WorkspaceParser {
+
+  private static final Pattern KEY_HASH = Pattern.compile("sha256:[0-9a-f]{64}");
+  // Telegram bot usernames: 5 to 32 characters of letters, digits and underscores, starting with a letter.
+  private static final Pattern BOT_NAME = Pattern.compile("[A-Za-z][A-Za-z0-9_]{4,31}");
+  private static final Pattern NATIVE_EVENT_NAME = Pattern.compile("[A-Za-z0-9_ -]{1,50}");
+  private static final Set<String> WORKSPACE_KEYS = Set.of("id", "name", "api_keys", "rate_limit", "bot_name",
+      "attribution_window_days", "integrations", "event_map");
+  private static final Set<String> RATE_LIMIT_KEYS = Set.of("per_second", "burst");
+  private static final Set<String> EVENT_MAPPING_KEYS = Set.of("meta", "tiktok", "monetary");
+
+  private final JsonReader r;
+  private final IntegrationParser integrationParser;
+  /** Every key hash seen so far, in any workspace, with where: one key may open one workspace only. */
+  private final Map<String, String> seenKeys = new HashMap<>();
+
+  WorkspaceParser(JsonReader reader) {
+    this.r = reader;
+    this.integrationParser = new IntegrationParser(reader);
+  }
+
+  List<WorkspaceConfig> workspaces(Object value) {
+    return r.uniqueObjects(value, "workspaces", this::workspace, WorkspaceConfig::id, "workspace");
+  }
+
+  private WorkspaceConfig workspace(JsonObject json, String path) {
+    r.unknownKeys(json, path, WORKSPACE_KEYS);
+    UUID id = r.uuid(json, "id", path + ".id");
+    String name = r.string(json, "name", path + ".name", "");
+    List<byte[]> keys = apiKeys(json.getValue("api_keys"), path + ".api_keys");
+    RateLimitConfig rateLimit = rateLimit(r.object(json, "rate_limit", path + ".rate_limit"), path + ".rate_limit");
+    String botName = botName(json, path);
+    int window = (int) r.integer(json, "attribution_window_days", path + ".attribution_window_days",
+        WorkspaceConfig.DEFAULT_ATTRIBUTION_WINDOW_DAYS, 1, 3650);
+    List<IntegrationConfig> integrations = r.uniqueObjects(json.getValue("integrations"), path + ".integrations",
+        (item, itemPath) -> integrationParser.integration(item, itemPath, botName), IntegrationConfig::id,
+        "integration");
+    Map<String, EventMappingOverride> eventMap =
+        eventMap(r.object(json, "event_map", path + ".event_map"), path + ".event_map");
+    return id == null ? null
+        : new WorkspaceConfig(id, name, keys, rateLimit, botName, window, integrations, eventMap);
+  }
+
+  /** The bot's username, a leading '@' dropped, or null. */
+  private String botName(JsonObject json, String path) {
+    String botName = r.string(json, "bot_name", path + ".bot_name", null);
+    if (botName == null) {
+      return null;
+    }
+    botName = botName.startsWith("@") ? botName.substring(1) : botName;
+    if (!BOT_NAME.matcher(botName).matches()) {
+      r.problem(path + ".bot_name: must be a Telegram bot username (5 to 32 letters, digits or _)");
+    }
+    return botName;
+  }
+
+  private List<byte[]> apiKeys(Object value, String path) {
+    if (!(value instanceof JsonArray array) || array.isEmpty()) {
+      r.problem(path + ": required, a non-empty array of \"sha256:<hex>\" key hashes");
+      return List.of();
+    }
+    List<byte[]> hashes = new ArrayList<>();
+    for (int i = 0; i < array.size(); i++) {
+      String itemPath = path + "[" + i + "]";
+      Object item = array.getValue(i);
+      if (!(item instanceof String text)) {
+        r.problem(itemPath + ": must be a string \"sha256:<hex>\"");
+      } else if (!text.startsWith(ApiKeys.PREFIX)) {
+        // Never echo the value: it is probably a real key.
+        r.problem(itemPath + ": looks like a plain API key; only its hash may be stored."
+            + " Run `java -jar target/event-router.jar hash-key KEY` and paste the sha256:... it prints");
+      } else if (!KEY_HASH.matcher(text).matches()) {
+        r.problem(itemPath + ": malformed key hash, expected sha256: followed by 64 lowercase hex digits");
+      } else {
+        String earlier = seenKeys.putIfAbsent(text, itemPath);
+        if (earlier != null) {
+          r.problem(itemPath + ": the same API key is already configured at " + earlier);
+        }
+        hashes.add(HexFormat.of().parseHex(text.substring(ApiKeys.PREFIX.length())));
+      }
+    }
+    return List.copyOf(hashes);
+  }
+
+  private RateLimitConfig rateLimit(JsonObject json, String path) {
+    r.unknownKeys(json, path, RATE_LIMIT_KEYS);
+    double perSecond = r.number(json, "per_second", path + ".per_second", RateLimitConfig.DEFAULT.perSecond());
+    double burst = r.number(json, "burst", path + ".burst", RateLimitConfig.DEFAULT.burst());
+    if (burst < 1) {
+      r.problem(path + ".burst: must be at least 1");
+    }
+    return new RateLimitConfig(perSecond, Math.max(burst, 1));
+  }
+
+  private Map<String, EventMappingOverride> eventMap(JsonObject json, String path) {
+    Map<String, EventMappingOverride> map = new HashMap<>();
+    for (String name : json.fieldNames()) {
+      String itemPath = path + "." + name;
+      if (!(json.getValue(name) instanceof JsonObject item)) {
+        r.problem(itemPath + ": must be an object {\"meta\", \"tiktok\", \"monetary\"}");
+        continue;
+      }
+      r.unknownKeys(item, itemPath, EVENT_MAPPING_KEYS);
+      // Kept as written: what a row leaves out is filled from the default table at lookup.
+      String meta = r.string(item, "meta", itemPath + ".meta", null);
+      String tiktok = r.string(item, "tiktok", itemPath + ".tiktok", null);
+      for (String nativeName : new String[] {meta, tiktok}) {
+        if (nativeName != null && !NATIVE_EVENT_NAME.matcher(nativeName).matches()) {
+          r.problem(itemPath + ": event names must be 1 to 50 letters, digits, _ - or spaces");
+        }
+      }
+      Boolean monetary = item.getValue("monetary") == null ? null : r.bool(item, "monetary", itemPath + ".monetary", false);
+      map.put(name, new EventMappingOverride(meta, tiktok, monetary));
+    }
+    return Map.copyOf(map);
+  }
+}
