@@ -11,23 +11,15 @@ import dev.eventrouter.common.LogSafe;
 import dev.eventrouter.store.DeliveryStore;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.vertx.circuitbreaker.CircuitBreaker;
-import io.vertx.circuitbreaker.CircuitBreakerOptions;
-import io.vertx.circuitbreaker.OpenCircuitException;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
-import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
-import io.vertx.ext.web.client.WebClientOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -55,24 +47,13 @@ public final class ForwarderVerticle extends VerticleBase {
 
   private record IntegrationKey(UUID workspaceId, String integrationId) {}
 
-  private record Channel(WebClient client, CircuitBreaker breaker) {}
-
-  /** A retryable outcome, raised so the breaker counts it as a failure. */
-  private static final class TransientFailure extends RuntimeException {
-    final Outcome.Retry retry;
-
-    TransientFailure(Outcome.Retry retry) {
-      super(retry.error(), null, false, false);
-      this.retry = retry;
-    }
-  }
 
   private final Network network;
   private final Database database;
   private final LiveConfig live;
   private final MeterRegistry metrics;
   private final Map<String, Counter> rejectedByField = new HashMap<>();
-  private final Map<IntegrationKey, Channel> channels = new HashMap<>();
+  private final Map<IntegrationKey, IntegrationChannel> channels = new HashMap<>();
   private NetworkApi api;
   private DeliveryStore store;
   private boolean running;
@@ -106,10 +87,7 @@ public final class ForwarderVerticle extends VerticleBase {
     stopping = true;
     vertx.cancelTimer(scanTimer);
     return cycle.eventually(() -> {
-      channels.values().forEach(channel -> {
-        channel.client().close();
-        channel.breaker().close();
-      });
+      channels.values().forEach(IntegrationChannel::close);
       return Future.succeededFuture();
     });
   }
@@ -137,6 +115,7 @@ public final class ForwarderVerticle extends VerticleBase {
       return;
     }
     wokenWhileRunning = false;
+    closeRemovedChannels();
     DeliveryConfig config = live.current().delivery();
     int limit = config.batchSize() * CLAIMS_PER_BATCH;
     // The lease covers the requests of one integration's claimed batches, one after another, and a few split
@@ -173,9 +152,7 @@ public final class ForwarderVerticle extends VerticleBase {
   }
 
   private Future<Void> processIntegration(IntegrationKey key, List<ClaimedDelivery> jobs, DeliveryConfig config) {
-    Optional<IntegrationConfig> found = live.current().workspace(key.workspaceId())
-        .flatMap(w -> w.integrations().stream()
-            .filter(i -> i.id().equals(key.integrationId()) && i.network() == network).findFirst());
+    Optional<IntegrationConfig> found = integration(key);
     if (found.isEmpty() || !found.get().enabled()) {
       return store.close(jobs, "failed", "integration " + key.integrationId() + " is no longer configured or enabled");
     }
@@ -194,55 +171,9 @@ public final class ForwarderVerticle extends VerticleBase {
     }
     for (int from = 0; from < fresh.size(); from += config.batchSize()) {
       List<ClaimedDelivery> batch = fresh.subList(from, Math.min(fresh.size(), from + config.batchSize()));
-      done = done.compose(v -> send(key, integration, batch, config));
+      done = done.compose(v -> channel(key, config).send(integration, batch, config));
     }
     return done;
-  }
-
-  private Future<Void> send(IntegrationKey key, IntegrationConfig integration, List<ClaimedDelivery> jobs,
-                            DeliveryConfig config) {
-    Channel channel = channel(key, config);
-    return channel.breaker().<Outcome>execute(() -> api
-            .send(channel.client(), integration, api.body(integration, jobs), config.requestTimeoutMs())
-            .map(response -> api.classify(response.statusCode(), response.body(), retryAfterMs(response)))
-            .compose(outcome -> outcome instanceof Outcome.Retry retry
-                ? Future.failedFuture(new TransientFailure(retry))
-                : Future.succeededFuture(outcome)))
-        .compose(outcome -> record(key, integration, jobs, outcome, config), failure -> {
-          if (failure instanceof OpenCircuitException) {
-            // Wait for the breaker without spending attempts.
-            return store.defer(jobs, Instant.now().plusMillis(config.breakerResetMs()));
-          }
-          Outcome.Retry retry = failure instanceof TransientFailure transientFailure ? transientFailure.retry
-              : new Outcome.Retry(network.id + " request failed: " + LogSafe.describe(failure), 0);
-          return record(key, integration, jobs, retry, config);
-        });
-  }
-
-  private Future<Void> record(IntegrationKey key, IntegrationConfig integration, List<ClaimedDelivery> jobs,
-                              Outcome outcome, DeliveryConfig config) {
-    String token = integration.accessToken();
-    if (outcome instanceof Outcome.Delivered) {
-      return store.delivered(jobs);
-    }
-    if (outcome instanceof Outcome.Retry retry) {
-      long backoff = Backoff.delayMs(jobs.get(0).attempts(), config.initialBackoffMs(), config.maxBackoffMs());
-      return store.retry(jobs, Redact.token(retry.error(), token),
-          Instant.now().plusMillis(Math.max(backoff, retry.retryAfterMs())));
-    }
-    if (outcome instanceof Outcome.InvalidData invalid && jobs.size() > 1) {
-      // One bad event fails the whole request: halve until it stands alone, so the others go through.
-      List<ClaimedDelivery> first = jobs.subList(0, jobs.size() / 2);
-      List<ClaimedDelivery> second = jobs.subList(jobs.size() / 2, jobs.size());
-      return send(key, integration, first, config).compose(v -> send(key, integration, second, config));
-    }
-    if (outcome instanceof Outcome.Unauthorized unauthorized) {
-      LOG.warn("{} integration {} refused our token or permissions; rotate the access token: {}", network.id,
-          integration.id(), Redact.token(unauthorized.error(), token));
-      return store.failed(jobs, Redact.token(unauthorized.error(), token));
-    }
-    String error = outcome instanceof Outcome.InvalidData invalid ? invalid.error() : ((Outcome.Failed) outcome).error();
-    return store.failed(jobs, Redact.token(error, token));
   }
 
   /**
@@ -257,38 +188,26 @@ public final class ForwarderVerticle extends VerticleBase {
         .register(metrics)).increment());
   }
 
-  private Channel channel(IntegrationKey key, DeliveryConfig config) {
-    return channels.computeIfAbsent(key, k -> {
-      String name = network.id + ":" + k.workspaceId() + "/" + k.integrationId();
-      CircuitBreaker breaker = CircuitBreaker.create(name, vertx, new CircuitBreakerOptions()
-          .setMaxFailures(config.breakerFailures())
-          .setResetTimeout(config.breakerResetMs())
-          .setTimeout(-1) // the request has its own timeout
-          .setNotificationAddress(null));
-      breaker.openHandler(v -> LOG.warn("circuit breaker {} opened: its deliveries wait", name))
-          .halfOpenHandler(v -> LOG.info("circuit breaker {} half-open: trying one request", name))
-          .closeHandler(v -> LOG.info("circuit breaker {} closed", name));
-      WebClient client = WebClient.create(vertx, new WebClientOptions().setUserAgent("event-router")
-          .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, config.requestTimeoutMs())));
-      return new Channel(client, breaker);
+  /** The channel of an integration, made on first use with the delivery settings then in force. */
+  private IntegrationChannel channel(IntegrationKey key, DeliveryConfig config) {
+    return channels.computeIfAbsent(key, k -> new IntegrationChannel(vertx,
+        network.id + ":" + k.workspaceId() + "/" + k.integrationId(), api, store, config));
+  }
+
+  /** Closes the channels of integrations a reload removed, so their clients and breakers do not stay open. */
+  private void closeRemovedChannels() {
+    channels.entrySet().removeIf(entry -> {
+      boolean configured = integration(entry.getKey()).isPresent();
+      if (!configured) {
+        entry.getValue().close();
+      }
+      return !configured;
     });
   }
 
-  /** Retry-After as seconds or an HTTP date; 0 when absent or unreadable. */
-  static long retryAfterMs(HttpResponse<Buffer> response) {
-    String value = response.getHeader("Retry-After");
-    if (value == null) {
-      return 0;
-    }
-    try {
-      return Math.max(0, Long.parseLong(value.trim()) * 1000);
-    } catch (NumberFormatException notSeconds) {
-      try {
-        return Math.max(0, Duration.between(Instant.now(),
-            ZonedDateTime.parse(value.trim(), DateTimeFormatter.RFC_1123_DATE_TIME).toInstant()).toMillis());
-      } catch (RuntimeException unreadable) {
-        return 0;
-      }
-    }
+  private Optional<IntegrationConfig> integration(IntegrationKey key) {
+    return live.current().workspace(key.workspaceId())
+        .flatMap(w -> w.integrations().stream()
+            .filter(i -> i.id().equals(key.integrationId()) && i.network() == network).findFirst());
   }
 }

@@ -1,0 +1,109 @@
+package dev.eventrouter.forward;
+
+import dev.eventrouter.common.LogSafe;
+import dev.eventrouter.config.DeliveryConfig;
+import dev.eventrouter.config.IntegrationConfig;
+import dev.eventrouter.store.ClaimedDelivery;
+import dev.eventrouter.store.DeliveryStore;
+import io.vertx.circuitbreaker.CircuitBreaker;
+import io.vertx.circuitbreaker.CircuitBreakerOptions;
+import io.vertx.circuitbreaker.OpenCircuitException;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.ext.web.client.WebClient;
+import io.vertx.ext.web.client.WebClientOptions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * One integration's way out: its own WebClient and circuit breaker, so one broken pixel does not hold up the others,
+ * and the policy for what each answer does to the claimed deliveries: delivered, retried with backoff (a longer
+ * Retry-After wins), split in halves on invalid data until the bad event stands alone, or failed.
+ */
+final class IntegrationChannel {
+
+  private static final Logger LOG = LoggerFactory.getLogger(IntegrationChannel.class);
+
+  /** A retryable outcome, raised so the breaker counts it as a failure. */
+  private static final class TransientFailure extends RuntimeException {
+    final Outcome.Retry retry;
+
+    TransientFailure(Outcome.Retry retry) {
+      super(retry.error(), null, false, false);
+      this.retry = retry;
+    }
+  }
+
+  private final NetworkApi api;
+  private final DeliveryStore store;
+  private final WebClient client;
+  private final CircuitBreaker breaker;
+
+  IntegrationChannel(Vertx vertx, String name, NetworkApi api, DeliveryStore store, DeliveryConfig config) {
+    this.api = api;
+    this.store = store;
+    this.breaker = CircuitBreaker.create(name, vertx, new CircuitBreakerOptions()
+        .setMaxFailures(config.breakerFailures())
+        .setResetTimeout(config.breakerResetMs())
+        .setTimeout(-1) // the request has its own timeout
+        .setNotificationAddress(null));
+    breaker.openHandler(v -> LOG.warn("circuit breaker {} opened: its deliveries wait", name))
+        .halfOpenHandler(v -> LOG.info("circuit breaker {} half-open: trying one request", name))
+        .closeHandler(v -> LOG.info("circuit breaker {} closed", name));
+    this.client = WebClient.create(vertx, new WebClientOptions().setUserAgent("event-router")
+        .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, config.requestTimeoutMs())));
+  }
+
+  /** Sends one batch and records its outcome; completes when every delivery of it has its new state. */
+  Future<Void> send(IntegrationConfig integration, List<ClaimedDelivery> jobs, DeliveryConfig config) {
+    return breaker.<Outcome>execute(() -> api
+            .send(client, integration, api.body(integration, jobs), config.requestTimeoutMs())
+            .map(response -> api.classify(response.statusCode(), response.body(), RetryAfter.millis(response)))
+            .compose(outcome -> outcome instanceof Outcome.Retry retry
+                ? Future.failedFuture(new TransientFailure(retry))
+                : Future.succeededFuture(outcome)))
+        .compose(outcome -> record(integration, jobs, outcome, config), failure -> {
+          if (failure instanceof OpenCircuitException) {
+            // Wait for the breaker without spending attempts.
+            return store.defer(jobs, Instant.now().plusMillis(config.breakerResetMs()));
+          }
+          Outcome.Retry retry = failure instanceof TransientFailure transientFailure ? transientFailure.retry
+              : new Outcome.Retry(api.network().id + " request failed: " + LogSafe.describe(failure), 0);
+          return record(integration, jobs, retry, config);
+        });
+  }
+
+  void close() {
+    client.close();
+    breaker.close();
+  }
+
+  private Future<Void> record(IntegrationConfig integration, List<ClaimedDelivery> jobs, Outcome outcome,
+                              DeliveryConfig config) {
+    String token = integration.accessToken();
+    if (outcome instanceof Outcome.Delivered) {
+      return store.delivered(jobs);
+    }
+    if (outcome instanceof Outcome.Retry retry) {
+      long backoff = Backoff.delayMs(jobs.get(0).attempts(), config.initialBackoffMs(), config.maxBackoffMs());
+      return store.retry(jobs, Redact.token(retry.error(), token),
+          Instant.now().plusMillis(Math.max(backoff, retry.retryAfterMs())));
+    }
+    if (outcome instanceof Outcome.InvalidData && jobs.size() > 1) {
+      // One bad event fails the whole request: halve until it stands alone, so the others go through.
+      List<ClaimedDelivery> first = jobs.subList(0, jobs.size() / 2);
+      List<ClaimedDelivery> second = jobs.subList(jobs.size() / 2, jobs.size());
+      return send(integration, first, config).compose(v -> send(integration, second, config));
+    }
+    if (outcome instanceof Outcome.Unauthorized unauthorized) {
+      LOG.warn("{} integration {} refused our token or permissions; rotate the access token: {}", api.network().id,
+          integration.id(), Redact.token(unauthorized.error(), token));
+      return store.failed(jobs, Redact.token(unauthorized.error(), token));
+    }
+    String error = outcome instanceof Outcome.InvalidData invalid ? invalid.error() : ((Outcome.Failed) outcome).error();
+    return store.failed(jobs, Redact.token(error, token));
+  }
+}

@@ -1,0 +1,33 @@
+package dev.eventrouter.forward;
+
+import io.vertx.core.buffer.Buffer;
+import io.vertx.ext.web.client.HttpResponse;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+
+/** The Retry-After header (https://www.rfc-editor.org/rfc/rfc9110#name-retry-after): seconds or an HTTP date. */
+final class RetryAfter {
+
+  private RetryAfter() {}
+
+  /** The wait it asks for, in milliseconds; 0 when absent or unreadable. */
+  static long millis(HttpResponse<Buffer> response) {
+    String value = response.getHeader("Retry-After");
+    if (value == null) {
+      return 0;
+    }
+    try {
+      return Math.max(0, Long.parseLong(value.trim()) * 1000);
+    } catch (NumberFormatException notSeconds) {
+      try {
+        return Math.max(0, Duration.between(Instant.now(),
+            ZonedDateTime.parse(value.trim(), DateTimeFormatter.RFC_1123_DATE_TIME).toInstant()).toMillis());
+      } catch (RuntimeException unreadable) {
+        return 0;
+      }
+    }
+  }
+}
