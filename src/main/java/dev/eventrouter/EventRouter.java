@@ -3,8 +3,10 @@ package dev.eventrouter;
 import dev.eventrouter.config.AppConfig;
 import dev.eventrouter.event.EventIds;
 import dev.eventrouter.config.LiveConfig;
-import dev.eventrouter.config.Network;
 import dev.eventrouter.forward.ForwarderVerticle;
+import dev.eventrouter.forward.NetworkApi;
+import dev.eventrouter.forward.meta.MetaApi;
+import dev.eventrouter.forward.tiktok.TikTokApi;
 import dev.eventrouter.http.AccessControl;
 import dev.eventrouter.http.HttpVerticle;
 import dev.eventrouter.session.SessionVerticle;
@@ -53,7 +55,7 @@ public final class EventRouter {
       AtomicReference<HttpVerticle> firstHttp = new AtomicReference<>();
       Future<String> chain = vertx.deployVerticle(new SessionVerticle(database, ids, live, metrics))
           .onSuccess(deployments::add);
-      for (Network network : Network.values()) {
+      for (NetworkApi network : List.of(new MetaApi(), new TikTokApi())) {
         chain = chain.compose(id -> vertx.deployVerticle(new ForwarderVerticle(network, database, live, metrics)))
             .onSuccess(deployments::add);
       }

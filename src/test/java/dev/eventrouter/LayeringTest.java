@@ -6,6 +6,7 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -43,6 +44,15 @@ class LayeringTest {
         .whereLayer("config")
         .mayOnlyBeAccessedByLayers("app", "http", "session", "forward", "store", "bus", "event")
         .check(CLASSES);
+  }
+
+  @Test
+  @DisplayName("one network's code never uses another's: both stand on the shared forwarding parts only")
+  void networksIndependent() {
+    noClasses().that().resideInAPackage("dev.eventrouter.forward.meta..")
+        .should().dependOnClassesThat().resideInAPackage("dev.eventrouter.forward.tiktok..").check(CLASSES);
+    noClasses().that().resideInAPackage("dev.eventrouter.forward.tiktok..")
+        .should().dependOnClassesThat().resideInAPackage("dev.eventrouter.forward.meta..").check(CLASSES);
   }
 
   @Test

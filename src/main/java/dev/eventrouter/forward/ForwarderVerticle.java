@@ -39,8 +39,9 @@ public final class ForwarderVerticle extends VerticleBase {
 
   private static final Logger LOG = LoggerFactory.getLogger(ForwarderVerticle.class);
   /**
-   * Meta refuses a whole request if one event is older than 7 days. TikTok's limit is not documented (open
-   * question 2 of ad-networks.md); we take the same 7 days as the safe reading.
+   * Meta refuses a whole request if one event is older than 7 days
+   * (https://developers.facebook.com/docs/marketing-api/conversions-api/parameters/server-event, event_time).
+   * TikTok publishes no limit we could read; we take the same 7 days as the safe reading.
    */
   static final Duration MAX_EVENT_AGE = Duration.ofDays(7);
   private static final int CLAIMS_PER_BATCH = 4;
@@ -54,7 +55,7 @@ public final class ForwarderVerticle extends VerticleBase {
   private final MeterRegistry metrics;
   private final Map<String, Counter> rejectedByField = new HashMap<>();
   private final Map<IntegrationKey, IntegrationChannel> channels = new HashMap<>();
-  private NetworkApi api;
+  private final NetworkApi api;
   private DeliveryStore store;
   private boolean running;
   private boolean wokenWhileRunning;
@@ -62,8 +63,10 @@ public final class ForwarderVerticle extends VerticleBase {
   private Future<Void> cycle = Future.succeededFuture();
   private long scanTimer;
 
-  public ForwarderVerticle(Network network, Database database, LiveConfig live, MeterRegistry metrics) {
-    this.network = network;
+  /** @param api the network this verticle delivers to (its payloads, request and answers) */
+  public ForwarderVerticle(NetworkApi api, Database database, LiveConfig live, MeterRegistry metrics) {
+    this.api = api;
+    this.network = api.network();
     this.database = database;
     this.live = live;
     this.metrics = metrics;
@@ -71,7 +74,6 @@ public final class ForwarderVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    api = NetworkApi.of(network);
     store = new DeliveryStore(database.pool(), database.readPool());
     scanTimer = vertx.setPeriodic(live.current().delivery().scanIntervalMs(), id -> wake());
     // The country and state tables take a few hundred milliseconds to build: on a worker, not the event loop.

@@ -12,7 +12,7 @@ import io.vertx.ext.web.client.WebClient;
 import java.util.List;
 
 /** How one network wants its events: the request body, how to send it, and what its answer means. */
-interface NetworkApi {
+public interface NetworkApi {
 
   Network network();
 
@@ -26,8 +26,4 @@ interface NetworkApi {
 
   /** The user_data keys of this event that were given but cannot be made valid for this network (not sent). */
   List<String> rejectedFields(ClaimedDelivery job);
-
-  static NetworkApi of(Network network) {
-    return network == Network.META ? new MetaApi() : new TikTokApi();
-  }
 }

@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
  * which TikTok's Events API follows for the same fields. Each rule returns null for a value that cannot be made
  * valid: such a value is not sent (and is counted), it never fails the event.
  */
-final class Normalize {
+public final class Normalize {
 
   /** Spaces of every script at the edges, and the invisible characters that ride along with pasted text. */
   private static final Pattern EDGE_SPACE =
@@ -58,7 +58,7 @@ final class Normalize {
   private Normalize() {}
 
   /** NFC, then every Unicode space and invisible character trimmed from both ends. */
-  static String text(String value) {
+  public static String text(String value) {
     return EDGE_SPACE.matcher(Normalizer.normalize(value, Normalizer.Form.NFC)).replaceAll("");
   }
 
@@ -66,7 +66,7 @@ final class Normalize {
    * A value the sender already hashed (64 hex digits, SHA-256) goes as is, in lower case: both networks' hashes are
    * lower-case hex, so an upper-case one would never match. Otherwise the rule's result, hashed.
    */
-  static String hashed(String raw, UnaryOperator<String> rule) {
+  public static String hashed(String raw, UnaryOperator<String> rule) {
     String trimmed = text(raw);
     if (PRE_HASHED.matcher(trimmed).matches()) {
       return trimmed.toLowerCase(Locale.ROOT);
@@ -76,7 +76,7 @@ final class Normalize {
   }
 
   /** Meta em and TikTok email: trimmed and lower-cased; without a domain it is not an e-mail address. */
-  static String email(String value) {
+  public static String email(String value) {
     String email = lower(text(value));
     return EMAIL.matcher(email).matches() ? email : null;
   }
@@ -86,7 +86,7 @@ final class Normalize {
    * "(0)" after the country code is dropped, and a field holding two numbers or more than 15 digits is no number.
    * A number written without its country code cannot be completed here: it is hashed as written.
    */
-  static String metaPhone(String value) {
+  public static String metaPhone(String value) {
     String text = text(value);
     text = PHONE_EXTENSION.matcher(text).replaceFirst("");
     if (TWO_PHONES.matcher(text).find() || text.indexOf('+') != text.lastIndexOf('+')) {
@@ -100,30 +100,30 @@ final class Normalize {
   }
 
   /** TikTok phone: the same number in E.164, with its '+'. */
-  static String tiktokPhone(String value) {
+  public static String tiktokPhone(String value) {
     String digits = metaPhone(value);
     return digits == null ? null : "+" + digits;
   }
 
   /** First and last names: lower case, punctuation and symbols removed, letters of every script kept. */
-  static String name(String value) {
+  public static String name(String value) {
     String name = NOT_NAME.matcher(lower(collapseSpaces(text(value)))).replaceAll("");
     return emptyToNull(collapseSpaces(name).trim());
   }
 
   /** City: lower case, letters only: no punctuation, digits or spaces ("New York" -> "newyork"). */
-  static String city(String value) {
+  public static String city(String value) {
     return emptyToNull(NOT_LETTER.matcher(lower(text(value))).replaceAll(""));
   }
 
   /** State: a US state's two-letter code ("California" or "CA" -> "ca"); elsewhere lower case, no punctuation or spaces. */
-  static String state(String value) {
+  public static String state(String value) {
     String state = NOT_LETTER_OR_DIGIT.matcher(lower(text(value))).replaceAll("");
     return emptyToNull(Regions.US_STATES.getOrDefault(state, state));
   }
 
   /** Zip: lower case, no spaces or dashes; a US ZIP+4, with or without its dash, keeps its first five digits. */
-  static String zip(String value) {
+  public static String zip(String value) {
     String zip = INNER_SPACE.matcher(lower(text(value))).replaceAll("");
     Matcher us = US_ZIP.matcher(zip);
     if (us.matches()) {
@@ -134,17 +134,17 @@ final class Normalize {
   }
 
   /** ISO 3166-1 alpha-2, lower case, from a code (alpha-2 or alpha-3) or a country's name. */
-  static String country(String value) {
+  public static String country(String value) {
     return Regions.COUNTRIES.get(NOT_LETTER.matcher(lower(text(value))).replaceAll(""));
   }
 
   /** A single lower-case initial, f or m. */
-  static String gender(String value) {
+  public static String gender(String value) {
     return GENDERS.get(NOT_LETTER.matcher(lower(text(value))).replaceAll(""));
   }
 
   /** YYYYMMDD from YYYY-MM-DD, YYYYMMDD, M/D/YYYY (US, as Meta's example) or D.M.YYYY; a real date, 1900 to now. */
-  static String dateOfBirth(String value) {
+  public static String dateOfBirth(String value) {
     String text = text(value);
     Matcher m;
     int year;
@@ -178,7 +178,7 @@ final class Normalize {
    * advertiser's other channels (the pixel), byte for byte. TikTok publishes no rule we could read first-hand; the
    * safe reading is the same: trim only, on both networks.
    */
-  static String externalId(String value) {
+  public static String externalId(String value) {
     return emptyToNull(EDGE_SPACE.matcher(value).replaceAll(""));
   }
 

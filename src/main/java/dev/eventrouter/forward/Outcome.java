@@ -1,7 +1,7 @@
 package dev.eventrouter.forward;
 
 /** What a network's answer means for the events of the request. */
-sealed interface Outcome {
+public sealed interface Outcome {
 
   /** Accepted. */
   record Delivered() implements Outcome {}

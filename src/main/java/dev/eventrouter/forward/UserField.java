@@ -12,22 +12,22 @@ import java.util.function.UnaryOperator;
  * How one network takes one {@code user_data} key: under which name, by which rule, hashed or plain, as a list or a
  * single value. Each network's table of these is its user-data mapping, as data.
  */
-record UserField(String key, String wireName, UnaryOperator<String> rule, boolean hash, boolean list) {
+public record UserField(String key, String wireName, UnaryOperator<String> rule, boolean hash, boolean list) {
 
-  static UserField hashed(String key, String wireName, UnaryOperator<String> rule) {
+  public static UserField hashed(String key, String wireName, UnaryOperator<String> rule) {
     return new UserField(key, wireName, rule, true, false);
   }
 
-  static UserField hashedList(String key, String wireName, UnaryOperator<String> rule) {
+  public static UserField hashedList(String key, String wireName, UnaryOperator<String> rule) {
     return new UserField(key, wireName, rule, true, true);
   }
 
-  static UserField plain(String key, String wireName, UnaryOperator<String> rule) {
+  public static UserField plain(String key, String wireName, UnaryOperator<String> rule) {
     return new UserField(key, wireName, rule, false, false);
   }
 
   /** The value to send for this job, or null when the key is absent or cannot be made valid. */
-  String value(ClaimedDelivery job) {
+  public String value(ClaimedDelivery job) {
     String raw = job.userValue(key);
     if (raw == null) {
       return null;
@@ -36,7 +36,7 @@ record UserField(String key, String wireName, UnaryOperator<String> rule, boolea
   }
 
   /** Puts every field of the table that has a valid value into {@code user}. */
-  static void putAll(List<UserField> table, ClaimedDelivery job, JsonObject user) {
+  public static void putAll(List<UserField> table, ClaimedDelivery job, JsonObject user) {
     for (UserField field : table) {
       String value = field.value(job);
       if (value != null) {
@@ -46,14 +46,14 @@ record UserField(String key, String wireName, UnaryOperator<String> rule, boolea
   }
 
   /** Puts a value that is known (IP, user agent, click ids); leaves the key out when it is not. */
-  static void putIfKnown(JsonObject json, String key, String value) {
+  public static void putIfKnown(JsonObject json, String key, String value) {
     if (value != null) {
       json.put(key, value);
     }
   }
 
   /** The keys the sender gave that the table's rules could not make valid: they are not sent. */
-  static List<String> rejected(List<UserField> table, ClaimedDelivery job) {
+  public static List<String> rejected(List<UserField> table, ClaimedDelivery job) {
     List<String> rejected = new ArrayList<>();
     for (UserField field : table) {
       if (job.userValue(field.key()) != null && field.value(job) == null) {

@@ -1,5 +1,7 @@
 package dev.eventrouter.forward;
 
+import dev.eventrouter.forward.meta.MetaErrors;
+import dev.eventrouter.forward.tiktok.TikTokCodes;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -10,7 +12,7 @@ import static dev.eventrouter.support.FakeAdNetworks.metaError;
 import static dev.eventrouter.support.FakeAdNetworks.tiktokCode;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The error-code tables of ad-networks.md section 4. */
+/** The error-code tables of both networks (see MetaErrors and TikTokCodes for their public sources). */
 class ClassificationTest {
 
   @ParameterizedTest(name = "Meta HTTP {0} code {1} -> {2}")

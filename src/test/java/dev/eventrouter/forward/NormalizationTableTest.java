@@ -1,5 +1,7 @@
 package dev.eventrouter.forward;
 
+import dev.eventrouter.forward.meta.MetaApi;
+import dev.eventrouter.forward.tiktok.TikTokApi;
 import dev.eventrouter.store.ClaimedDelivery;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

@@ -1,6 +1,8 @@
 package dev.eventrouter.forward;
 
 import dev.eventrouter.common.Sha256;
+import dev.eventrouter.forward.meta.MetaApi;
+import dev.eventrouter.forward.tiktok.TikTokApi;
 import dev.eventrouter.store.ClaimedDelivery;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

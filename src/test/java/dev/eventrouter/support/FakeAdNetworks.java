@@ -19,7 +19,8 @@ import java.util.stream.Collectors;
 
 /**
  * A real HTTP server standing in for the Meta Conversions API and the TikTok Events API, speaking their documented
- * request formats and error bodies (ad-networks.md 1.6, 2.6). By default it validates like them: the token, the
+ * request formats and error bodies (https://developers.facebook.com/docs/graph-api/guides/error-handling, and
+ * TikTok's as RudderStack's tiktok_ads destination reads them). By default it validates like them: the token, the
  * required fields, Meta's 7-day limit and its Purchase-without-value error. A test can script other answers.
  */
 public final class FakeAdNetworks {

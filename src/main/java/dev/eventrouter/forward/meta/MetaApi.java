@@ -1,9 +1,14 @@
-package dev.eventrouter.forward;
+package dev.eventrouter.forward.meta;
 
 import dev.eventrouter.common.Sha256;
 import dev.eventrouter.config.IntegrationConfig;
 import dev.eventrouter.config.Network;
 import dev.eventrouter.event.EventIds;
+import dev.eventrouter.forward.meta.MetaErrors;
+import dev.eventrouter.forward.NetworkApi;
+import dev.eventrouter.forward.Normalize;
+import dev.eventrouter.forward.Outcome;
+import dev.eventrouter.forward.UserField;
 import dev.eventrouter.store.ClaimedDelivery;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
@@ -19,7 +24,7 @@ import java.util.List;
  * {@code {"data": [...], "test_event_code"?}}
  * (https://developers.facebook.com/docs/marketing-api/conversions-api/using-the-api).
  */
-final class MetaApi implements NetworkApi {
+public final class MetaApi implements NetworkApi {
 
   @Override
   public Network network() {
@@ -37,7 +42,7 @@ final class MetaApi implements NetworkApi {
     return body;
   }
 
-  static JsonObject event(IntegrationConfig integration, ClaimedDelivery job) {
+  public static JsonObject event(IntegrationConfig integration, ClaimedDelivery job) {
     JsonObject event = new JsonObject()
         .put("event_name", job.mappedEvent())
         .put("event_time", job.receivedAt().getEpochSecond())
@@ -58,7 +63,7 @@ final class MetaApi implements NetworkApi {
    * Meta's user_data keys, normalised and hashed per its customer-information parameters
    * (https://developers.facebook.com/docs/marketing-api/conversions-api/parameters/customer-information-parameters).
    */
-  static final List<UserField> USER_FIELDS = List.of(
+  public static final List<UserField> USER_FIELDS = List.of(
       UserField.hashedList("email", "em", Normalize::email),
       UserField.hashedList("phone", "ph", Normalize::metaPhone),
       UserField.hashed("first_name", "fn", Normalize::name),
@@ -71,7 +76,7 @@ final class MetaApi implements NetworkApi {
       UserField.hashed("country", "country", Normalize::country));
 
   /** Contact data from the table; external ids hashed; IP, user agent, fbc and fbp never hashed. */
-  static JsonObject userData(ClaimedDelivery job) {
+  public static JsonObject userData(ClaimedDelivery job) {
     JsonObject user = new JsonObject();
     JsonArray externalIds = new JsonArray().add(Sha256.hex(Long.toString(job.telegramId())));
     String external = job.userValue("external_id") == null ? null

@@ -1,15 +1,17 @@
-package dev.eventrouter.forward;
+package dev.eventrouter.forward.tiktok;
 
+import dev.eventrouter.forward.Outcome;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 
 import java.util.Set;
 
 /**
- * TikTok Events API return codes (ad-networks.md 2.6), as data. TikTok answers HTTP 200 on failure, so the body's
- * code decides, not the HTTP status.
+ * TikTok Events API return codes, as data, as its public integrations read them (RudderStack's tiktok_ads
+ * network handler, https://github.com/rudderlabs/rudder-transformer/tree/develop/src/v0/destinations/tiktok_ads).
+ * TikTok answers HTTP 200 on failure, so the body's code decides, not the HTTP status.
  */
-final class TikTokCodes {
+public final class TikTokCodes {
 
   /** 0 OK; 20001 partial success, counted as delivered as the reference implementations do. */
   static final Set<Integer> DELIVERED = Set.of(0, 20001);
@@ -22,7 +24,7 @@ final class TikTokCodes {
 
   private TikTokCodes() {}
 
-  static Outcome classify(int status, Buffer body, long retryAfterMs) {
+  public static Outcome classify(int status, Buffer body, long retryAfterMs) {
     JsonObject json = jsonOf(body);
     if (json == null || !(json.getValue("code") instanceof Number)) {
       // No verdict from TikTok: an outage or a proxy.

@@ -1,9 +1,14 @@
-package dev.eventrouter.forward;
+package dev.eventrouter.forward.tiktok;
 
 import dev.eventrouter.common.Sha256;
 import dev.eventrouter.config.IntegrationConfig;
 import dev.eventrouter.config.Network;
 import dev.eventrouter.event.EventIds;
+import dev.eventrouter.forward.NetworkApi;
+import dev.eventrouter.forward.Normalize;
+import dev.eventrouter.forward.Outcome;
+import dev.eventrouter.forward.tiktok.TikTokCodes;
+import dev.eventrouter.forward.UserField;
 import dev.eventrouter.store.ClaimedDelivery;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
@@ -20,7 +25,7 @@ import java.util.List;
  * JSON body {@code {"event_source", "event_source_id", "test_event_code"?, "data": [...]}} (Events API 2.0, as
  * RudderStack sends it: https://github.com/rudderlabs/rudder-transformer/tree/develop/src/v0/destinations/tiktok_ads).
  */
-final class TikTokApi implements NetworkApi {
+public final class TikTokApi implements NetworkApi {
 
   static final String PATH = "/open_api/v1.3/event/track/";
 
@@ -43,7 +48,7 @@ final class TikTokApi implements NetworkApi {
     return body.put("data", data);
   }
 
-  static JsonObject event(IntegrationConfig integration, ClaimedDelivery job) {
+  public static JsonObject event(IntegrationConfig integration, ClaimedDelivery job) {
     JsonObject event = new JsonObject()
         .put("event", job.mappedEvent())
         .put("event_time", job.receivedAt().getEpochSecond())
@@ -69,7 +74,7 @@ final class TikTokApi implements NetworkApi {
    * for the same fields: so one person hashes alike on both networks, except the phone, which TikTok wants in E.164
    * with its '+'. TikTok's names: lower case and punctuation removed, as Meta's. City, state and country go plain.
    */
-  static final List<UserField> USER_FIELDS = List.of(
+  public static final List<UserField> USER_FIELDS = List.of(
       UserField.hashed("email", "email", Normalize::email),
       UserField.hashed("phone", "phone", Normalize::tiktokPhone),
       UserField.hashed("first_name", "first_name", Normalize::name),
@@ -79,7 +84,7 @@ final class TikTokApi implements NetworkApi {
       UserField.plain("state", "state", Normalize::state),
       UserField.plain("country", "country", Normalize::country));
 
-  static JsonObject user(ClaimedDelivery job) {
+  public static JsonObject user(ClaimedDelivery job) {
     JsonObject user = new JsonObject();
     String telegram = Sha256.hex(Long.toString(job.telegramId()));
     String external = job.userValue("external_id") == null ? null

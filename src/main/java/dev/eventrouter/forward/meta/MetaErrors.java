@@ -1,12 +1,16 @@
-package dev.eventrouter.forward;
+package dev.eventrouter.forward.meta;
 
+import dev.eventrouter.forward.Outcome;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 
 import java.util.Set;
 
-/** Meta Graph API error codes (ad-networks.md section 4), as data, and how an answer is classified. */
-final class MetaErrors {
+/**
+ * Meta Graph API error codes (https://developers.facebook.com/docs/graph-api/guides/error-handling), as data, and how
+ * an answer is classified.
+ */
+public final class MetaErrors {
 
   /** Rate limits and temporary errors: 1, 2, 4, 17, 341, 368, 613, 21009, and the 80xxx range. */
   static final Set<Integer> TRANSIENT = Set.of(1, 2, 4, 17, 341, 368, 613, 21009);
@@ -25,7 +29,7 @@ final class MetaErrors {
     return UNAUTHORIZED.contains(code) || (code >= 200 && code <= 299);
   }
 
-  static Outcome classify(int status, Buffer body, long retryAfterMs) {
+  public static Outcome classify(int status, Buffer body, long retryAfterMs) {
     if (status >= 200 && status < 300) {
       return new Outcome.Delivered();
     }
