@@ -11,6 +11,8 @@ import dev.eventrouter.http.AccessControl;
 import dev.eventrouter.http.HttpVerticle;
 import dev.eventrouter.session.SessionVerticle;
 import dev.eventrouter.store.Database;
+import dev.eventrouter.store.EventStore;
+import dev.eventrouter.store.EventWriter;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
@@ -22,6 +24,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 
 /**
  * The running service: prepares the database before any verticle, then deploys in dependency order (session,
@@ -45,6 +48,12 @@ public final class EventRouter {
 
   /** @param live the config in force; when it is reloaded, the new one applies to what comes next */
   public static Future<EventRouter> start(Vertx vertx, LiveConfig live, PrometheusMeterRegistry metrics) {
+    return start(vertx, live, metrics, database -> new EventStore(database.pool(), database.readPool()));
+  }
+
+  /** @param writers where the events of a prepared database are written: the events table, or a test's double */
+  public static Future<EventRouter> start(Vertx vertx, LiveConfig live, PrometheusMeterRegistry metrics,
+                                          Function<Database, EventWriter> writers) {
     AppConfig config = live.current();
     return Database.open(vertx, config.database(), config.http().requestTimeoutMs(),
         config.session().sourceTimeoutMs()).compose(database -> {
@@ -53,7 +62,7 @@ public final class EventRouter {
       AccessControl access = new AccessControl(config.workspaces(), System::nanoTime);
       live.onChange(next -> access.update(next.workspaces()));
       AtomicReference<HttpVerticle> firstHttp = new AtomicReference<>();
-      Future<String> chain = vertx.deployVerticle(new SessionVerticle(database, ids, live, metrics))
+      Future<String> chain = vertx.deployVerticle(new SessionVerticle(database, ids, live, metrics, writers.apply(database)))
           .onSuccess(deployments::add);
       for (NetworkApi network : List.of(new MetaApi(), new TikTokApi())) {
         chain = chain.compose(id -> vertx.deployVerticle(new ForwarderVerticle(network, database, live, metrics)))

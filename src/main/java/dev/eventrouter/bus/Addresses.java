@@ -5,14 +5,14 @@ public final class Addresses {
 
   /** HttpVerticle -> SessionVerticle: an {@link IngestRequest}, answered with an {@link IngestReply} once stored. */
   public static final String EVENTS_INGEST = "event-router.events.ingest";
-  /** HttpVerticle -> SessionVerticle: {@code {workspace_id, event_id}}, answered with the stored event or 404. */
+  /** HttpVerticle -> SessionVerticle: an {@link EventRef}, answered with the stored event or 404. */
   public static final String EVENTS_GET = "event-router.events.get";
   /** HttpVerticle -> SessionVerticle: a ClickSession, answered once stored. */
   public static final String SESSIONS_CAPTURE = "event-router.sessions.capture";
   /** HttpVerticle -> SessionVerticle: an InviteSession, answered once stored. */
   public static final String SESSIONS_INVITE = "event-router.sessions.invite";
 
-  /** HttpVerticle -> SessionVerticle: {@code {workspace_id, event_id}}, re-queues its failed or expired deliveries. */
+  /** HttpVerticle -> SessionVerticle: an {@link EventRef}, re-queues its failed or expired deliveries. */
   public static final String EVENTS_REDELIVER = "event-router.events.redeliver";
 
   /** Published when deliveries of a network are due, to wake its ForwarderVerticles (any node may claim them). */

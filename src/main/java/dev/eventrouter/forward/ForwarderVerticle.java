@@ -156,7 +156,7 @@ public final class ForwarderVerticle extends VerticleBase {
   private Future<Void> processIntegration(IntegrationKey key, List<ClaimedDelivery> jobs, DeliveryConfig config) {
     Optional<IntegrationConfig> found = integration(key);
     if (found.isEmpty() || !found.get().enabled()) {
-      return store.close(jobs, "failed", "integration " + key.integrationId() + " is no longer configured or enabled");
+      return store.end(jobs, "failed", "integration " + key.integrationId() + " is no longer configured or enabled");
     }
     IntegrationConfig integration = found.get();
     Instant oldest = Instant.now().minus(MAX_EVENT_AGE);
@@ -164,7 +164,7 @@ public final class ForwarderVerticle extends VerticleBase {
     List<ClaimedDelivery> fresh = jobs.stream().filter(j -> !j.receivedAt().isBefore(oldest)).toList();
     fresh.stream().filter(job -> job.attempts() == 0).forEach(this::countRejected);
     Future<Void> done = expired.isEmpty() ? Future.succeededFuture()
-        : store.close(expired, "expired", "event older than " + MAX_EVENT_AGE.toDays() + " days; "
+        : store.end(expired, "expired", "event older than " + MAX_EVENT_AGE.toDays() + " days; "
             + network.id + " does not accept it");
     if (integration.dryRun()) {
       Map<ClaimedDelivery, JsonObject> payloads = new LinkedHashMap<>();

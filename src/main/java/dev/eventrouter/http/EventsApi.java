@@ -1,6 +1,7 @@
 package dev.eventrouter.http;
 
 import dev.eventrouter.bus.Addresses;
+import dev.eventrouter.bus.EventRef;
 import dev.eventrouter.bus.IngestReply;
 import dev.eventrouter.bus.IngestRequest;
 import dev.eventrouter.config.HttpConfig;
@@ -80,7 +81,7 @@ final class EventsApi {
     } catch (NumberFormatException tooLarge) {
       throw new ApiException(ErrorCode.NOT_FOUND);
     }
-    return new JsonObject().put("workspace_id", Edge.workspace(rc).id().toString()).put("event_id", eventId);
+    return new EventRef(Edge.workspace(rc).id(), eventId).toJson();
   }
 
   private static String idempotencyKey(RoutingContext rc) {

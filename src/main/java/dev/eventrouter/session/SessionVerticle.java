@@ -3,6 +3,7 @@ package dev.eventrouter.session;
 import dev.eventrouter.common.LogSafe;
 import dev.eventrouter.bus.Addresses;
 import dev.eventrouter.bus.BusFailure;
+import dev.eventrouter.bus.EventRef;
 import dev.eventrouter.bus.IngestReply;
 import dev.eventrouter.bus.IngestRequest;
 import dev.eventrouter.config.AppConfig;
@@ -18,7 +19,8 @@ import dev.eventrouter.event.Resolution;
 import dev.eventrouter.store.DeliveryStore;
 import dev.eventrouter.store.Database;
 import dev.eventrouter.store.EventStore;
-import dev.eventrouter.store.GroupCommit;
+import dev.eventrouter.store.EventWriter;
+import dev.eventrouter.store.Batcher;
 import dev.eventrouter.store.NewEvent;
 import dev.eventrouter.store.WriteResult;
 import dev.eventrouter.store.SessionStore;
@@ -55,15 +57,18 @@ public final class SessionVerticle extends VerticleBase {
   private final EventIds ids;
   private final LiveConfig live;
   private final MeterRegistry metrics;
+  private final EventWriter writer;
   private EventStore events;
   private DeliveryStore deliveries;
   private SessionStore sessions;
   private SessionResolver resolver;
-  private GroupCommit<NewEvent, WriteResult> writes;
+  private Batcher<NewEvent, WriteResult> writes;
   private final Map<String, Counter> storedBySource = new HashMap<>();
 
-  public SessionVerticle(Database database, EventIds ids, LiveConfig live, MeterRegistry metrics) {
+  /** @param writer where events are written (the events table, or a test's faulty double) */
+  public SessionVerticle(Database database, EventIds ids, LiveConfig live, MeterRegistry metrics, EventWriter writer) {
     this.database = database;
+    this.writer = writer;
     this.ids = ids;
     this.live = live;
     this.metrics = metrics;
@@ -75,17 +80,13 @@ public final class SessionVerticle extends VerticleBase {
     events = new EventStore(database.pool(), database.readPool());
     deliveries = new DeliveryStore(database.pool(), database.readPool());
     sessions = new SessionStore(database.pool());
-    resolver = new SessionResolver(List.of(
-        new InviteSessionSource(vertx, database.readPool()),
-        new AnalyticsSessionSource(vertx, database.readPool(), ws -> live.current().workspace(ws)
-            .map(WorkspaceConfig::attributionWindowDays).orElse(WorkspaceConfig.DEFAULT_ATTRIBUTION_WINDOW_DAYS)),
-        new LastKnownSessionSource(vertx, database.readPool())),
+    resolver = new SessionResolver(SessionSources.inOrder(vertx, database.readPool(), this::attributionWindowDays),
         () -> live.current().session().sourceTimeoutMs());
-    writes = new GroupCommit<>(vertx, events::insertBatch, config.database().writeBatchSize(),
+    writes = new Batcher<>(vertx, writer::insertBatch, config.database().writeBatchSize(),
         config.database().writeLingerMs(), config.database().poolSize(), config.database().maxPendingWrites())
         .isolating(EventStore::isDataError);
     // Stored events over commits shows how many requests share each commit.
-    FunctionCounter.builder("event_router.write.commits", writes, GroupCommit::batches).register(metrics);
+    FunctionCounter.builder("event_router.write.commits", writes, Batcher::batches).register(metrics);
     vertx.setPeriodic(PURGE_EVERY_MS, id -> events.purgeExpiredKeys()
         .onSuccess(n -> LOG.debug("purged {} expired idempotency keys", n))
         .onFailure(e -> LOG.warn("purging expired idempotency keys failed: {}", LogSafe.describe(e))));
@@ -95,6 +96,11 @@ public final class SessionVerticle extends VerticleBase {
         vertx.eventBus().<JsonObject>consumer(Addresses.EVENTS_REDELIVER, this::redeliver).completion(),
         reply(Addresses.SESSIONS_CAPTURE, json -> sessions.save(ClickSession.fromJson(json))),
         reply(Addresses.SESSIONS_INVITE, json -> sessions.save(InviteSession.fromJson(json))));
+  }
+
+  private int attributionWindowDays(UUID workspaceId) {
+    return live.current().workspace(workspaceId).map(WorkspaceConfig::attributionWindowDays)
+        .orElse(WorkspaceConfig.DEFAULT_ATTRIBUTION_WINDOW_DAYS);
   }
 
   /** Lets writes already under way commit and be answered before the pool closes. */
@@ -153,24 +159,25 @@ public final class SessionVerticle extends VerticleBase {
 
   /** The stored event with its deliveries, if it exists in the asking workspace. */
   private void find(Message<JsonObject> message) {
-    UUID workspaceId = UUID.fromString(message.body().getString("workspace_id"));
-    long eventId = message.body().getLong("event_id");
-    answer(message, events.find(workspaceId, eventId).compose(found -> found.isEmpty()
-        ? Future.succeededFuture(Optional.<JsonObject>empty())
-        : deliveries.forEvent(eventId).map(list -> Optional.of(found.get().put("deliveries", list)))));
+    EventRef ref = EventRef.fromJson(message.body());
+    answer(message, ifEventExists(ref, found -> deliveries.forEvent(ref.eventId())
+        .map(list -> found.put("deliveries", list))));
   }
 
   /** Re-queues the event's failed and expired deliveries and wakes their forwarders. */
   private void redeliver(Message<JsonObject> message) {
-    UUID workspaceId = UUID.fromString(message.body().getString("workspace_id"));
-    long eventId = message.body().getLong("event_id");
-    answer(message, events.find(workspaceId, eventId).compose(found -> found.isEmpty()
-        ? Future.succeededFuture(Optional.<JsonObject>empty())
-        : deliveries.requeue(workspaceId, eventId).map(networks -> {
-          wakeForwarders(networks);
-          return Optional.of(new JsonObject().put("event_id", EventIds.format(eventId))
-              .put("requeued", networks.size()));
-        })));
+    EventRef ref = EventRef.fromJson(message.body());
+    answer(message, ifEventExists(ref, found -> deliveries.requeue(ref.workspaceId(), ref.eventId()).map(networks -> {
+      wakeForwarders(networks);
+      return new JsonObject().put("event_id", EventIds.format(ref.eventId())).put("requeued", networks.size());
+    })));
+  }
+
+  /** Runs {@code then} on the stored event when the asking workspace has it; empty when it does not. */
+  private Future<Optional<JsonObject>> ifEventExists(EventRef ref, Function<JsonObject, Future<JsonObject>> then) {
+    return events.find(ref.workspaceId(), ref.eventId()).compose(found -> found.isEmpty()
+        ? Future.succeededFuture(Optional.empty())
+        : then.apply(found.get()).map(Optional::of));
   }
 
   /** Tells the forwarders of these networks, on every node, that deliveries are due. */

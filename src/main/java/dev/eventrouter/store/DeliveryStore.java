@@ -127,7 +127,8 @@ public final class DeliveryStore {
     return pool.preparedQuery(FAILED).execute(Tuple.of(ids(jobs), error)).mapEmpty();
   }
 
-  public Future<Void> close(List<ClaimedDelivery> jobs, String status, String reason) {
+  /** Ends deliveries in a final state without sending them (expired, or their integration was removed). */
+  public Future<Void> end(List<ClaimedDelivery> jobs, String status, String reason) {
     return pool.preparedQuery(CLOSED).execute(Tuple.of(ids(jobs), status, reason)).mapEmpty();
   }
 

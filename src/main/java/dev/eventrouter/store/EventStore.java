@@ -21,7 +21,7 @@ import java.util.function.Supplier;
  * SQL for the events table. A whole batch is one statement (or, when some events carry an Idempotency-Key, one
  * transaction with the key claims of {@link IdempotencyKeys}), with the rows passed as one JSON array parameter.
  */
-public final class EventStore {
+public final class EventStore implements EventWriter {
 
   /**
    * Stores the events and, in the same statement, moves each user's last known session forward and writes the
@@ -74,7 +74,7 @@ public final class EventStore {
         && (pg.getSqlState().startsWith("22") || pg.getSqlState().startsWith("23"));
   }
 
-  /** Stores the batch; each event's result, in order. */
+  @Override
   public Future<List<WriteResult>> insertBatch(List<NewEvent> batch) {
     boolean anyKey = batch.stream().anyMatch(e -> e.idempotencyKey() != null);
     if (!anyKey) {

@@ -4,6 +4,9 @@ import dev.eventrouter.EventRouter;
 import dev.eventrouter.config.ApiKeys;
 import dev.eventrouter.config.ConfigLoader;
 import dev.eventrouter.config.LiveConfig;
+import dev.eventrouter.store.Database;
+import dev.eventrouter.store.EventStore;
+import dev.eventrouter.store.EventWriter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
@@ -22,6 +25,7 @@ import io.vertx.sqlclient.Tuple;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.IntFunction;
 import java.util.stream.StreamSupport;
 
@@ -72,8 +76,13 @@ public final class TestApp {
   }
 
   public static TestApp start(Vertx vertx, LiveConfig live) {
-    EventRouter router = EventRouter.start(vertx, live, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT))
-        .await();
+    return start(vertx, live, database -> new EventStore(database.pool(), database.readPool()));
+  }
+
+  /** The service with its events written by the given writer (a faulty double, for the failure answers). */
+  public static TestApp start(Vertx vertx, LiveConfig live, Function<Database, EventWriter> writers) {
+    EventRouter router = EventRouter.start(vertx, live, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
+        writers).await();
     WebClient client = WebClient.create(vertx);
     return new TestApp(router, client);
   }

@@ -22,7 +22,7 @@ import java.util.function.Predicate;
  *
  * <p>Not thread-safe: use it from the one context (verticle) that created it.
  */
-public final class GroupCommit<I, O> {
+public final class Batcher<I, O> {
 
   /** Raised when more than {@code maxPending} items wait: shed load rather than queue without bound. */
   public static final class OverloadedException extends RuntimeException {
@@ -56,7 +56,7 @@ public final class GroupCommit<I, O> {
   private boolean scheduled;
   private long batches;
 
-  public GroupCommit(Vertx vertx, Function<List<I>, Future<List<O>>> writer, int batchSize, long lingerMs,
+  public Batcher(Vertx vertx, Function<List<I>, Future<List<O>>> writer, int batchSize, long lingerMs,
                      int maxInFlight, int maxPending) {
     this.vertx = vertx;
     this.writer = writer;
@@ -70,7 +70,7 @@ public final class GroupCommit<I, O> {
    * Writes a failed batch again in halves when {@code itemError} says the failure came from one item's data rather
    * than from the writer being unavailable.
    */
-  public GroupCommit<I, O> isolating(Predicate<Throwable> itemError) {
+  public Batcher<I, O> isolating(Predicate<Throwable> itemError) {
     this.itemError = itemError;
     return this;
   }

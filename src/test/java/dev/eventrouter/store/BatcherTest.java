@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** The batching rules, with a writer the test completes by hand (the SQL is covered by EventStoreTest). */
 @ExtendWith(VertxExtension.class)
-class GroupCommitTest {
+class BatcherTest {
 
   /** Records each batch, tells the test when one arrives, and lets the test decide when it is written. */
   private static final class ManualWriter {
@@ -43,7 +43,7 @@ class GroupCommitTest {
   void oneBatchForConcurrentItems(Vertx vertx, VertxTestContext test) {
     ManualWriter writer = new ManualWriter();
     vertx.runOnContext(v -> {
-      GroupCommit<Integer, String> commit = new GroupCommit<>(vertx, writer::write, 100, 5, 2, 1000);
+      Batcher<Integer, String> commit = new Batcher<>(vertx, writer::write, 100, 5, 2, 1000);
       List<Future<String>> results = new ArrayList<>();
       writer.onBatch = index -> {
         test.verify(() -> assertThat(writer.batches.get(index)).hasSize(50));
@@ -66,7 +66,7 @@ class GroupCommitTest {
   void lingerZeroBatchesOneTurn(Vertx vertx, VertxTestContext test) {
     ManualWriter writer = new ManualWriter();
     vertx.runOnContext(v -> {
-      GroupCommit<Integer, String> commit = new GroupCommit<>(vertx, writer::write, 100, 0, 2, 1000);
+      Batcher<Integer, String> commit = new Batcher<>(vertx, writer::write, 100, 0, 2, 1000);
       writer.onBatch = index -> {
         test.verify(() -> assertThat(writer.batches).containsExactly(List.of(1, 2, 3)));
         test.completeNow();
@@ -83,7 +83,7 @@ class GroupCommitTest {
   void fullBatchDoesNotLinger(Vertx vertx, VertxTestContext test) {
     ManualWriter writer = new ManualWriter();
     vertx.runOnContext(v -> {
-      GroupCommit<Integer, String> commit = new GroupCommit<>(vertx, writer::write, 3, 60_000, 2, 1000);
+      Batcher<Integer, String> commit = new Batcher<>(vertx, writer::write, 3, 60_000, 2, 1000);
       commit.submit(1);
       commit.submit(2);
       commit.submit(3).onComplete(test.succeeding(r -> test.verify(() -> {
@@ -100,7 +100,7 @@ class GroupCommitTest {
   void gathersWhileBusy(Vertx vertx, VertxTestContext test) {
     ManualWriter writer = new ManualWriter();
     vertx.runOnContext(v -> {
-      GroupCommit<Integer, String> commit = new GroupCommit<>(vertx, writer::write, 100, 1, 1, 1000);
+      Batcher<Integer, String> commit = new Batcher<>(vertx, writer::write, 100, 1, 1, 1000);
       writer.onBatch = index -> {
         if (index == 0) {
           // The only writer is busy with [1]: these two must wait, together.
@@ -125,7 +125,7 @@ class GroupCommitTest {
   void failureReachesEveryItem(Vertx vertx, VertxTestContext test) {
     var checkpoint = test.checkpoint(2);
     vertx.runOnContext(v -> {
-      GroupCommit<Integer, String> commit = new GroupCommit<>(vertx,
+      Batcher<Integer, String> commit = new Batcher<>(vertx,
           batch -> Future.failedFuture(new IllegalStateException("down")), 10, 1, 1, 1000);
       for (int i = 0; i < 2; i++) {
         commit.submit(i).onComplete(test.failing(e -> test.verify(() -> {
@@ -141,11 +141,11 @@ class GroupCommitTest {
   void overload(Vertx vertx, VertxTestContext test) {
     ManualWriter writer = new ManualWriter();
     vertx.runOnContext(v -> {
-      GroupCommit<Integer, String> commit = new GroupCommit<>(vertx, writer::write, 100, 60_000, 1, 2);
+      Batcher<Integer, String> commit = new Batcher<>(vertx, writer::write, 100, 60_000, 1, 2);
       commit.submit(1);
       commit.submit(2);
       commit.submit(3).onComplete(test.failing(e -> test.verify(() -> {
-        assertThat(e).isInstanceOf(GroupCommit.OverloadedException.class);
+        assertThat(e).isInstanceOf(Batcher.OverloadedException.class);
         test.completeNow();
       })));
     });
@@ -157,7 +157,7 @@ class GroupCommitTest {
     List<List<Integer>> attempts = new ArrayList<>();
     var checkpoint = test.checkpoint(8);
     vertx.runOnContext(v -> {
-      GroupCommit<Integer, String> commit = new GroupCommit<Integer, String>(vertx, batch -> {
+      Batcher<Integer, String> commit = new Batcher<Integer, String>(vertx, batch -> {
         attempts.add(List.copyOf(batch));
         return batch.contains(5) ? Future.failedFuture(new IllegalArgumentException("bad item"))
             : Future.succeededFuture(batch.stream().map(i -> "ok" + i).toList());
@@ -187,7 +187,7 @@ class GroupCommitTest {
     List<Integer> batchSizes = new ArrayList<>();
     var checkpoint = test.checkpoint(4);
     vertx.runOnContext(v -> {
-      GroupCommit<Integer, String> commit = new GroupCommit<Integer, String>(vertx, batch -> {
+      Batcher<Integer, String> commit = new Batcher<Integer, String>(vertx, batch -> {
         batchSizes.add(batch.size());
         return Future.failedFuture(new IllegalStateException("down"));
       }, 100, 5, 1, 1000).isolating(e -> e instanceof IllegalArgumentException);
@@ -205,12 +205,12 @@ class GroupCommitTest {
     ManualWriter writer = new ManualWriter();
     var checkpoint = test.checkpoint(2);
     vertx.runOnContext(v -> {
-      GroupCommit<Integer, String> commit = new GroupCommit<>(vertx, writer::write, 100, 1, 1, 1000);
+      Batcher<Integer, String> commit = new Batcher<>(vertx, writer::write, 100, 1, 1, 1000);
       writer.onBatch = index -> {
         if (index == 0) {
           // While the only writer is busy, one item that is already past its deadline and one that is not.
           commit.submit(2, System.currentTimeMillis() - 1).onComplete(test.failing(e -> test.verify(() -> {
-            assertThat(e).isInstanceOf(GroupCommit.ExpiredException.class);
+            assertThat(e).isInstanceOf(Batcher.ExpiredException.class);
             checkpoint.flag();
           })));
           commit.submit(3, System.currentTimeMillis() + 60_000).onComplete(test.succeeding(r -> checkpoint.flag()));
