@@ -24,6 +24,11 @@ public interface NetworkApi {
 
   Outcome classify(int status, Buffer body, long retryAfterMs);
 
+  /** How this network takes each user_data key. */
+  List<UserField> userFields();
+
   /** The user_data keys of this event that were given but cannot be made valid for this network (not sent). */
-  List<String> rejectedFields(ClaimedDelivery job);
+  default List<String> rejectedFields(ClaimedDelivery job) {
+    return UserField.rejected(userFields(), job);
+  }
 }

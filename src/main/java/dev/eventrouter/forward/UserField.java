@@ -1,6 +1,7 @@
 package dev.eventrouter.forward;
 
 import dev.eventrouter.store.ClaimedDelivery;
+import dev.eventrouter.common.Sha256;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -43,6 +44,21 @@ public record UserField(String key, String wireName, UnaryOperator<String> rule,
         user.put(field.wireName(), field.list() ? new JsonArray().add(value) : value);
       }
     }
+  }
+
+  /**
+   * The user's ids, hashed: the telegram id's (decimal), then the sender's own external_id when given (trimmed only,
+   * see {@link Normalize#externalId}).
+   */
+  public static List<String> externalIds(ClaimedDelivery job) {
+    List<String> ids = new ArrayList<>(2);
+    ids.add(Sha256.hex(Long.toString(job.telegramId())));
+    String raw = job.userValue("external_id");
+    String external = raw == null ? null : Normalize.hashed(raw, Normalize::externalId);
+    if (external != null) {
+      ids.add(external);
+    }
+    return ids;
   }
 
   /** Puts a value that is known (IP, user agent, click ids); leaves the key out when it is not. */

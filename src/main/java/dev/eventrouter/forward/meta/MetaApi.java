@@ -1,6 +1,5 @@
 package dev.eventrouter.forward.meta;
 
-import dev.eventrouter.common.Sha256;
 import dev.eventrouter.config.IntegrationConfig;
 import dev.eventrouter.config.Network;
 import dev.eventrouter.event.EventIds;
@@ -77,14 +76,7 @@ public final class MetaApi implements NetworkApi {
 
   /** Contact data from the table; external ids hashed; IP, user agent, fbc and fbp never hashed. */
   public static JsonObject userData(ClaimedDelivery job) {
-    JsonObject user = new JsonObject();
-    JsonArray externalIds = new JsonArray().add(Sha256.hex(Long.toString(job.telegramId())));
-    String external = job.userValue("external_id") == null ? null
-        : Normalize.hashed(job.userValue("external_id"), Normalize::externalId);
-    if (external != null) {
-      externalIds.add(external);
-    }
-    user.put("external_id", externalIds);
+    JsonObject user = new JsonObject().put("external_id", new JsonArray(UserField.externalIds(job)));
     UserField.putAll(USER_FIELDS, job, user);
     UserField.putIfKnown(user, "client_ip_address", job.clientIp());
     UserField.putIfKnown(user, "client_user_agent", job.userAgent());
@@ -96,8 +88,8 @@ public final class MetaApi implements NetworkApi {
   }
 
   @Override
-  public List<String> rejectedFields(ClaimedDelivery job) {
-    return UserField.rejected(USER_FIELDS, job);
+  public List<UserField> userFields() {
+    return USER_FIELDS;
   }
 
   @Override

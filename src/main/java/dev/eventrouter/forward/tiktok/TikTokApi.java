@@ -1,6 +1,5 @@
 package dev.eventrouter.forward.tiktok;
 
-import dev.eventrouter.common.Sha256;
 import dev.eventrouter.config.IntegrationConfig;
 import dev.eventrouter.config.Network;
 import dev.eventrouter.event.EventIds;
@@ -85,11 +84,8 @@ public final class TikTokApi implements NetworkApi {
       UserField.plain("country", "country", Normalize::country));
 
   public static JsonObject user(ClaimedDelivery job) {
-    JsonObject user = new JsonObject();
-    String telegram = Sha256.hex(Long.toString(job.telegramId()));
-    String external = job.userValue("external_id") == null ? null
-        : Normalize.hashed(job.userValue("external_id"), Normalize::externalId);
-    user.put("external_id", external == null ? telegram : new JsonArray().add(telegram).add(external));
+    List<String> ids = UserField.externalIds(job);
+    JsonObject user = new JsonObject().put("external_id", ids.size() == 1 ? ids.get(0) : new JsonArray(ids));
     UserField.putAll(USER_FIELDS, job, user);
     UserField.putIfKnown(user, "ip", job.clientIp());
     UserField.putIfKnown(user, "user_agent", job.userAgent());
@@ -101,8 +97,8 @@ public final class TikTokApi implements NetworkApi {
   }
 
   @Override
-  public List<String> rejectedFields(ClaimedDelivery job) {
-    return UserField.rejected(USER_FIELDS, job);
+  public List<UserField> userFields() {
+    return USER_FIELDS;
   }
 
   @Override
