@@ -1,24 +1,17 @@
 package dev.eventrouter.http;
 
-import dev.eventrouter.bus.BusFailure;
 import dev.eventrouter.config.WorkspaceConfig;
-import io.vertx.core.Future;
 import io.vertx.core.Handler;
-import io.vertx.core.Vertx;
-import io.vertx.core.eventbus.DeliveryOptions;
-import io.vertx.core.eventbus.Message;
-import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 
 import java.util.UUID;
 
-/** What every authenticated route does at the edge, and the one way handlers ask the SessionVerticle. */
+/** What every authenticated route does at the edge: authenticate, rate-limit, require JSON, read its own body. */
 final class Edge {
 
   static final String API_KEY = "x-api-key";
-  static final long UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
   private static final String WORKSPACE = "workspace";
 
   private Edge() {}
@@ -69,29 +62,5 @@ final class Edge {
       throw new ApiException(ErrorCode.FORBIDDEN);
     }
     return body;
-  }
-
-  /** Request/reply to the SessionVerticle; any failure but a documented one means "not done, retry later". */
-  static Future<JsonObject> ask(Vertx vertx, String address, JsonObject message, long timeoutMs) {
-    return vertx.eventBus()
-        .<JsonObject>request(address, message, new DeliveryOptions().setSendTimeout(timeoutMs))
-        .map(Message::body)
-        .recover(failure -> Future.failedFuture(toApiError(failure)));
-  }
-
-  private static ApiException toApiError(Throwable failure) {
-    if (failure instanceof ReplyException reply) {
-      switch (reply.failureCode()) {
-        case BusFailure.NOT_FOUND:
-          return new ApiException(ErrorCode.NOT_FOUND);
-        case BusFailure.IDEMPOTENCY_CONFLICT:
-          return new ApiException(ErrorCode.IDEMPOTENCY_CONFLICT);
-        case BusFailure.REFUSED:
-          return new ApiException(ErrorCode.VALIDATION_FAILED, reply.getMessage(), null, null);
-        default:
-          break;
-      }
-    }
-    return ApiException.retryLater(ErrorCode.UNAVAILABLE, UNAVAILABLE_RETRY_AFTER_SECONDS);
   }
 }

@@ -4,11 +4,9 @@ import dev.eventrouter.bus.Addresses;
 import dev.eventrouter.bus.EventRef;
 import dev.eventrouter.bus.IngestReply;
 import dev.eventrouter.bus.IngestRequest;
-import dev.eventrouter.config.HttpConfig;
 import dev.eventrouter.event.ConversionEvent;
 import dev.eventrouter.event.EventIds;
 import dev.eventrouter.http.ApiException.FieldError;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 
@@ -25,12 +23,10 @@ final class EventsApi {
   private static final long WRITE_MARGIN_MS = 100;
   private static final Pattern IDEMPOTENCY_KEY_TEXT = Pattern.compile("[\\x20-\\x7E]{1,255}");
 
-  private final Vertx vertx;
-  private final HttpConfig config;
+  private final StoreClient store;
 
-  EventsApi(Vertx vertx, HttpConfig config) {
-    this.vertx = vertx;
-    this.config = config;
+  EventsApi(StoreClient store) {
+    this.store = store;
   }
 
   void ingest(RoutingContext rc) {
@@ -39,11 +35,11 @@ final class EventsApi {
     String idempotencyKey = idempotencyKey(rc);
     // The write is not started once this request has been answered 503; a margin of about one slow commit keeps
     // a write that starts just in time from committing after the answer.
-    Instant deadline = receivedAt.plusMillis(config.requestTimeoutMs() - Math.min(WRITE_MARGIN_MS,
-        config.requestTimeoutMs() / 10));
+    Instant deadline = receivedAt.plusMillis(store.timeoutMs() - Math.min(WRITE_MARGIN_MS,
+        store.timeoutMs() / 10));
     IngestRequest request = new IngestRequest(event, receivedAt, idempotencyKey,
         idempotencyKey == null ? null : event.contentHash(), deadline);
-    Edge.ask(vertx, Addresses.EVENTS_INGEST, request.toJson(), config.requestTimeoutMs())
+    store.ask(Addresses.EVENTS_INGEST, request.toJson())
         .onSuccess(reply -> {
           IngestReply stored = IngestReply.fromJson(reply);
           if (stored.replayed()) {
@@ -59,7 +55,7 @@ final class EventsApi {
 
   /** A key sees only its own workspace's events; any other id is simply not found. */
   void status(RoutingContext rc) {
-    Edge.ask(vertx, Addresses.EVENTS_GET, eventQuery(rc), config.requestTimeoutMs())
+    store.ask(Addresses.EVENTS_GET, eventQuery(rc))
         .onSuccess(event -> {
           String value = event.getString("value");
           Responses.ok(rc, event.put("value", value == null ? null : new BigDecimal(value)));
@@ -69,7 +65,7 @@ final class EventsApi {
 
   /** Re-queues the event's failed and expired deliveries. */
   void redeliver(RoutingContext rc) {
-    Edge.ask(vertx, Addresses.EVENTS_REDELIVER, eventQuery(rc), config.requestTimeoutMs())
+    store.ask(Addresses.EVENTS_REDELIVER, eventQuery(rc))
         .onSuccess(result -> Responses.ok(rc, result))
         .onFailure(rc::fail);
   }

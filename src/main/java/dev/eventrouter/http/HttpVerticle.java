@@ -36,8 +36,9 @@ public final class HttpVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    EventsApi events = new EventsApi(vertx, config);
-    SessionsApi sessions = new SessionsApi(vertx, config);
+    StoreClient store = new StoreClient(vertx, config.requestTimeoutMs());
+    EventsApi events = new EventsApi(store);
+    SessionsApi sessions = new SessionsApi(store);
     Router router = Router.router(vertx);
     router.route().handler(RequestIds::assign);
     router.get("/health").handler(rc -> Responses.ok(rc, new JsonObject().put("status", "up")));

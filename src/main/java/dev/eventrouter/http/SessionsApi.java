@@ -1,11 +1,9 @@
 package dev.eventrouter.http;
 
 import dev.eventrouter.bus.Addresses;
-import dev.eventrouter.config.HttpConfig;
 import dev.eventrouter.config.WorkspaceConfig;
 import dev.eventrouter.event.ClickSession;
 import dev.eventrouter.event.InviteSession;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 
@@ -14,18 +12,16 @@ import java.time.Instant;
 /** {@code POST /api/v1/sessions} (the ad click) and {@code POST /api/v1/sessions/invites} (who joined through it). */
 final class SessionsApi {
 
-  private final Vertx vertx;
-  private final HttpConfig config;
+  private final StoreClient store;
 
-  SessionsApi(Vertx vertx, HttpConfig config) {
-    this.vertx = vertx;
-    this.config = config;
+  SessionsApi(StoreClient store) {
+    this.store = store;
   }
 
   void capture(RoutingContext rc) {
     ClickSession click = SessionValidator.click(Edge.ownBody(rc), Instant.now());
     WorkspaceConfig workspace = Edge.workspace(rc);
-    Edge.ask(vertx, Addresses.SESSIONS_CAPTURE, click.toJson(), config.requestTimeoutMs())
+    store.ask(Addresses.SESSIONS_CAPTURE, click.toJson())
         .onSuccess(stored -> {
           JsonObject data = new JsonObject().put("session_id", click.sessionId());
           if (workspace.botName() != null) {
@@ -38,7 +34,7 @@ final class SessionsApi {
 
   void invite(RoutingContext rc) {
     InviteSession invite = SessionValidator.invite(Edge.ownBody(rc));
-    Edge.ask(vertx, Addresses.SESSIONS_INVITE, invite.toJson(), config.requestTimeoutMs())
+    store.ask(Addresses.SESSIONS_INVITE, invite.toJson())
         .onSuccess(stored -> Responses.ok(rc, new JsonObject()
             .put("session_id", invite.sessionId())
             .put("telegram_id", invite.telegramId())))

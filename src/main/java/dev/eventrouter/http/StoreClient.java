@@ -1,0 +1,55 @@
+package dev.eventrouter.http;
+
+import dev.eventrouter.bus.BusFailure;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.eventbus.Message;
+import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * The one way the API handlers ask the SessionVerticle: request/reply over the event bus, bounded by the request
+ * timeout, with its failures turned into the documented API errors.
+ */
+final class StoreClient {
+
+  static final long UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+  private final Vertx vertx;
+  private final long timeoutMs;
+
+  StoreClient(Vertx vertx, long timeoutMs) {
+    this.vertx = vertx;
+    this.timeoutMs = timeoutMs;
+  }
+
+  /** How long a request waits for its answer before it is told 503. */
+  long timeoutMs() {
+    return timeoutMs;
+  }
+
+  /** Any failure but a documented one means "not confirmed, retry later". */
+  Future<JsonObject> ask(String address, JsonObject message) {
+    return vertx.eventBus()
+        .<JsonObject>request(address, message, new DeliveryOptions().setSendTimeout(timeoutMs))
+        .map(Message::body)
+        .recover(failure -> Future.failedFuture(toApiError(failure)));
+  }
+
+  private static ApiException toApiError(Throwable failure) {
+    if (failure instanceof ReplyException reply) {
+      switch (reply.failureCode()) {
+        case BusFailure.NOT_FOUND:
+          return new ApiException(ErrorCode.NOT_FOUND);
+        case BusFailure.IDEMPOTENCY_CONFLICT:
+          return new ApiException(ErrorCode.IDEMPOTENCY_CONFLICT);
+        case BusFailure.REFUSED:
+          return new ApiException(ErrorCode.VALIDATION_FAILED, reply.getMessage(), null, null);
+        default:
+          break;
+      }
+    }
+    return ApiException.retryLater(ErrorCode.UNAVAILABLE, UNAVAILABLE_RETRY_AFTER_SECONDS);
+  }
+}
