@@ -61,7 +61,7 @@ final class IntegrationChannel {
   Future<Void> send(IntegrationConfig integration, List<ClaimedDelivery> jobs, DeliveryConfig config) {
     return breaker.<Outcome>execute(() -> api
             .send(client, integration, api.body(integration, jobs), config.requestTimeoutMs())
-            .map(response -> api.classify(response.statusCode(), response.body(), RetryAfter.millis(response)))
+            .map(response -> api.classify(response.statusCode(), response.body(), RetryAfter.millis(response.getHeader("Retry-After"))))
             .compose(outcome -> outcome instanceof Outcome.Retry retry
                 ? Future.failedFuture(new TransientFailure(retry))
                 : Future.succeededFuture(outcome)))

@@ -1,8 +1,5 @@
 package dev.eventrouter.forward;
 
-import io.vertx.core.buffer.Buffer;
-import io.vertx.ext.web.client.HttpResponse;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZonedDateTime;
@@ -13,9 +10,8 @@ final class RetryAfter {
 
   private RetryAfter() {}
 
-  /** The wait it asks for, in milliseconds; 0 when absent or unreadable. */
-  static long millis(HttpResponse<Buffer> response) {
-    String value = response.getHeader("Retry-After");
+  /** The wait the header's value asks for, in milliseconds; 0 when absent (null) or unreadable. */
+  static long millis(String value) {
     if (value == null) {
       return 0;
     }

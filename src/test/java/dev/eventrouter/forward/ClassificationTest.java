@@ -7,6 +7,7 @@ import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
 
 import static dev.eventrouter.support.FakeAdNetworks.metaError;
 import static dev.eventrouter.support.FakeAdNetworks.tiktokCode;
@@ -18,7 +19,9 @@ class ClassificationTest {
   @ParameterizedTest(name = "Meta HTTP {0} code {1} -> {2}")
   @CsvSource({
       "400, 1, Retry", "400, 2, Retry", "400, 4, Retry", "400, 17, Retry", "400, 341, Retry", "400, 368, Retry",
-      "400, 613, Retry", "400, 80004, Retry", "500, 999, Retry", "429, 999, Retry",
+      "400, 613, Retry", "400, 80004, Retry", "400, 80000, Retry", "400, 80999, Retry", "400, 81000, Failed",
+      "400, 79999, Failed", "400, 21009, Retry", "500, 999, Retry", "429, 999, Retry", "400, 199, Failed",
+      "400, 300, Failed",
       "400, 190, Unauthorized", "400, 10, Unauthorized", "400, 200, Unauthorized", "403, 299, Unauthorized",
       "400, 100, InvalidData", "400, 3, Failed", "400, 12345, Failed"})
   @DisplayName("Meta answers are classified by the documented codes")
@@ -50,7 +53,8 @@ class ClassificationTest {
   @CsvSource({
       "200, 0, Delivered", "200, 20001, Delivered",
       "200, 40100, Retry", "200, 40016, Retry", "200, 40132, Retry", "200, 40133, Retry", "200, 50000, Retry",
-      "200, 51065, Retry",
+      "200, 51065, Retry", "200, 59999, Retry", "200, 60000, Failed", "200, 49999, Failed",
+      "500, 41234, Retry", "200, 40102, Unauthorized", "200, 40104, Unauthorized",
       "200, 40001, Unauthorized", "200, 40105, Unauthorized",
       "200, 40002, InvalidData", "200, 41234, Failed"})
   @DisplayName("TikTok answers are classified on the body code, even under HTTP 200")
@@ -61,10 +65,32 @@ class ClassificationTest {
   }
 
   @ParameterizedTest(name = "TikTok HTTP {0} without a code -> {1}")
-  @CsvSource({"503, Retry", "200, Retry", "404, Failed"})
+  @CsvSource({"503, Retry", "500, Retry", "429, Retry", "200, Retry", "404, Failed", "400, Failed"})
   @DisplayName("a TikTok answer without a code is retried when it looks like an outage")
   void tiktokWithoutCode(int status, String expected) {
     assertThat(TikTokCodes.classify(status, Buffer.buffer("gateway"), 0).getClass().getSimpleName())
         .isEqualTo(expected);
+  }
+
+  @ParameterizedTest(name = "TikTok body {0} under HTTP {1} -> {2}")
+  @CsvSource(delimiter = '|', value = {
+      "{\"message\":\"no code\"} | 500 | Retry",
+      "{\"message\":\"no code\"} | 400 | Failed",
+      "{\"code\":\"40002\"}      | 200 | Retry",
+      "''                            | 502 | Retry"})
+  @DisplayName("a TikTok JSON body without a numeric code is judged by the HTTP status, never thrown on")
+  void tiktokJsonWithoutCode(String body, int status, String expected) {
+    assertThat(TikTokCodes.classify(status, Buffer.buffer(body), 0).getClass().getSimpleName()).isEqualTo(expected);
+  }
+
+  @Test
+  @DisplayName("a retry carries Retry-After and the network's words; Meta's subcode is kept in the error")
+  void retryCarriesDetail() {
+    Outcome meta = MetaErrors.classify(400, metaError(17, 2446079, "User request limit reached").toBuffer(), 7000);
+    assertThat(meta).isEqualTo(new Outcome.Retry("meta HTTP 400 code 17/2446079: User request limit reached", 7000));
+    Outcome tiktok = TikTokCodes.classify(200, tiktokCode(40100, "Too many requests").toBuffer(), 3000);
+    assertThat(tiktok).isEqualTo(new Outcome.Retry("tiktok code 40100: Too many requests", 3000));
+    assertThat(MetaErrors.classify(502, null, 1000)).isInstanceOf(Outcome.Retry.class);
+    assertThat(TikTokCodes.classify(502, null, 1000)).isInstanceOf(Outcome.Retry.class);
   }
 }

@@ -349,13 +349,18 @@ class ForwardingTest {
   @DisplayName("Meta 190 (bad token) fails at once without retry, the message stored without the token; redeliver re-queues it")
   void metaBadTokenFailsThenRedeliver() {
     start(new JsonObject().put("access_token", "wrong-token-0042"));
+    LogCapture logs = LogCapture.start();
 
     String eventId = post(event("REG", null));
     awaitStatus(eventId, "meta", "failed");
 
     Row meta = deliveries(eventId).get(0);
     assertThat(meta.getInteger("attempts")).isEqualTo(1);
-    assertThat(meta.getString("last_error")).contains("code 190").doesNotContain("wrong-token-0042");
+    // The fake echoes the token in its message: only redaction keeps it out of the stored error and the log.
+    assertThat(fake.received("meta").get(0).token()).isEqualTo("wrong-token-0042");
+    assertThat(meta.getString("last_error")).contains("code 190").contains("***").doesNotContain("wrong-token-0042");
+    logs.stop();
+    assertThat(logs.text()).contains("rotate the access token").doesNotContain("wrong-token-0042");
     assertThat(fake.received("meta")).hasSize(1);
 
     var redeliver = app.postJson("/api/v1/events/" + eventId + "/redeliver", KEY_A, new JsonObject());

@@ -124,7 +124,8 @@ public final class FakeAdNetworks {
 
   private static Reply metaDefault(String token, JsonObject body) {
     if (!META_TOKEN.equals(token)) {
-      return Reply.of(400, metaError(190, null, "Invalid OAuth access token - Cannot parse access token"));
+      // The token is echoed on purpose: the worst an error message can do, so that redaction is really tested.
+      return Reply.of(400, metaError(190, null, "Invalid OAuth access token - Cannot parse access token " + token));
     }
     JsonArray data = body.getJsonArray("data");
     long oldest = Instant.now().minusSeconds(7 * 86_400).getEpochSecond();
@@ -170,7 +171,7 @@ public final class FakeAdNetworks {
 
   private static Reply tiktokDefault(String token, JsonObject body) {
     if (!TIKTOK_TOKEN.equals(token)) {
-      return Reply.of(200, tiktokCode(40105, "Access token is incorrect or has been revoked."));
+      return Reply.of(200, tiktokCode(40105, "Access token " + token + " is incorrect or has been revoked."));
     }
     if (body.getString("event_source_id") == null || body.getString("event_source") == null) {
       return Reply.of(200, tiktokCode(40002, "event_source_id: Missing data for required field."));

@@ -1,0 +1,72 @@
+package dev.eventrouter.forward;
+
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Test;
+
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Backoff, Retry-After and token redaction: the small rules every retry goes through. */
+class RetryPolicyUnitTest {
+
+  @RepeatedTest(20)
+  @DisplayName("backoff doubles per attempt, with equal jitter: between half and all of initial * 2^attempts")
+  void backoffDoubles() {
+    assertThat(Backoff.delayMs(0, 1000, 600_000)).isBetween(500L, 1000L);
+    assertThat(Backoff.delayMs(1, 1000, 600_000)).isBetween(1000L, 2000L);
+    assertThat(Backoff.delayMs(3, 1000, 600_000)).isBetween(4000L, 8000L);
+  }
+
+  @RepeatedTest(20)
+  @DisplayName("backoff is capped at max, also when the doubling would overflow")
+  void backoffCapped() {
+    assertThat(Backoff.delayMs(10, 1000, 60_000)).isBetween(30_000L, 60_000L);
+    assertThat(Backoff.delayMs(500, 1000, 60_000)).isBetween(30_000L, 60_000L);
+    assertThat(Backoff.delayMs(62, Long.MAX_VALUE / 4, 60_000)).isBetween(30_000L, 60_000L);
+  }
+
+  @Test
+  @DisplayName("backoff is never 'at once', and its jitter really varies")
+  void backoffNeverZero() {
+    List<Long> delays = java.util.stream.IntStream.range(0, 200).mapToObj(i -> Backoff.delayMs(0, 1000, 600_000))
+        .toList();
+    assertThat(delays).allSatisfy(d -> assertThat(d).isGreaterThanOrEqualTo(500));
+    assertThat(delays.stream().distinct().count()).isGreaterThan(10);
+  }
+
+  @Test
+  @DisplayName("Retry-After in seconds, as an HTTP date, absent or unreadable")
+  void retryAfter() {
+    assertThat(RetryAfter.millis(response("120"))).isEqualTo(120_000);
+    assertThat(RetryAfter.millis(response(" 3 "))).isEqualTo(3_000);
+    assertThat(RetryAfter.millis(response("-5"))).isZero();
+    assertThat(RetryAfter.millis(response(null))).isZero();
+    assertThat(RetryAfter.millis(response("soon"))).isZero();
+    String inAMinute = DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.now(ZoneOffset.UTC).plusSeconds(60));
+    assertThat(RetryAfter.millis(response(inAMinute))).isBetween(55_000L, 60_000L);
+    String past = DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.now(ZoneOffset.UTC).minusSeconds(60));
+    assertThat(RetryAfter.millis(response(past))).isZero();
+  }
+
+  @Test
+  @DisplayName("a token is redacted as written and URL-encoded; text without it, or no token, is left as it is")
+  void redact() {
+    String token = "EAAB/x+y=z";
+    assertThat(Redact.token("GET /events?access_token=EAAB%2Fx%2By%3Dz timed out", token))
+        .isEqualTo("GET /events?access_token=*** timed out");
+    assertThat(Redact.token("token EAAB/x+y=z refused", token)).isEqualTo("token *** refused");
+    assertThat(Redact.token("nothing secret", token)).isEqualTo("nothing secret");
+    assertThat(Redact.token("kept", "")).isEqualTo("kept");
+    assertThat(Redact.token("kept", null)).isEqualTo("kept");
+    assertThat(Redact.token(null, token)).isNull();
+  }
+
+  private static String response(String retryAfter) {
+    return retryAfter;
+  }
+}

@@ -1,0 +1,59 @@
+package dev.eventrouter.http;
+
+import dev.eventrouter.support.LogCapture;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.client.HttpResponse;
+import io.vertx.ext.web.client.WebClient;
+import io.vertx.junit5.VertxExtension;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import static dev.eventrouter.support.ApiAssertions.assertError;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The one error mapper, on a router of its own: no service, no database. */
+@ExtendWith(VertxExtension.class)
+class ErrorResponderUnitTest {
+
+  @Test
+  @DisplayName("an unexpected failure is 500 internal_error, logged with the request id, never shown to the client")
+  void unexpectedFailure(Vertx vertx) {
+    Router router = Router.router(vertx);
+    router.route().handler(RequestIds::assign);
+    router.get("/boom").handler(rc -> {
+      throw new IllegalStateException("secret detail 7f3a");
+    });
+    router.get("/limited").handler(rc -> rc.fail(ApiException.retryLater(ErrorCode.RATE_LIMITED, 4)));
+    router.get("/teapot").handler(rc -> rc.fail(418));
+    ErrorResponder errors = new ErrorResponder();
+    router.route().failureHandler(errors);
+    router.errorHandler(404, errors.forStatus(404));
+    HttpServer server = vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1").await();
+    WebClient client = WebClient.create(vertx);
+    LogCapture logs = LogCapture.start();
+    try {
+      HttpResponse<Buffer> boom = client.get(server.actualPort(), "127.0.0.1", "/boom").send().await();
+      JsonObject error = assertError(boom, 500, "internal_error");
+      assertThat(boom.bodyAsString()).doesNotContain("secret detail");
+      String requestId = boom.getHeader(RequestIds.HEADER);
+      assertThat(logs.text()).contains("request " + requestId + " GET /boom failed").contains("secret detail 7f3a");
+      assertThat(error.getString("message")).isEqualTo(ErrorCode.INTERNAL_ERROR.defaultMessage);
+
+      HttpResponse<Buffer> limited = client.get(server.actualPort(), "127.0.0.1", "/limited").send().await();
+      assertError(limited, 429, "rate_limited");
+      assertThat(limited.getHeader("Retry-After")).isEqualTo("4");
+
+      assertError(client.get(server.actualPort(), "127.0.0.1", "/teapot").send().await(), 400, "bad_request");
+      assertError(client.get(server.actualPort(), "127.0.0.1", "/nothing").send().await(), 404, "not_found");
+    } finally {
+      logs.stop();
+      client.close();
+      server.close().await();
+    }
+  }
+}

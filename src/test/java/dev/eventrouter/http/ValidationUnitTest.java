@@ -1,0 +1,232 @@
+package dev.eventrouter.http;
+
+import dev.eventrouter.config.EventMappingOverride;
+import dev.eventrouter.config.RateLimitConfig;
+import dev.eventrouter.config.WorkspaceConfig;
+import dev.eventrouter.event.ClickSession;
+import dev.eventrouter.event.ConversionEvent;
+import dev.eventrouter.event.InviteSession;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The request rules, called directly: every rule and its edge, without a server or a database. */
+class ValidationUnitTest {
+
+  private static final UUID WS = UUID.fromString("7c9e6679-7425-40de-944b-e07fc1f90ae7");
+  private static final WorkspaceConfig WORKSPACE = new WorkspaceConfig(WS, "w", List.of(), RateLimitConfig.DEFAULT,
+      null, 28, List.of(), Map.of("VIP", new EventMappingOverride(null, null, true)));
+  private static final Instant NOW = Instant.parse("2026-11-22T12:00:00Z");
+
+  private static JsonObject event() {
+    return new JsonObject().put("event_name", "REG").put("telegram_id", 42).put("workspace_id", WS.toString());
+  }
+
+  private static Arguments bad(String field, String message, Consumer<JsonObject> change) {
+    JsonObject body = event();
+    change.accept(body);
+    return Arguments.of(field, message, body);
+  }
+
+  static Stream<Arguments> invalidEvents() {
+    return Stream.of(
+        bad("event_name", "required", b -> b.remove("event_name")),
+        bad("event_name", "1 to 50", b -> b.put("event_name", "")),
+        bad("event_name", "1 to 50", b -> b.put("event_name", " REG")),
+        bad("event_name", "1 to 50", b -> b.put("event_name", "REG ")),
+        bad("event_name", "1 to 50", b -> b.put("event_name", "x".repeat(51))),
+        bad("event_name", "1 to 50", b -> b.put("event_name", "Réservation")),
+        bad("event_name", "1 to 50", b -> b.put("event_name", 5)),
+        bad("telegram_id", "required", b -> b.remove("telegram_id")),
+        bad("telegram_id", "JSON integer", b -> b.put("telegram_id", 0)),
+        bad("telegram_id", "JSON integer", b -> b.put("telegram_id", -1L)),
+        bad("telegram_id", "JSON integer", b -> b.put("telegram_id", "42")),
+        bad("telegram_id", "JSON integer", b -> b.put("telegram_id", 4.2)),
+        bad("telegram_id", "JSON integer", b -> b.put("telegram_id", new BigInteger("9223372036854775808"))),
+        bad("workspace_id", "required", b -> b.remove("workspace_id")),
+        bad("workspace_id", "UUID", b -> b.put("workspace_id", "7c9e6679-7425-40de-944b")),
+        bad("session_id", "1 to 64", b -> b.put("session_id", "a b")),
+        bad("session_id", "1 to 64", b -> b.put("session_id", "s".repeat(65))),
+        bad("value", "required for FTD", b -> b.put("event_name", "FTD")),
+        bad("value", "required for VIP", b -> b.put("event_name", "VIP")),
+        bad("value", "finite number", b -> b.put("value", -0.01)),
+        bad("value", "finite number", b -> b.put("value", Double.POSITIVE_INFINITY)),
+        bad("value", "finite number", b -> b.put("value", "50")),
+        bad("currency", "ISO 4217", b -> b.put("currency", "XYZ")),
+        bad("currency", "ISO 4217", b -> b.put("currency", "EURO")),
+        bad("currency", "ISO 4217", b -> b.put("currency", 978)),
+        bad("user_data", "JSON object", b -> b.put("user_data", "x")),
+        bad("user_data", "keys must not be empty", b -> b.put("user_data", new JsonObject().put("", "x"))),
+        bad("user_data.email", "string, number or boolean",
+            b -> b.put("user_data", new JsonObject().put("email", new JsonArray().add("a")))),
+        bad("user_data", "at most 50 keys", b -> b.put("user_data", manyKeys(51))),
+        bad("user_data", "at most 4096 bytes", b -> b.put("user_data", new JsonObject().put("k", "x".repeat(4100)))),
+        bad("emial", "unknown field", b -> b.put("emial", "a@b.c")));
+  }
+
+  @ParameterizedTest(name = "{0}: {1}")
+  @MethodSource("invalidEvents")
+  @DisplayName("each event rule refuses its bad values, naming the field")
+  void invalidEvent(String field, String message, JsonObject body) {
+    assertThatThrownBy(() -> EventValidator.validate(body, WORKSPACE))
+        .isInstanceOfSatisfying(ApiException.class, e -> {
+          assertThat(e.code()).isEqualTo(ErrorCode.VALIDATION_FAILED);
+          JsonArray details = e.toJson().getJsonObject("error").getJsonArray("details");
+          assertThat(details.stream().map(d -> (JsonObject) d)
+              .filter(d -> d.getString("field").equals(field) && d.getString("message").contains(message)))
+              .as(details.encode()).isNotEmpty();
+        });
+  }
+
+  @Test
+  @DisplayName("a valid event keeps its values: whole numbers exact, currency upper-cased, USD by default")
+  void validEvent() {
+    ConversionEvent plain = EventValidator.validate(event(), WORKSPACE);
+    assertThat(plain.currency()).isEqualTo("USD");
+    assertThat(plain.value()).isNull();
+    assertThat(plain.userData()).isNull();
+    ConversionEvent big = EventValidator.validate(event().put("event_name", "FTD").put("value", 9_007_199_254_740_993L)
+        .put("currency", "eur").put("session_id", "abc_1-2").put("user_data", manyKeys(50)), WORKSPACE);
+    assertThat(big.value()).isEqualTo(new BigDecimal("9007199254740993"));
+    assertThat(big.currency()).isEqualTo("EUR");
+    assertThat(big.sessionId()).isEqualTo("abc_1-2");
+    assertThat(big.telegramId()).isEqualTo(42);
+    assertThat(EventValidator.validate(event().put("value", new BigInteger("123456789012345678901234567890")), WORKSPACE)
+        .value()).isEqualTo(new BigDecimal("123456789012345678901234567890"));
+    assertThat(EventValidator.validate(event().put("value", 0).put("event_name", "Level Up"), WORKSPACE).value())
+        .isEqualTo(BigDecimal.ZERO);
+    assertThat(EventValidator.validate(event().put("event_name", "x".repeat(50)), WORKSPACE).eventName()).hasSize(50);
+  }
+
+  @Test
+  @DisplayName("the content hash covers every field that makes the event, user_data included, and not key order")
+  void contentHash() {
+    ConversionEvent base = EventValidator.validate(event().put("user_data", new JsonObject().put("a", 1).put("b", 2)),
+        WORKSPACE);
+    ConversionEvent reordered = EventValidator.validate(new JsonObject().put("workspace_id", WS.toString())
+        .put("user_data", new JsonObject().put("b", 2).put("a", 1)).put("telegram_id", 42).put("event_name", "REG"),
+        WORKSPACE);
+    assertThat(reordered.contentHash()).isEqualTo(base.contentHash());
+    assertThat(EventValidator.validate(event().put("user_data", new JsonObject().put("a", 1).put("b", 3)), WORKSPACE)
+        .contentHash()).isNotEqualTo(base.contentHash());
+    assertThat(EventValidator.validate(event(), WORKSPACE).contentHash()).isNotEqualTo(base.contentHash());
+    assertThat(EventValidator.validate(event().put("value", 10).put("currency", "usd"), WORKSPACE).contentHash())
+        .isEqualTo(EventValidator.validate(event().put("value", 10.0).put("currency", "USD"), WORKSPACE).contentHash());
+  }
+
+  static Stream<Arguments> invalidClicks() {
+    JsonObject ok = new JsonObject().put("workspace_id", WS.toString());
+    return Stream.of(
+        Arguments.of("landing_url", ok.copy().put("landing_url", "https://x.example/" + "p".repeat(2048))),
+        Arguments.of("landing_url", ok.copy().put("landing_url", "ftp://x.example/")),
+        Arguments.of("landing_url", ok.copy().put("landing_url", "https:///nohost")),
+        Arguments.of("landing_url", ok.copy().put("landing_url", "not a url")),
+        Arguments.of("clicked_at", ok.copy().put("clicked_at", "1999-12-31T23:59:59Z")),
+        Arguments.of("clicked_at", ok.copy().put("clicked_at", NOW.plusSeconds(11 * 60).toString())),
+        Arguments.of("clicked_at", ok.copy().put("clicked_at", "yesterday")),
+        Arguments.of("clicked_at", ok.copy().put("clicked_at", true)),
+        Arguments.of("client_ip", ok.copy().put("client_ip", "example.com")),
+        Arguments.of("client_ip", ok.copy().put("client_ip", "256.1.1.1")),
+        Arguments.of("fbc", ok.copy().put("fbc", "fb.1.abc.IwAR")),
+        Arguments.of("fbp", ok.copy().put("fbp", "fb.1.123")),
+        Arguments.of("fbclid", ok.copy().put("fbclid", "has space")),
+        Arguments.of("ttp", ok.copy().put("ttp", "t".repeat(201))),
+        Arguments.of("user_agent", ok.copy().put("user_agent", "ua\n")),
+        Arguments.of("workspace_id", new JsonObject()));
+  }
+
+  @ParameterizedTest(name = "{0}: {1}")
+  @MethodSource("invalidClicks")
+  @DisplayName("each click-session rule refuses its bad values, naming the field")
+  void invalidClick(String field, JsonObject body) {
+    assertThatThrownBy(() -> SessionValidator.click(body, NOW)).isInstanceOfSatisfying(ApiException.class,
+        e -> assertThat(e.toJson().getJsonObject("error").getJsonArray("details").getJsonObject(0).getString("field"))
+            .isEqualTo(field));
+  }
+
+  @Test
+  @DisplayName("a click session: plain http is a URL too, the edges of the time window are inside, an id is made")
+  void validClick() {
+    ClickSession click = SessionValidator.click(new JsonObject().put("workspace_id", WS.toString())
+        .put("landing_url", "http://x.example/" + "p".repeat(2048 - "http://x.example/".length()))
+        .put("clicked_at", "2000-01-01T00:00:00Z").put("client_ip", "2001:db8::1"), NOW);
+    assertThat(click.landingUrl()).hasSize(2048).startsWith("http://");
+    assertThat(click.clickedAt()).isEqualTo(Instant.parse("2000-01-01T00:00:00Z"));
+    assertThat(click.sessionId()).matches("[A-Za-z0-9_-]{22}");
+    assertThat(SessionValidator.click(new JsonObject().put("workspace_id", WS.toString())
+        .put("clicked_at", NOW.plusSeconds(600).toEpochMilli()), NOW).clickedAt()).isEqualTo(NOW.plusSeconds(600));
+    assertThat(SessionValidator.click(new JsonObject().put("workspace_id", WS.toString()), NOW).clickedAt())
+        .isEqualTo(NOW);
+    assertThat(SessionValidator.newSessionId()).isNotEqualTo(SessionValidator.newSessionId());
+  }
+
+  @Test
+  @DisplayName("an invite needs its telegram_id and session_id; its link is optional")
+  void invite() {
+    InviteSession invite = SessionValidator.invite(new JsonObject().put("workspace_id", WS.toString())
+        .put("telegram_id", 5).put("session_id", "s1"));
+    assertThat(invite.inviteLink()).isNull();
+    assertThatThrownBy(() -> SessionValidator.invite(new JsonObject().put("workspace_id", WS.toString())
+        .put("telegram_id", 5))).isInstanceOf(ApiException.class).hasMessageContaining("invalid fields");
+  }
+
+  @Test
+  @DisplayName("the body reader: an object only, UTF-8 only, keys once, no NUL or lone surrogate")
+  void jsonBody() {
+    assertThat(JsonBody.parse(Buffer.buffer("{\"a\":1}"))).isEqualTo(new JsonObject().put("a", 1));
+    assertThat(JsonBody.parse(Buffer.buffer("{\"a\":\"\uD83D\uDE00\"}")).getString("a")).isEqualTo("\uD83D\uDE00");
+    for (String notAnObject : new String[] {"", "[]", "1", "\"x\"", "null", "{", "{\"a\":1} x"}) {
+      assertThatThrownBy(() -> JsonBody.parse(Buffer.buffer(notAnObject))).as(notAnObject)
+          .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_JSON));
+    }
+    assertThatThrownBy(() -> JsonBody.parse(null)).isInstanceOf(ApiException.class);
+    assertThatThrownBy(() -> JsonBody.parse(Buffer.buffer("{\"a\":1,\n\"b\" 2}")))
+        .hasMessageContaining("line 2, column");
+    assertThat(JsonBody.storable("ok \uD83D\uDE00")).isTrue();
+    assertThat(JsonBody.storable("a\u0000")).isFalse();
+    assertThat(JsonBody.storable("\uD800")).isFalse();
+    assertThat(JsonBody.storable("\uDC00x")).isFalse();
+    assertThat(JsonBody.storable("x\uD800y")).isFalse();
+  }
+
+  @Test
+  @DisplayName("every error code maps from its status; unknown 4xx are bad_request, 5xx internal_error")
+  void errorCodes() {
+    assertThat(ErrorCode.forStatus(404)).isEqualTo(ErrorCode.NOT_FOUND);
+    assertThat(ErrorCode.forStatus(414)).isEqualTo(ErrorCode.URI_TOO_LONG);
+    assertThat(ErrorCode.forStatus(431)).isEqualTo(ErrorCode.HEADERS_TOO_LARGE);
+    assertThat(ErrorCode.forStatus(400)).isEqualTo(ErrorCode.BAD_REQUEST);
+    assertThat(ErrorCode.forStatus(418)).isEqualTo(ErrorCode.BAD_REQUEST);
+    assertThat(ErrorCode.forStatus(502)).isEqualTo(ErrorCode.INTERNAL_ERROR);
+    ApiException retry = ApiException.retryLater(ErrorCode.RATE_LIMITED, 3);
+    assertThat(retry.retryAfterSeconds()).isEqualTo(3);
+    assertThat(retry.toJson()).isEqualTo(new JsonObject().put("ok", false).put("error", new JsonObject()
+        .put("code", "rate_limited").put("message", ErrorCode.RATE_LIMITED.defaultMessage)));
+    assertThat(new ApiException(ErrorCode.NOT_FOUND).retryAfterSeconds()).isNull();
+  }
+
+  private static JsonObject manyKeys(int n) {
+    JsonObject data = new JsonObject();
+    for (int i = 0; i < n; i++) {
+      data.put("k" + i, i);
+    }
+    return data;
+  }
+}
