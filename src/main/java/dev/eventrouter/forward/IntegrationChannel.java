@@ -4,7 +4,7 @@ import dev.eventrouter.common.LogSafe;
 import dev.eventrouter.config.DeliveryConfig;
 import dev.eventrouter.config.IntegrationConfig;
 import dev.eventrouter.store.ClaimedDelivery;
-import dev.eventrouter.store.DeliveryStore;
+import dev.eventrouter.store.DeliveryOutcomes;
 import io.vertx.circuitbreaker.CircuitBreaker;
 import io.vertx.circuitbreaker.CircuitBreakerOptions;
 import io.vertx.circuitbreaker.OpenCircuitException;
@@ -38,11 +38,11 @@ final class IntegrationChannel {
   }
 
   private final NetworkApi api;
-  private final DeliveryStore store;
+  private final DeliveryOutcomes store;
   private final WebClient client;
   private final CircuitBreaker breaker;
 
-  IntegrationChannel(Vertx vertx, String name, NetworkApi api, DeliveryStore store, DeliveryConfig config) {
+  IntegrationChannel(Vertx vertx, String name, NetworkApi api, DeliveryOutcomes store, DeliveryConfig config) {
     this.api = api;
     this.store = store;
     this.breaker = CircuitBreaker.create(name, vertx, new CircuitBreakerOptions()

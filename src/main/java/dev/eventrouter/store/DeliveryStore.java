@@ -19,7 +19,7 @@ import java.util.Map;
 import java.util.UUID;
 
 /** SQL for the deliveries outbox. */
-public final class DeliveryStore {
+public final class DeliveryStore implements DeliveryOutcomes {
 
   /**
    * Claims due deliveries of one network: SKIP LOCKED, so nodes claiming at once never take the same row, and a
@@ -114,15 +114,18 @@ public final class DeliveryStore {
         userData instanceof JsonObject json ? json : null, row.getOffsetDateTime("received_at").toInstant(), click);
   }
 
+  @Override
   public Future<Void> delivered(List<ClaimedDelivery> jobs) {
     return pool.preparedQuery(DELIVERED).execute(Tuple.of(ids(jobs))).mapEmpty();
   }
 
+  @Override
   public Future<Void> retry(List<ClaimedDelivery> jobs, String error, Instant nextAttempt) {
     return pool.preparedQuery(RETRY).execute(Tuple.of(ids(jobs), error, nextAttempt.atOffset(ZoneOffset.UTC)))
         .mapEmpty();
   }
 
+  @Override
   public Future<Void> failed(List<ClaimedDelivery> jobs, String error) {
     return pool.preparedQuery(FAILED).execute(Tuple.of(ids(jobs), error)).mapEmpty();
   }
@@ -139,6 +142,7 @@ public final class DeliveryStore {
     return pool.preparedQuery(DRY_RUN).execute(Tuple.of(rows)).mapEmpty();
   }
 
+  @Override
   public Future<Void> defer(List<ClaimedDelivery> jobs, Instant until) {
     return pool.preparedQuery(DEFER).execute(Tuple.of(ids(jobs), until.atOffset(ZoneOffset.UTC))).mapEmpty();
   }

@@ -1,0 +1,24 @@
+package dev.eventrouter.store;
+
+import io.vertx.core.Future;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * What becomes of claimed deliveries once their network has answered: the part of {@link DeliveryStore} a sending
+ * channel needs, so the channel's policy can be tested against a recording double.
+ */
+public interface DeliveryOutcomes {
+
+  Future<Void> delivered(List<ClaimedDelivery> jobs);
+
+  /** Tried again at {@code nextAttempt}; the attempt is counted. */
+  Future<Void> retry(List<ClaimedDelivery> jobs, String error, Instant nextAttempt);
+
+  /** Refused for good; re-queued only by a redeliver. */
+  Future<Void> failed(List<ClaimedDelivery> jobs, String error);
+
+  /** Not sent (the breaker is open): due again at {@code until}, without spending an attempt. */
+  Future<Void> defer(List<ClaimedDelivery> jobs, Instant until);
+}

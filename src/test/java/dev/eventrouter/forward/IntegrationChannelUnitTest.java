@@ -1,0 +1,187 @@
+package dev.eventrouter.forward;
+
+import dev.eventrouter.config.DeliveryConfig;
+import dev.eventrouter.config.IntegrationConfig;
+import dev.eventrouter.config.Network;
+import dev.eventrouter.forward.meta.MetaApi;
+import dev.eventrouter.forward.tiktok.TikTokApi;
+import dev.eventrouter.store.ClaimedDelivery;
+import dev.eventrouter.store.DeliveryOutcomes;
+import dev.eventrouter.support.FakeAdNetworks;
+import dev.eventrouter.support.FakeAdNetworks.Reply;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import io.vertx.junit5.VertxExtension;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.LongStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * One integration's channel against the fake networks (real HTTP), with the outcomes recorded instead of stored: the
+ * retry, split, failure and breaker policy without a database.
+ */
+@ExtendWith(VertxExtension.class)
+class IntegrationChannelUnitTest {
+
+  private static final DeliveryConfig CONFIG = new DeliveryConfig(100, 0, 1000, 1000, 60_000, 1000, 2, 60_000);
+
+  /** One recorded outcome: which deliveries, what, and when they are due again. */
+  private record Recorded(String what, List<Long> deliveryIds, String error, Instant due) {}
+
+  private static final class RecordingOutcomes implements DeliveryOutcomes {
+    final List<Recorded> recorded = new CopyOnWriteArrayList<>();
+
+    private Future<Void> add(String what, List<ClaimedDelivery> jobs, String error, Instant due) {
+      recorded.add(new Recorded(what, jobs.stream().map(ClaimedDelivery::deliveryId).toList(), error, due));
+      return Future.succeededFuture();
+    }
+
+    @Override
+    public Future<Void> delivered(List<ClaimedDelivery> jobs) {
+      return add("delivered", jobs, null, null);
+    }
+
+    @Override
+    public Future<Void> retry(List<ClaimedDelivery> jobs, String error, Instant nextAttempt) {
+      return add("retry", jobs, error, nextAttempt);
+    }
+
+    @Override
+    public Future<Void> failed(List<ClaimedDelivery> jobs, String error) {
+      return add("failed", jobs, error, null);
+    }
+
+    @Override
+    public Future<Void> defer(List<ClaimedDelivery> jobs, Instant until) {
+      return add("defer", jobs, null, until);
+    }
+  }
+
+  private Vertx vertx;
+  private FakeAdNetworks fake;
+  private RecordingOutcomes outcomes;
+
+  @BeforeEach
+  void start(Vertx vertx) {
+    this.vertx = vertx;
+    fake = FakeAdNetworks.start(vertx);
+    outcomes = new RecordingOutcomes();
+  }
+
+  @AfterEach
+  void stop() {
+    fake.stop();
+  }
+
+  private IntegrationConfig meta(String token, String apiBase) {
+    return new IntegrationConfig("m", Network.META, "123", token, apiBase, "v25.0", "chat", null, null, true, false);
+  }
+
+  private IntegrationConfig tiktok(String token) {
+    return new IntegrationConfig("t", Network.TIKTOK, "C4AB", token, fake.baseUrl(), null, "web", "https://t.me/x",
+        null, true, false);
+  }
+
+  private static List<ClaimedDelivery> jobs(long... ids) {
+    return LongStream.of(ids).mapToObj(id -> new ClaimedDelivery(id, 1000 + id, UUID.randomUUID(), "m", "Lead", 0,
+        42, null, "USD", null, Instant.now(), null)).toList();
+  }
+
+  private IntegrationChannel channel(NetworkApi api) {
+    return new IntegrationChannel(vertx, "test", api, outcomes, CONFIG);
+  }
+
+  @Test
+  @DisplayName("accepted: the batch is recorded delivered in one step")
+  void delivered() {
+    channel(new MetaApi()).send(meta(FakeAdNetworks.META_TOKEN, fake.baseUrl()), jobs(1, 2), CONFIG).await();
+    assertThat(outcomes.recorded).containsExactly(new Recorded("delivered", List.of(1L, 2L), null, null));
+    assertThat(fake.received("meta").get(0).eventIds()).containsExactly("evt_1001", "evt_1002");
+  }
+
+  @Test
+  @DisplayName("a transient answer is retried no sooner than its Retry-After, and the token is redacted")
+  void retryHonoursRetryAfter() {
+    fake.scriptMeta(body -> new Reply(503, FakeAdNetworks.metaError(2, null, "Service temporarily unavailable "
+        + FakeAdNetworks.META_TOKEN), Map.of("Retry-After", "120")));
+    Instant before = Instant.now();
+    channel(new MetaApi()).send(meta(FakeAdNetworks.META_TOKEN, fake.baseUrl()), jobs(1), CONFIG).await();
+
+    Recorded retry = outcomes.recorded.get(0);
+    assertThat(retry.what()).isEqualTo("retry");
+    assertThat(retry.due()).isAfterOrEqualTo(before.plusSeconds(119));
+    assertThat(retry.error()).contains("code 2").contains("***").doesNotContain(FakeAdNetworks.META_TOKEN);
+  }
+
+  @Test
+  @DisplayName("a refused token fails the batch at once, without splitting it")
+  void unauthorized() {
+    channel(new MetaApi()).send(meta("bad-token-9", fake.baseUrl()), jobs(1, 2, 3), CONFIG).await();
+    assertThat(outcomes.recorded).hasSize(1);
+    assertThat(outcomes.recorded.get(0).what()).isEqualTo("failed");
+    assertThat(outcomes.recorded.get(0).deliveryIds()).containsExactly(1L, 2L, 3L);
+    assertThat(outcomes.recorded.get(0).error()).contains("code 190").doesNotContain("bad-token-9");
+    assertThat(fake.received("meta")).hasSize(1);
+  }
+
+  @Test
+  @DisplayName("invalid data splits the batch in halves until the bad event stands alone; the rest is delivered")
+  void splitOnInvalidData() {
+    fake.scriptMeta(body -> body.encode().contains("evt_1003")
+        ? Reply.of(400, FakeAdNetworks.metaError(100, null, "Invalid parameter")) : null);
+    channel(new MetaApi()).send(meta(FakeAdNetworks.META_TOKEN, fake.baseUrl()), jobs(1, 2, 3, 4), CONFIG).await();
+
+    assertThat(outcomes.recorded).containsExactly(
+        new Recorded("delivered", List.of(1L, 2L), null, null),
+        new Recorded("failed", List.of(3L), "meta HTTP 400 code 100: Invalid parameter", null),
+        new Recorded("delivered", List.of(4L), null, null));
+  }
+
+  @Test
+  @DisplayName("after the failure threshold the breaker opens: deliveries are deferred without a request")
+  void breakerDefers() {
+    IntegrationChannel channel = channel(new MetaApi());
+    IntegrationConfig unreachable = meta(FakeAdNetworks.META_TOKEN, "http://127.0.0.1:1");
+    for (int i = 0; i < CONFIG.breakerFailures(); i++) {
+      channel.send(unreachable, jobs(i), CONFIG).await();
+    }
+    assertThat(outcomes.recorded).allSatisfy(r -> {
+      assertThat(r.what()).isEqualTo("retry");
+      assertThat(r.error()).startsWith("meta request failed");
+    });
+    Instant before = Instant.now();
+    channel.send(meta(FakeAdNetworks.META_TOKEN, fake.baseUrl()), jobs(9), CONFIG).await();
+    Recorded deferred = outcomes.recorded.get(outcomes.recorded.size() - 1);
+    assertThat(deferred.what()).isEqualTo("defer");
+    assertThat(deferred.due()).isAfterOrEqualTo(before.plusMillis(CONFIG.breakerResetMs() - 1000));
+    assertThat(fake.received("meta")).as("no request while the breaker is open").isEmpty();
+    channel.close();
+  }
+
+  @Test
+  @DisplayName("TikTok: a rate-limit code under HTTP 200 is retried; code 0 is delivered")
+  void tiktok() {
+    fake.scriptTikTok(body -> Reply.of(200, FakeAdNetworks.tiktokCode(40100, "Too many requests")));
+    channel(new TikTokApi()).send(tiktok(FakeAdNetworks.TIKTOK_TOKEN), jobs(1), CONFIG).await();
+    fake.scriptTikTok(body -> null);
+    channel(new TikTokApi()).send(tiktok(FakeAdNetworks.TIKTOK_TOKEN), jobs(2), CONFIG).await();
+
+    assertThat(outcomes.recorded.get(0).what()).isEqualTo("retry");
+    assertThat(outcomes.recorded.get(0).error()).isEqualTo("tiktok code 40100: Too many requests");
+    assertThat(outcomes.recorded.get(1)).isEqualTo(new Recorded("delivered", List.of(2L), null, null));
+    JsonObject sent = fake.received("tiktok").get(1).body();
+    assertThat(sent.getString("event_source_id")).isEqualTo("C4AB");
+  }
+}

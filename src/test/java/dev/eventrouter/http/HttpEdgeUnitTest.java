@@ -1,0 +1,251 @@
+package dev.eventrouter.http;
+
+import dev.eventrouter.bus.Addresses;
+import dev.eventrouter.bus.BusFailure;
+import dev.eventrouter.bus.EventRef;
+import dev.eventrouter.bus.IngestReply;
+import dev.eventrouter.bus.IngestRequest;
+import dev.eventrouter.config.ApiKeys;
+import dev.eventrouter.config.HttpConfig;
+import dev.eventrouter.config.RateLimitConfig;
+import dev.eventrouter.config.WorkspaceConfig;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.eventbus.Message;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
+import io.vertx.ext.web.client.WebClient;
+import io.vertx.junit5.VertxExtension;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+
+import static dev.eventrouter.support.ApiAssertions.assertError;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The HTTP edge alone: the real HttpVerticle on a random port, with the store's side of the event bus answered by the
+ * test (no database), so every edge rule and every bus answer can be driven exactly.
+ */
+@ExtendWith(VertxExtension.class)
+class HttpEdgeUnitTest {
+
+  private static final UUID WS = UUID.fromString("7c9e6679-7425-40de-944b-e07fc1f90ae7");
+  private static final UUID OTHER = UUID.fromString("8c9e6679-7425-40de-944b-e07fc1f90ae7");
+  private static final String KEY = "edge-key-1";
+  private static final String OTHER_KEY = "edge-key-2";
+  private static final long TIMEOUT_MS = 1_000;
+
+  private Vertx vertx;
+  private WebClient client;
+  private int port;
+  private final List<Message<JsonObject>> asked = new CopyOnWriteArrayList<>();
+  private volatile Consumer<Message<JsonObject>> store = message -> message.fail(BusFailure.UNAVAILABLE, "down");
+
+  @BeforeEach
+  void start(Vertx vertx) {
+    this.vertx = vertx;
+    for (String address : List.of(Addresses.EVENTS_INGEST, Addresses.EVENTS_GET, Addresses.EVENTS_REDELIVER,
+        Addresses.SESSIONS_CAPTURE, Addresses.SESSIONS_INVITE)) {
+      vertx.eventBus().<JsonObject>consumer(address, message -> {
+        asked.add(message);
+        store.accept(message);
+      }).completion().await();
+    }
+    AccessControl access = new AccessControl(List.of(workspace(WS, KEY, 1000), workspace(OTHER, OTHER_KEY, 1)),
+        System::nanoTime);
+    HttpVerticle verticle = new HttpVerticle(new HttpConfig("127.0.0.1", 0, 2048, 1, TIMEOUT_MS), access,
+        new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+    vertx.deployVerticle(verticle).await();
+    port = verticle.actualPort();
+    client = WebClient.create(vertx);
+  }
+
+  @AfterEach
+  void stop() {
+    client.close();
+  }
+
+  private static WorkspaceConfig workspace(UUID id, String key, double burst) {
+    byte[] hash = HexFormat.of().parseHex(ApiKeys.configValue(key).substring(ApiKeys.PREFIX.length()));
+    return new WorkspaceConfig(id, "w", List.of(hash), new RateLimitConfig(0.001, burst), "edge_bot", 28, List.of(),
+        Map.of());
+  }
+
+  private static JsonObject event() {
+    return new JsonObject().put("event_name", "REG").put("telegram_id", 42).put("workspace_id", WS.toString());
+  }
+
+  private HttpResponse<Buffer> post(String path, String key, String contentType, String body) {
+    var request = client.post(port, "127.0.0.1", path);
+    if (key != null) {
+      request.putHeader("x-api-key", key);
+    }
+    if (contentType != null) {
+      request.putHeader("Content-Type", contentType);
+    }
+    return request.sendBuffer(Buffer.buffer(body)).await();
+  }
+
+  private HttpResponse<Buffer> postEvent(JsonObject event) {
+    return post("/api/v1/events/custom", KEY, "application/json", event.encode());
+  }
+
+  @Test
+  @DisplayName("an event goes over the bus with its deadline and key, and the store's reply is the answer")
+  void ingest() {
+    store = message -> message.reply(new IngestReply("evt_1", "s1", IngestReply.PROCESSED, false).toJson());
+    Instant before = Instant.now();
+    HttpResponse<Buffer> response = client.post(port, "127.0.0.1", "/v1/events/custom").putHeader("x-api-key", KEY)
+        .putHeader("Content-Type", "application/json; charset=utf-8").putHeader("Idempotency-Key", "order-1")
+        .sendBuffer(event().toBuffer()).await();
+
+    assertThat(response.statusCode()).isEqualTo(200);
+    assertThat(response.bodyAsJsonObject()).isEqualTo(new JsonObject().put("ok", true).put("data", new JsonObject()
+        .put("event_id", "evt_1").put("session_id", "s1").put("status", "processed")));
+    assertThat(response.getHeader("Idempotent-Replayed")).isNull();
+    assertThat(response.getHeader("X-Request-Id")).matches("[0-9a-f]{1,16}");
+    IngestRequest sent = IngestRequest.fromJson(asked.get(0).body());
+    assertThat(sent.idempotencyKey()).isEqualTo("order-1");
+    assertThat(sent.requestHash()).isEqualTo(sent.event().contentHash());
+    // The deadline travels in whole milliseconds.
+    assertThat(Duration.between(sent.receivedAt(), sent.deadline()).toMillis()).isBetween(TIMEOUT_MS - 101,
+        TIMEOUT_MS - 100);
+    assertThat(sent.receivedAt()).isBetween(before.minusSeconds(1), Instant.now());
+  }
+
+  @Test
+  @DisplayName("a replayed key is marked Idempotent-Replayed; without a key no hash is sent")
+  void replayed() {
+    store = message -> message.reply(new IngestReply("evt_1", null, IngestReply.PROCESSED, true).toJson());
+    HttpResponse<Buffer> response = postEvent(event());
+    assertThat(response.getHeader("Idempotent-Replayed")).isEqualTo("true");
+    IngestRequest sent = IngestRequest.fromJson(asked.get(0).body());
+    assertThat(sent.idempotencyKey()).isNull();
+    assertThat(sent.requestHash()).isNull();
+  }
+
+  @Test
+  @DisplayName("each bus failure becomes its documented answer; silence past the timeout is 503")
+  void busFailures() {
+    store = message -> message.fail(BusFailure.IDEMPOTENCY_CONFLICT, "conflict");
+    assertError(postEvent(event()), 409, "idempotency_conflict");
+    store = message -> message.fail(BusFailure.REFUSED, "The database refused a value (SQLSTATE 22P05).");
+    JsonObject refused = assertError(postEvent(event()), 400, "validation_failed");
+    assertThat(refused.getString("message")).contains("22P05");
+    store = message -> message.fail(BusFailure.UNAVAILABLE, "down");
+    HttpResponse<Buffer> down = postEvent(event());
+    assertError(down, 503, "unavailable");
+    assertThat(down.getHeader("Retry-After")).isEqualTo("5");
+    store = message -> { };
+    assertError(postEvent(event()), 503, "unavailable");
+  }
+
+  @Test
+  @DisplayName("the edge answers in its order: key, rate limit, content type, JSON, workspace, fields")
+  void edgeOrder() {
+    assertError(post("/api/v1/events/custom", null, "text/plain", "x"), 401, "unauthorized");
+    assertError(post("/api/v1/events/custom", "wrong", "application/json", "{}"), 401, "unauthorized");
+    assertError(post("/api/v1/events/custom", KEY, "text/plain", event().encode()), 415, "unsupported_media_type");
+    assertError(post("/api/v1/events/custom", KEY, null, event().encode()), 415, "unsupported_media_type");
+    assertError(post("/api/v1/events/custom", KEY, "application/json", "[1]"), 400, "invalid_json");
+    assertError(post("/api/v1/events/custom", KEY, "application/json",
+        event().put("workspace_id", OTHER.toString()).encode()), 403, "forbidden");
+    assertError(post("/api/v1/events/custom", KEY, "application/json", event().put("telegram_id", "x").encode()),
+        400, "validation_failed");
+    assertError(post("/api/v1/events/custom", KEY, "application/json", "x".repeat(3000)), 413, "payload_too_large");
+    assertThat(asked).as("nothing reached the store").isEmpty();
+    // The other workspace's burst is one request: the second is limited before anything else is read.
+    post("/api/v1/sessions", OTHER_KEY, "application/json", new JsonObject().put("workspace_id", OTHER.toString())
+        .encode());
+    HttpResponse<Buffer> limited = post("/api/v1/sessions", OTHER_KEY, "text/plain", "x");
+    assertError(limited, 429, "rate_limited");
+    assertThat(Long.parseLong(limited.getHeader("Retry-After"))).isPositive();
+    assertThat(asked).as("only the first, allowed request of the limited workspace reached the store").hasSize(1);
+  }
+
+  @Test
+  @DisplayName("an Idempotency-Key must be 1 to 255 printable ASCII characters")
+  void idempotencyKeyRule() {
+    for (String bad : new String[] {"", "k".repeat(256), "clé", "a\tb"}) {
+      HttpResponse<Buffer> response = client.post(port, "127.0.0.1", "/api/v1/events/custom").putHeader("x-api-key", KEY)
+          .putHeader("Content-Type", "application/json").putHeader("Idempotency-Key", bad)
+          .sendBuffer(event().toBuffer()).await();
+      assertThat(response.statusCode()).as("Idempotency-Key [%s]", bad).isEqualTo(400);
+      assertError(response, 400, "validation_failed");
+    }
+    assertThat(asked).isEmpty();
+  }
+
+  @Test
+  @DisplayName("status and redeliver ask with the key's own workspace; an id too large for a number is 404")
+  void statusAndRedeliver() {
+    store = message -> {
+      if (message.address().equals(Addresses.EVENTS_GET)) {
+        message.reply(new JsonObject().put("event_id", "evt_7").put("value", "19.99"));
+      } else {
+        message.reply(new JsonObject().put("event_id", "evt_7").put("requeued", 2));
+      }
+    };
+    HttpResponse<Buffer> status = client.get(port, "127.0.0.1", "/api/v1/events/evt_7").putHeader("x-api-key", KEY)
+        .send().await();
+    assertThat(status.statusCode()).isEqualTo(200);
+    assertThat(status.bodyAsJsonObject().getJsonObject("data").getValue("value")).isEqualTo(19.99);
+    assertThat(EventRef.fromJson(asked.get(0).body())).isEqualTo(new EventRef(WS, 7));
+    HttpResponse<Buffer> redeliver = post("/v1/events/evt_7/redeliver", KEY, null, "");
+    assertThat(redeliver.bodyAsJsonObject().getJsonObject("data").getInteger("requeued")).isEqualTo(2);
+    assertThat(asked.get(1).address()).isEqualTo(Addresses.EVENTS_REDELIVER);
+    assertError(client.get(port, "127.0.0.1", "/api/v1/events/evt_99999999999999999999").putHeader("x-api-key", KEY)
+        .send().await(), 404, "not_found");
+    assertError(client.get(port, "127.0.0.1", "/api/v1/events/evt_7").send().await(), 401, "unauthorized");
+    store = message -> message.fail(BusFailure.NOT_FOUND, "none");
+    assertError(client.get(port, "127.0.0.1", "/api/v1/events/evt_8").putHeader("x-api-key", KEY).send().await(),
+        404, "not_found");
+    assertError(client.get(port, "127.0.0.1", "/api/v1/events/custom").putHeader("x-api-key", KEY).send().await(),
+        405, "method_not_allowed");
+  }
+
+  @Test
+  @DisplayName("a captured session answers its id and the bot's start link; an invite answers who joined")
+  void sessions() {
+    store = message -> message.reply(message.body());
+    HttpResponse<Buffer> click = post("/api/v1/sessions", KEY, "application/json",
+        new JsonObject().put("workspace_id", WS.toString()).put("session_id", "abc").encode());
+    assertThat(click.bodyAsJsonObject().getJsonObject("data")).isEqualTo(new JsonObject().put("session_id", "abc")
+        .put("start_link", "https://t.me/edge_bot?start=abc"));
+    HttpResponse<Buffer> invite = post("/api/v1/sessions/invites", KEY, "application/json", new JsonObject()
+        .put("workspace_id", WS.toString()).put("session_id", "abc").put("telegram_id", 9).encode());
+    assertThat(invite.bodyAsJsonObject().getJsonObject("data")).isEqualTo(new JsonObject().put("session_id", "abc")
+        .put("telegram_id", 9));
+    assertThat(asked).extracting(Message::address).containsExactly(Addresses.SESSIONS_CAPTURE,
+        Addresses.SESSIONS_INVITE);
+    store = message -> message.fail(BusFailure.UNAVAILABLE, "down");
+    assertError(post("/api/v1/sessions", KEY, "application/json", new JsonObject().put("workspace_id", WS.toString())
+        .encode()), 503, "unavailable");
+  }
+
+  @Test
+  @DisplayName("health and metrics answer without a key; metrics in Prometheus text")
+  void healthAndMetrics() {
+    HttpResponse<Buffer> health = client.get(port, "127.0.0.1", "/health").send().await();
+    assertThat(health.bodyAsJsonObject()).isEqualTo(new JsonObject().put("ok", true)
+        .put("data", new JsonObject().put("status", "up")));
+    assertThat(health.getHeader("Content-Type")).startsWith("application/json");
+    HttpResponse<Buffer> metrics = client.get(port, "127.0.0.1", "/metrics").send().await();
+    assertThat(metrics.statusCode()).isEqualTo(200);
+    assertThat(metrics.getHeader("Content-Type")).startsWith("text/plain; version=0.0.4");
+  }
+}
