@@ -52,10 +52,6 @@ final class Fields {
     errors.add(new FieldError(field, message));
   }
 
-  boolean hasErrors() {
-    return !errors.isEmpty();
-  }
-
   void throwIfInvalid() {
     if (!errors.isEmpty()) {
       throw ApiException.validation(errors);

@@ -9,6 +9,7 @@ import dev.eventrouter.config.ApiKeys;
 import dev.eventrouter.config.HttpConfig;
 import dev.eventrouter.config.RateLimitConfig;
 import dev.eventrouter.config.WorkspaceConfig;
+import dev.eventrouter.support.RawHttp;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Vertx;
@@ -235,6 +236,24 @@ class HttpEdgeUnitTest {
     store = message -> message.fail(BusFailure.UNAVAILABLE, "down");
     assertError(post("/api/v1/sessions", KEY, "application/json", new JsonObject().put("workspace_id", WS.toString())
         .encode()), 503, "unavailable");
+  }
+
+  @Test
+  @DisplayName("what the HTTP codec refuses is answered in the envelope too, and the connection closed")
+  void invalidRequests() {
+    RawHttp.Response headers = RawHttp.request(port, "GET", "/health", Map.of("X-Pad", "p".repeat(9000)), new byte[0]);
+    assertThat(headers.status()).isEqualTo(431);
+    assertThat(headers.json().getJsonObject("error").getString("code")).isEqualTo("headers_too_large");
+    assertThat(headers.headers()).containsEntry("connection", "close").containsKey("x-request-id");
+    RawHttp.Response uri = RawHttp.request(port, "GET", "/" + "u".repeat(5000), Map.of(), new byte[0]);
+    assertThat(uri.status()).isEqualTo(414);
+    assertThat(uri.json().getJsonObject("error").getString("code")).isEqualTo("uri_too_long");
+    RawHttp.Response garbage = RawHttp.exchange(port, "NOT HTTP\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    assertThat(garbage.status()).isEqualTo(400);
+    assertThat(garbage.json().getJsonObject("error").getString("code")).isEqualTo("bad_request");
+    RawHttp.Response path = RawHttp.request(port, "GET", "/%zz", Map.of(), new byte[0]);
+    assertThat(path.status()).isEqualTo(400);
+    assertThat(path.json().getJsonObject("error").getString("code")).isEqualTo("bad_request");
   }
 
   @Test

@@ -207,6 +207,56 @@ class ValidationUnitTest {
   }
 
   @Test
+  @DisplayName("the body reader names what is wrong: bad UTF-8, the repeated key, the path of a NUL or lone surrogate")
+  void jsonBodyMessages() {
+    byte[] overlong = {'{', '"', 'a', '"', ':', '"', (byte) 0xC0, (byte) 0x80, '"', '}'};
+    assertThatThrownBy(() -> JsonBody.parse(Buffer.buffer(overlong))).isInstanceOfSatisfying(ApiException.class,
+        e -> assertThat(e.getMessage()).isEqualTo("The request body is not valid UTF-8."));
+    assertThatThrownBy(() -> JsonBody.parse(Buffer.buffer("{\"a\":{\"b\":1,\"b\":2}}")))
+        .hasMessage("The request body has the key \"b\" more than once.");
+    assertThatThrownBy(() -> JsonBody.parse(Buffer.buffer("{\"a\":[1,{\"k\":\"x\\u0000\"}],\"b\\u0000c\":\"\\ud800\"}")))
+        .isInstanceOfSatisfying(ApiException.class, e -> {
+          assertThat(e.code()).isEqualTo(ErrorCode.VALIDATION_FAILED);
+          JsonArray details = e.toJson().getJsonObject("error").getJsonArray("details");
+          assertThat(details.stream().map(d -> ((JsonObject) d).getString("field")))
+              .containsExactlyInAnyOrder("a[1].k", "b\\u0000c", "b\\u0000c");
+          assertThat(details.stream().map(d -> ((JsonObject) d).getString("message")))
+              .contains("key must not contain U+0000 or an unpaired surrogate",
+                  "must not contain U+0000 or an unpaired surrogate");
+        });
+    assertThat(JsonBody.parse(Buffer.buffer("{\"list\":[\"ok\",1,true,null,{\"n\":[]}]}")).getJsonArray("list"))
+        .hasSize(5);
+  }
+
+  @Test
+  @DisplayName("each optional field reader returns the value it accepted, and null when absent")
+  void fieldReaders() {
+    JsonObject body = new JsonObject().put("ip", "203.0.113.7").put("ip6", "::1").put("url", "https://a.example/x")
+        .put("tok", "abc").put("session_id", "s_1").put("at", "2026-01-31T12:00:00Z").put("ms", 1_000_000_000_000L);
+    Fields fields = new Fields(body, body.fieldNames());
+    assertThat(fields.ipAddress("ip")).isEqualTo("203.0.113.7");
+    assertThat(fields.ipAddress("ip6")).isEqualTo("::1");
+    assertThat(fields.ipAddress("none")).isNull();
+    assertThat(fields.url("url", 100)).isEqualTo("https://a.example/x");
+    assertThat(fields.url("none", 100)).isNull();
+    assertThat(fields.optional("tok", java.util.regex.Pattern.compile("[a-z]+"), "letters")).isEqualTo("abc");
+    assertThat(fields.optional("none", java.util.regex.Pattern.compile("[a-z]+"), "letters")).isNull();
+    assertThat(fields.sessionId(true)).isEqualTo("s_1");
+    assertThat(fields.instant("at", Instant.EPOCH, NOW)).isEqualTo(Instant.parse("2026-01-31T12:00:00Z"));
+    assertThat(fields.instant("ms", Instant.EPOCH, NOW)).isEqualTo(Instant.ofEpochMilli(1_000_000_000_000L));
+    assertThat(fields.instant("none", Instant.EPOCH, NOW)).isNull();
+    fields.throwIfInvalid();
+    Fields missing = new Fields(new JsonObject(), java.util.Set.of());
+    assertThat(missing.sessionId(true)).isNull();
+    assertThatThrownBy(missing::throwIfInvalid).isInstanceOfSatisfying(ApiException.class, e -> assertThat(
+        e.toJson().getJsonObject("error").getJsonArray("details").getJsonObject(0))
+        .isEqualTo(new JsonObject().put("field", "session_id").put("message", "required")));
+    Fields wrong = new Fields(new JsonObject().put("url", "https://a.example/" + "x".repeat(100)), java.util.Set.of("url"));
+    assertThat(wrong.url("url", 50)).isNull();
+    assertThatThrownBy(wrong::throwIfInvalid).hasMessageContaining("invalid fields");
+  }
+
+  @Test
   @DisplayName("every error code maps from its status; unknown 4xx are bad_request, 5xx internal_error")
   void errorCodes() {
     assertThat(ErrorCode.forStatus(404)).isEqualTo(ErrorCode.NOT_FOUND);
