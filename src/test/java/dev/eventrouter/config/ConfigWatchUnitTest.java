@@ -51,17 +51,18 @@ class ConfigWatchUnitTest {
       JsonObject next = config("second");
       next.getJsonObject("http").put("port", 9001);
       next.getJsonObject("delivery").put("batch_size", 20);
-      Files.writeString(file, next.encode());
-      Await.until("the change to apply", DEADLINE, () -> seen.size() == 1);
+      write(file, next.encode());
+      Await.until("the change to apply", DEADLINE,
+          () -> watched.live().current().workspaces().get(0).name().equals("second"));
 
       AppConfig current = watched.live().current();
       assertThat(current.workspaces().get(0).name()).isEqualTo("second");
       assertThat(current.delivery().batchSize()).isEqualTo(20);
       assertThat(current.http().port()).as("http settings need a restart").isEqualTo(9000);
-      assertThat(seen.get(0)).isSameAs(current);
+      assertThat(seen).last().isSameAs(current);
       assertThat(logs.text()).contains("change only on restart").contains("config reloaded: 1 workspaces");
 
-      Files.writeString(file, "{\"workspaces\": 5}");
+      write(file, "{\"workspaces\": 5}");
       Await.until("the bad change to be logged", DEADLINE, () -> logs.text().contains("config change ignored"));
       assertThat(logs.text()).contains("workspaces: must be an array");
       assertThat(watched.live().current()).isSameAs(current);
@@ -83,5 +84,12 @@ class ConfigWatchUnitTest {
     Path valid = dir.resolve("valid.json");
     Files.writeString(valid, config("w").encode());
     assertThat(new ConfigLoader(Map.of()).load(vertx, valid).await().http().port()).isEqualTo(9000);
+  }
+
+  /** Writes the whole file at once (a rename), so a scan never reads it half written. */
+  private static void write(Path file, String content) throws java.io.IOException {
+    Path temp = Files.writeString(file.resolveSibling(file.getFileName() + ".tmp"), content);
+    Files.move(temp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+        java.nio.file.StandardCopyOption.ATOMIC_MOVE);
   }
 }
