@@ -11,6 +11,7 @@ import dev.eventrouter.http.AccessControl;
 import dev.eventrouter.http.HttpVerticle;
 import dev.eventrouter.session.SessionVerticle;
 import dev.eventrouter.store.Database;
+import dev.eventrouter.store.DeliveryStore;
 import dev.eventrouter.store.EventStore;
 import dev.eventrouter.store.EventWriter;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -65,7 +66,8 @@ public final class EventRouter {
       Future<String> chain = vertx.deployVerticle(new SessionVerticle(database, ids, live, metrics, writers.apply(database)))
           .onSuccess(deployments::add);
       for (NetworkApi network : List.of(new MetaApi(), new TikTokApi())) {
-        chain = chain.compose(id -> vertx.deployVerticle(new ForwarderVerticle(network, database, live, metrics)))
+        chain = chain.compose(id -> vertx.deployVerticle(new ForwarderVerticle(network,
+            new DeliveryStore(database.pool(), database.readPool()), live, metrics)))
             .onSuccess(deployments::add);
       }
       return chain

@@ -6,9 +6,8 @@ import dev.eventrouter.config.IntegrationConfig;
 import dev.eventrouter.config.LiveConfig;
 import dev.eventrouter.config.Network;
 import dev.eventrouter.store.ClaimedDelivery;
-import dev.eventrouter.store.Database;
 import dev.eventrouter.common.LogSafe;
-import dev.eventrouter.store.DeliveryStore;
+import dev.eventrouter.store.DeliveryQueue;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
@@ -50,13 +49,12 @@ public final class ForwarderVerticle extends VerticleBase {
 
 
   private final Network network;
-  private final Database database;
   private final LiveConfig live;
   private final MeterRegistry metrics;
   private final Map<String, Counter> rejectedByField = new HashMap<>();
   private final Map<IntegrationKey, IntegrationChannel> channels = new HashMap<>();
   private final NetworkApi api;
-  private DeliveryStore store;
+  private final DeliveryQueue store;
   private boolean running;
   private boolean wokenWhileRunning;
   private boolean stopping;
@@ -64,17 +62,16 @@ public final class ForwarderVerticle extends VerticleBase {
   private long scanTimer;
 
   /** @param api the network this verticle delivers to (its payloads, request and answers) */
-  public ForwarderVerticle(NetworkApi api, Database database, LiveConfig live, MeterRegistry metrics) {
+  public ForwarderVerticle(NetworkApi api, DeliveryQueue store, LiveConfig live, MeterRegistry metrics) {
     this.api = api;
     this.network = api.network();
-    this.database = database;
+    this.store = store;
     this.live = live;
     this.metrics = metrics;
   }
 
   @Override
   public Future<?> start() {
-    store = new DeliveryStore(database.pool(), database.readPool());
     scanTimer = vertx.setPeriodic(live.current().delivery().scanIntervalMs(), id -> wake());
     // The country and state tables take a few hundred milliseconds to build: on a worker, not the event loop.
     return vertx.executeBlocking(Regions::load)

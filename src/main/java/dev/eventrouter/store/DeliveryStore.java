@@ -19,7 +19,7 @@ import java.util.Map;
 import java.util.UUID;
 
 /** SQL for the deliveries outbox. */
-public final class DeliveryStore implements DeliveryOutcomes {
+public final class DeliveryStore implements DeliveryQueue {
 
   /**
    * Claims due deliveries of one network: SKIP LOCKED, so nodes claiming at once never take the same row, and a
@@ -89,6 +89,7 @@ public final class DeliveryStore implements DeliveryOutcomes {
     this.readPool = readPool;
   }
 
+  @Override
   public Future<List<ClaimedDelivery>> claim(Network network, int limit, long leaseMs) {
     return pool.preparedQuery(CLAIM).execute(Tuple.of(network.id, limit, leaseMs)).map(rows -> {
       List<ClaimedDelivery> jobs = new ArrayList<>();
@@ -130,11 +131,12 @@ public final class DeliveryStore implements DeliveryOutcomes {
     return pool.preparedQuery(FAILED).execute(Tuple.of(ids(jobs), error)).mapEmpty();
   }
 
-  /** Ends deliveries in a final state without sending them (expired, or their integration was removed). */
+  @Override
   public Future<Void> end(List<ClaimedDelivery> jobs, String status, String reason) {
     return pool.preparedQuery(CLOSED).execute(Tuple.of(ids(jobs), status, reason)).mapEmpty();
   }
 
+  @Override
   public Future<Void> dryRun(Map<ClaimedDelivery, JsonObject> payloads) {
     JsonArray rows = new JsonArray();
     payloads.forEach((job, payload) -> rows.add(new JsonObject().put("delivery_id", job.deliveryId())

@@ -1,0 +1,24 @@
+package dev.eventrouter.store;
+
+import dev.eventrouter.config.Network;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The outbox as a forwarder sees it: claim what is due, then record what became of it. {@link DeliveryStore} on
+ * PostgreSQL in the service; the forwarder's cycle logic is also tested against a double.
+ */
+public interface DeliveryQueue extends DeliveryOutcomes {
+
+  /** Claims up to {@code limit} due deliveries of the network, leased for {@code leaseMs}. */
+  Future<List<ClaimedDelivery>> claim(Network network, int limit, long leaseMs);
+
+  /** Ends deliveries in a final state without sending them (expired, or their integration was removed). */
+  Future<Void> end(List<ClaimedDelivery> jobs, String status, String reason);
+
+  /** Stores the payload each delivery would have been sent with, instead of sending it. */
+  Future<Void> dryRun(Map<ClaimedDelivery, JsonObject> payloads);
+}
