@@ -3,16 +3,14 @@ package dev.eventrouter.forward;
 import dev.eventrouter.bus.Addresses;
 import dev.eventrouter.config.ConfigLoader;
 import dev.eventrouter.config.LiveConfig;
-import dev.eventrouter.config.Network;
 import dev.eventrouter.forward.meta.MetaApi;
 import dev.eventrouter.store.ClaimedDelivery;
-import dev.eventrouter.store.DeliveryQueue;
 import dev.eventrouter.support.Await;
 import dev.eventrouter.support.FakeAdNetworks;
+import dev.eventrouter.support.RecordingOutbox;
 import dev.eventrouter.support.TestApp;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -25,11 +23,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -43,61 +39,9 @@ class ForwarderVerticleUnitTest {
   private static final Duration DEADLINE = Duration.ofSeconds(10);
   private static final UUID WS = UUID.fromString(TestApp.WS_A);
 
-  /** Deliveries waiting to be claimed, and everything the forwarder recorded about them. */
-  private static final class QueueDouble implements DeliveryQueue {
-    final List<ClaimedDelivery> due = new CopyOnWriteArrayList<>();
-    final List<String> recorded = new CopyOnWriteArrayList<>();
-    final List<JsonObject> dryRunPayloads = new CopyOnWriteArrayList<>();
-    volatile int claims;
-
-    @Override
-    public synchronized Future<List<ClaimedDelivery>> claim(Network network, int limit, long leaseMs) {
-      claims++;
-      List<ClaimedDelivery> claimed = new ArrayList<>(due.subList(0, Math.min(limit, due.size())));
-      due.removeAll(claimed);
-      return Future.succeededFuture(claimed);
-    }
-
-    private Future<Void> record(String what, List<ClaimedDelivery> jobs) {
-      jobs.forEach(job -> recorded.add(what + " " + job.deliveryId()));
-      return Future.succeededFuture();
-    }
-
-    @Override
-    public Future<Void> end(List<ClaimedDelivery> jobs, String status, String reason) {
-      return record(status, jobs);
-    }
-
-    @Override
-    public Future<Void> dryRun(Map<ClaimedDelivery, JsonObject> payloads) {
-      dryRunPayloads.addAll(payloads.values());
-      return record("dry_run", List.copyOf(payloads.keySet()));
-    }
-
-    @Override
-    public Future<Void> delivered(List<ClaimedDelivery> jobs) {
-      return record("delivered", jobs);
-    }
-
-    @Override
-    public Future<Void> retry(List<ClaimedDelivery> jobs, String error, Instant nextAttempt) {
-      return record("retry", jobs);
-    }
-
-    @Override
-    public Future<Void> failed(List<ClaimedDelivery> jobs, String error) {
-      return record("failed", jobs);
-    }
-
-    @Override
-    public Future<Void> defer(List<ClaimedDelivery> jobs, Instant until) {
-      return record("defer", jobs);
-    }
-  }
-
   private Vertx vertx;
   private FakeAdNetworks fake;
-  private QueueDouble queue;
+  private RecordingOutbox queue;
   private PrometheusMeterRegistry metrics;
   private String deployment;
 
@@ -105,7 +49,7 @@ class ForwarderVerticleUnitTest {
   void start(Vertx vertx) {
     this.vertx = vertx;
     fake = FakeAdNetworks.start(vertx);
-    queue = new QueueDouble();
+    queue = new RecordingOutbox();
     metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   }
 
@@ -153,8 +97,8 @@ class ForwarderVerticleUnitTest {
         job(4, "live", 3, now.minus(Duration.ofDays(8)), null)));
     wake();
 
-    Await.until("every delivery recorded", DEADLINE, () -> queue.recorded.size() == 4);
-    assertThat(queue.recorded).containsExactlyInAnyOrder("delivered 1", "dry_run 2", "failed 3", "expired 4");
+    Await.until("every delivery recorded", DEADLINE, () -> queue.outcomesById().size() == 4);
+    assertThat(queue.outcomesById()).containsExactlyInAnyOrder("delivered 1", "dry_run 2", "failed 3", "expired 4");
     assertThat(fake.received("meta")).hasSize(1);
     assertThat(fake.received("meta").get(0).eventIds()).containsExactly("evt_5001");
     assertThat(queue.dryRunPayloads.get(0).getJsonArray("data").getJsonObject(0).getString("event_id"))
@@ -169,7 +113,7 @@ class ForwarderVerticleUnitTest {
     queue.due.addAll(List.of(job(1, "live", 0, Instant.now(), bad), job(2, "live", 2, Instant.now(), bad)));
     wake();
 
-    Await.until("both delivered", DEADLINE, () -> queue.recorded.size() == 2);
+    Await.until("both delivered", DEADLINE, () -> queue.outcomesById().size() == 2);
     assertThat(metrics.scrape()).contains("event_router_user_data_rejected_total{field=\"email\",network=\"meta\"} 1.0");
   }
 
@@ -181,15 +125,15 @@ class ForwarderVerticleUnitTest {
       queue.due.add(job(i, "dry", 1, Instant.now(), null));
     }
     wake();
-    Await.until("all claimed and dry-run", DEADLINE, () -> queue.recorded.size() == 4 * 500 + 3);
-    assertThat(queue.claims).as("a full claim of 2000, then the remaining 3").isGreaterThanOrEqualTo(2);
+    Await.until("all claimed and dry-run", DEADLINE, () -> queue.outcomesById().size() == 4 * 500 + 3);
+    assertThat(queue.claims()).as("a full claim of 2000, then the remaining 3").isGreaterThanOrEqualTo(2);
 
     vertx.undeploy(deployment).await();
     deployment = null;
-    int claimsAtStop = queue.claims;
+    int claimsAtStop = queue.claims();
     queue.due.add(job(99_999, "dry", 1, Instant.now(), null));
     wake();
-    assertThat(queue.claims).isEqualTo(claimsAtStop);
+    assertThat(queue.claims()).isEqualTo(claimsAtStop);
     assertThat(queue.due).hasSize(1);
   }
 }

@@ -6,10 +6,9 @@ import dev.eventrouter.config.Network;
 import dev.eventrouter.forward.meta.MetaApi;
 import dev.eventrouter.forward.tiktok.TikTokApi;
 import dev.eventrouter.store.ClaimedDelivery;
-import dev.eventrouter.store.DeliveryOutcomes;
 import dev.eventrouter.support.FakeAdNetworks;
 import dev.eventrouter.support.FakeAdNetworks.Reply;
-import io.vertx.core.Future;
+import dev.eventrouter.support.RecordingOutbox;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.junit5.VertxExtension;
@@ -23,7 +22,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.LongStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -37,47 +35,15 @@ class IntegrationChannelUnitTest {
 
   private static final DeliveryConfig CONFIG = new DeliveryConfig(100, 0, 1000, 1000, 60_000, 1000, 2, 60_000);
 
-  /** One recorded outcome: which deliveries, what, and when they are due again. */
-  private record Recorded(String what, List<Long> deliveryIds, String error, Instant due) {}
-
-  private static final class RecordingOutcomes implements DeliveryOutcomes {
-    final List<Recorded> recorded = new CopyOnWriteArrayList<>();
-
-    private Future<Void> add(String what, List<ClaimedDelivery> jobs, String error, Instant due) {
-      recorded.add(new Recorded(what, jobs.stream().map(ClaimedDelivery::deliveryId).toList(), error, due));
-      return Future.succeededFuture();
-    }
-
-    @Override
-    public Future<Void> delivered(List<ClaimedDelivery> jobs) {
-      return add("delivered", jobs, null, null);
-    }
-
-    @Override
-    public Future<Void> retry(List<ClaimedDelivery> jobs, String error, Instant nextAttempt) {
-      return add("retry", jobs, error, nextAttempt);
-    }
-
-    @Override
-    public Future<Void> failed(List<ClaimedDelivery> jobs, String error) {
-      return add("failed", jobs, error, null);
-    }
-
-    @Override
-    public Future<Void> defer(List<ClaimedDelivery> jobs, Instant until) {
-      return add("defer", jobs, null, until);
-    }
-  }
-
   private Vertx vertx;
   private FakeAdNetworks fake;
-  private RecordingOutcomes outcomes;
+  private RecordingOutbox outcomes;
 
   @BeforeEach
   void start(Vertx vertx) {
     this.vertx = vertx;
     fake = FakeAdNetworks.start(vertx);
-    outcomes = new RecordingOutcomes();
+    outcomes = new RecordingOutbox();
   }
 
   @AfterEach
@@ -107,7 +73,7 @@ class IntegrationChannelUnitTest {
   @DisplayName("accepted: the batch is recorded delivered in one step")
   void delivered() {
     channel(new MetaApi()).send(meta(FakeAdNetworks.META_TOKEN, fake.baseUrl()), jobs(1, 2), CONFIG).await();
-    assertThat(outcomes.recorded).containsExactly(new Recorded("delivered", List.of(1L, 2L), null, null));
+    assertThat(outcomes.recorded).containsExactly(new RecordingOutbox.Recorded("delivered", List.of(1L, 2L), null, null));
     assertThat(fake.received("meta").get(0).eventIds()).containsExactly("evt_1001", "evt_1002");
   }
 
@@ -119,7 +85,7 @@ class IntegrationChannelUnitTest {
     Instant before = Instant.now();
     channel(new MetaApi()).send(meta(FakeAdNetworks.META_TOKEN, fake.baseUrl()), jobs(1), CONFIG).await();
 
-    Recorded retry = outcomes.recorded.get(0);
+    RecordingOutbox.Recorded retry = outcomes.recorded.get(0);
     assertThat(retry.what()).isEqualTo("retry");
     assertThat(retry.due()).isAfterOrEqualTo(before.plusSeconds(119));
     assertThat(retry.error()).contains("code 2").contains("***").doesNotContain(FakeAdNetworks.META_TOKEN);
@@ -144,9 +110,9 @@ class IntegrationChannelUnitTest {
     channel(new MetaApi()).send(meta(FakeAdNetworks.META_TOKEN, fake.baseUrl()), jobs(1, 2, 3, 4), CONFIG).await();
 
     assertThat(outcomes.recorded).containsExactly(
-        new Recorded("delivered", List.of(1L, 2L), null, null),
-        new Recorded("failed", List.of(3L), "meta HTTP 400 code 100: Invalid parameter", null),
-        new Recorded("delivered", List.of(4L), null, null));
+        new RecordingOutbox.Recorded("delivered", List.of(1L, 2L), null, null),
+        new RecordingOutbox.Recorded("failed", List.of(3L), "meta HTTP 400 code 100: Invalid parameter", null),
+        new RecordingOutbox.Recorded("delivered", List.of(4L), null, null));
   }
 
   @Test
@@ -163,7 +129,7 @@ class IntegrationChannelUnitTest {
     });
     Instant before = Instant.now();
     channel.send(meta(FakeAdNetworks.META_TOKEN, fake.baseUrl()), jobs(9), CONFIG).await();
-    Recorded deferred = outcomes.recorded.get(outcomes.recorded.size() - 1);
+    RecordingOutbox.Recorded deferred = outcomes.recorded.get(outcomes.recorded.size() - 1);
     assertThat(deferred.what()).isEqualTo("defer");
     assertThat(deferred.due()).isAfterOrEqualTo(before.plusMillis(CONFIG.breakerResetMs() - 1000));
     assertThat(fake.received("meta")).as("no request while the breaker is open").isEmpty();
@@ -180,7 +146,7 @@ class IntegrationChannelUnitTest {
 
     assertThat(outcomes.recorded.get(0).what()).isEqualTo("retry");
     assertThat(outcomes.recorded.get(0).error()).isEqualTo("tiktok code 40100: Too many requests");
-    assertThat(outcomes.recorded.get(1)).isEqualTo(new Recorded("delivered", List.of(2L), null, null));
+    assertThat(outcomes.recorded.get(1)).isEqualTo(new RecordingOutbox.Recorded("delivered", List.of(2L), null, null));
     JsonObject sent = fake.received("tiktok").get(1).body();
     assertThat(sent.getString("event_source_id")).isEqualTo("C4AB");
   }

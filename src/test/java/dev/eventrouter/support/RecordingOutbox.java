@@ -1,0 +1,83 @@
+package dev.eventrouter.support;
+
+import dev.eventrouter.config.Network;
+import dev.eventrouter.store.ClaimedDelivery;
+import dev.eventrouter.store.DeliveryQueue;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * An outbox double for the forwarding logic's tests: deliveries waiting to be claimed, and every outcome recorded
+ * instead of stored. (The outbox's SQL is tested on PostgreSQL, in ForwardingTest.)
+ */
+public final class RecordingOutbox implements DeliveryQueue {
+
+  /** One recorded outcome: what, for which deliveries, the error, and when they are due again. */
+  public record Recorded(String what, List<Long> deliveryIds, String error, Instant due) {}
+
+  public final List<ClaimedDelivery> due = new CopyOnWriteArrayList<>();
+  public final List<Recorded> recorded = new CopyOnWriteArrayList<>();
+  public final List<JsonObject> dryRunPayloads = new CopyOnWriteArrayList<>();
+  private volatile int claims;
+
+  public int claims() {
+    return claims;
+  }
+
+  /** Each delivery's outcome as "what id", in the order recorded. */
+  public List<String> outcomesById() {
+    List<String> flat = new ArrayList<>();
+    recorded.forEach(r -> r.deliveryIds().forEach(id -> flat.add(r.what() + " " + id)));
+    return flat;
+  }
+
+  @Override
+  public synchronized Future<List<ClaimedDelivery>> claim(Network network, int limit, long leaseMs) {
+    claims++;
+    List<ClaimedDelivery> claimed = new ArrayList<>(due.subList(0, Math.min(limit, due.size())));
+    due.removeAll(claimed);
+    return Future.succeededFuture(claimed);
+  }
+
+  @Override
+  public Future<Void> end(List<ClaimedDelivery> jobs, String status, String reason) {
+    return add(status, jobs, reason, null);
+  }
+
+  @Override
+  public Future<Void> dryRun(Map<ClaimedDelivery, JsonObject> payloads) {
+    dryRunPayloads.addAll(payloads.values());
+    return add("dry_run", List.copyOf(payloads.keySet()), null, null);
+  }
+
+  @Override
+  public Future<Void> delivered(List<ClaimedDelivery> jobs) {
+    return add("delivered", jobs, null, null);
+  }
+
+  @Override
+  public Future<Void> retry(List<ClaimedDelivery> jobs, String error, Instant nextAttempt) {
+    return add("retry", jobs, error, nextAttempt);
+  }
+
+  @Override
+  public Future<Void> failed(List<ClaimedDelivery> jobs, String error) {
+    return add("failed", jobs, error, null);
+  }
+
+  @Override
+  public Future<Void> defer(List<ClaimedDelivery> jobs, Instant until) {
+    return add("defer", jobs, null, until);
+  }
+
+  private Future<Void> add(String what, List<ClaimedDelivery> jobs, String error, Instant when) {
+    recorded.add(new Recorded(what, jobs.stream().map(ClaimedDelivery::deliveryId).toList(), error, when));
+    return Future.succeededFuture();
+  }
+}
