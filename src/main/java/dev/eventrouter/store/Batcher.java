@@ -146,14 +146,14 @@ public final class Batcher<I, O> {
       batches++;
       write(batch).onComplete(done -> {
         inFlight--;
-        if (!pending.isEmpty()) {
-          // These waited at least one commit already: no extra linger.
-          flush();
-        } else if (inFlight == 0 && !drainWaiters.isEmpty()) {
-          List.copyOf(drainWaiters).forEach(Promise::complete);
-          drainWaiters.clear();
-        }
+        // These waited at least one commit already: no extra linger.
+        flush();
       });
+    }
+    // Also when the last waiting items expired instead of being written: a clean stop must not wait for them.
+    if (pending.isEmpty() && inFlight == 0 && !drainWaiters.isEmpty()) {
+      List.copyOf(drainWaiters).forEach(Promise::complete);
+      drainWaiters.clear();
     }
   }
 

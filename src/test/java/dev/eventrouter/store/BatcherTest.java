@@ -223,4 +223,23 @@ class BatcherTest {
       commit.submit(1);
     });
   }
+
+  @Test
+  @DisplayName("a clean stop does not wait for items that expired instead of being written")
+  void drainedAfterExpiry(Vertx vertx, VertxTestContext test) {
+    ManualWriter writer = new ManualWriter();
+    vertx.runOnContext(v -> {
+      Batcher<Integer, String> batcher = new Batcher<>(vertx, writer::write, 100, 1, 1, 1000);
+      writer.onBatch = index -> {
+        // The only writer is busy; the next item is already past its deadline, and a stop begins.
+        batcher.submit(2, System.currentTimeMillis() - 1);
+        batcher.drained().onComplete(test.succeeding(done -> test.verify(() -> {
+          assertThat(writer.batches).as("the expired item was never written").containsExactly(List.of(1));
+          test.completeNow();
+        })));
+        writer.complete(0);
+      };
+      batcher.submit(1);
+    });
+  }
 }
