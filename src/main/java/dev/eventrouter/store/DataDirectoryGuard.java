@@ -179,7 +179,9 @@ final class DataDirectoryGuard implements AutoCloseable {
       } catch (TimeoutException stillRunning) {
         return false;
       } catch (ExecutionException e) {
-        return !process.isAlive();
+        if (process.isAlive()) {
+          return false;
+        }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return false;
