@@ -63,7 +63,8 @@ public final class EventRouter {
       AccessControl access = new AccessControl(config.workspaces(), System::nanoTime);
       live.onChange(next -> access.update(next.workspaces()));
       AtomicReference<HttpVerticle> firstHttp = new AtomicReference<>();
-      Future<String> chain = vertx.deployVerticle(new SessionVerticle(database, ids, live, metrics, writers.apply(database)))
+      Future<String> chain = vertx
+          .deployVerticle(new SessionVerticle(database, ids, live, metrics, writers.apply(database)))
           .onSuccess(deployments::add);
       for (NetworkApi network : List.of(new MetaApi(), new TikTokApi())) {
         chain = chain.compose(id -> vertx.deployVerticle(new ForwarderVerticle(network,

@@ -1,5 +1,7 @@
 package dev.eventrouter.common;
 
+import io.vertx.pgclient.PgException;
+
 import java.net.BindException;
 
 /**
@@ -24,8 +26,9 @@ public final class StartupException extends RuntimeException {
       }
     }
     String message = failure.getMessage();
-    String firstLine = message == null || message.isBlank() || failure instanceof io.vertx.pgclient.PgException
-        ? LogSafe.describe(failure) : failure.getClass().getSimpleName() + ": " + message.lines().findFirst().orElse("");
+    String firstLine = message == null || message.isBlank() || failure instanceof PgException
+        ? LogSafe.describe(failure)
+        : failure.getClass().getSimpleName() + ": " + message.lines().findFirst().orElse("");
     return "event-router cannot start: " + firstLine + " (the log above has the details)";
   }
 }

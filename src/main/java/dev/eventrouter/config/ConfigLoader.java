@@ -78,7 +78,8 @@ public final class ConfigLoader {
     }
     ConfigRetriever retriever = retriever(vertx, path, scanPeriodMs);
     return retriever.getConfig()
-        .recover(e -> Future.failedFuture(new ConfigException(path + ": not a valid JSON object (" + e.getMessage() + ")")))
+        .recover(e -> Future.failedFuture(
+            new ConfigException(path + ": not a valid JSON object (" + e.getMessage() + ")")))
         .map(json -> new Watched(new LiveConfig(resolve(json)), retriever))
         .onFailure(e -> retriever.close());
   }

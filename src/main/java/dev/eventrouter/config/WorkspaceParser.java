@@ -124,7 +124,8 @@ final class WorkspaceParser {
           r.problem(itemPath + ": event names must be 1 to 50 letters, digits, _ - or spaces");
         }
       }
-      Boolean monetary = item.getValue("monetary") == null ? null : r.bool(item, "monetary", itemPath + ".monetary", false);
+      Boolean monetary = item.getValue("monetary") == null ? null
+          : r.bool(item, "monetary", itemPath + ".monetary", false);
       map.put(name, new EventMappingOverride(meta, tiktok, monetary));
     }
     return Map.copyOf(map);

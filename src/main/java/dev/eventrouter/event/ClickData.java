@@ -1,6 +1,5 @@
 package dev.eventrouter.event;
 
-import dev.eventrouter.event.ClickSession;
 
 /**
  * What the ad networks get from the click behind an event: Meta's fbc/fbp, TikTok's ttclid/ttp, and the browser's

@@ -1,6 +1,5 @@
 package dev.eventrouter.event;
 
-import dev.eventrouter.event.EventMapping;
 import dev.eventrouter.config.EventMappingOverride;
 import dev.eventrouter.config.WorkspaceConfig;
 

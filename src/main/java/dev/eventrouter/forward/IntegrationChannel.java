@@ -61,7 +61,8 @@ final class IntegrationChannel {
   Future<Void> send(IntegrationConfig integration, List<ClaimedDelivery> jobs, DeliveryConfig config) {
     return breaker.<Outcome>execute(() -> api
             .send(client, integration, api.body(integration, jobs), config.requestTimeoutMs())
-            .map(response -> api.classify(response.statusCode(), response.body(), RetryAfter.millis(response.getHeader("Retry-After"))))
+            .map(response -> api.classify(response.statusCode(), response.body(),
+                RetryAfter.millis(response.getHeader("Retry-After"))))
             .compose(outcome -> outcome instanceof Outcome.Retry retry
                 ? Future.failedFuture(new TransientFailure(retry))
                 : Future.succeededFuture(outcome)))
@@ -103,7 +104,8 @@ final class IntegrationChannel {
           integration.id(), Redact.token(unauthorized.error(), token));
       return store.failed(jobs, Redact.token(unauthorized.error(), token));
     }
-    String error = outcome instanceof Outcome.InvalidData invalid ? invalid.error() : ((Outcome.Failed) outcome).error();
+    String error = outcome instanceof Outcome.InvalidData invalid ? invalid.error()
+        : ((Outcome.Failed) outcome).error();
     return store.failed(jobs, Redact.token(error, token));
   }
 }

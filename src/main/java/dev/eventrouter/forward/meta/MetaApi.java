@@ -3,7 +3,6 @@ package dev.eventrouter.forward.meta;
 import dev.eventrouter.config.IntegrationConfig;
 import dev.eventrouter.config.Network;
 import dev.eventrouter.event.EventIds;
-import dev.eventrouter.forward.meta.MetaErrors;
 import dev.eventrouter.forward.NetworkApi;
 import dev.eventrouter.forward.Normalize;
 import dev.eventrouter.forward.Outcome;

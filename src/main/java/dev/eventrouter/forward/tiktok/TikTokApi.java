@@ -6,7 +6,6 @@ import dev.eventrouter.event.EventIds;
 import dev.eventrouter.forward.NetworkApi;
 import dev.eventrouter.forward.Normalize;
 import dev.eventrouter.forward.Outcome;
-import dev.eventrouter.forward.tiktok.TikTokCodes;
 import dev.eventrouter.forward.UserField;
 import dev.eventrouter.store.ClaimedDelivery;
 import io.vertx.core.Future;
