@@ -17,6 +17,7 @@ import java.util.Random;
 import java.util.TreeMap;
 import java.util.function.Supplier;
 
+import static dev.eventrouter.support.ApiAssertions.assertError;
 import static dev.eventrouter.support.TestApp.KEY_A;
 import static dev.eventrouter.support.TestApp.WS_A;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -42,7 +43,7 @@ class MalformedRequestTest extends ServiceTest {
   void longHeaders() {
     RawHttp.Response response = RawHttp.request(app.port(), "POST", EVENTS,
         Map.of("x-api-key", KEY_A, "X-Padding", "a".repeat(9000)), validEvent().toBuffer().getBytes());
-    assertEnvelope(response, 431, "headers_too_large");
+    assertError(response, 431, "headers_too_large");
   }
 
   @Test
@@ -50,31 +51,31 @@ class MalformedRequestTest extends ServiceTest {
   void longUri() {
     RawHttp.Response response = RawHttp.request(app.port(), "GET", "/api/v1/events/" + "x".repeat(5000), Map.of(),
         new byte[0]);
-    assertEnvelope(response, 414, "uri_too_long");
+    assertError(response, 414, "uri_too_long");
   }
 
   @Test
   @DisplayName("a path with broken percent-encoding gets 400 bad_request in the envelope, not plain text")
   void badPercentEncoding() {
-    assertEnvelope(RawHttp.request(app.port(), "GET", "/%zz", Map.of(), new byte[0]), 400, "bad_request");
+    assertError(RawHttp.request(app.port(), "GET", "/%zz", Map.of(), new byte[0]), 400, "bad_request");
   }
 
   @Test
   @DisplayName("a request that is not HTTP gets 400 bad_request in the envelope")
   void notHttp() {
     RawHttp.Response response = RawHttp.exchange(app.port(), "HELLO\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
-    assertEnvelope(response, 400, "bad_request");
+    assertError(response, 400, "bad_request");
   }
 
   @Test
   @DisplayName("a key given twice is refused with invalid_json naming the key, at any depth")
   void duplicateKeys() {
     String top = "{\"event_name\":\"REG\",\"telegram_id\":\"x\",\"workspace_id\":\"" + WS_A + "\",\"telegram_id\":6}";
-    JsonObject error = assertEnvelope(post(top.getBytes(StandardCharsets.UTF_8)), 400, "invalid_json");
+    JsonObject error = assertError(post(top.getBytes(StandardCharsets.UTF_8)), 400, "invalid_json");
     assertThat(error.getString("message")).contains("\"telegram_id\"");
     String nested = "{\"event_name\":\"REG\",\"telegram_id\":6,\"workspace_id\":\"" + WS_A
         + "\",\"user_data\":{\"email\":\"a@b.c\",\"email\":\"d@e.f\"}}";
-    error = assertEnvelope(post(nested.getBytes(StandardCharsets.UTF_8)), 400, "invalid_json");
+    error = assertError(post(nested.getBytes(StandardCharsets.UTF_8)), 400, "invalid_json");
     assertThat(error.getString("message")).contains("\"email\"");
     assertThat(app.count("events")).isZero();
   }
@@ -90,7 +91,7 @@ class MalformedRequestTest extends ServiceTest {
     };
     String[] fields = {"user_data.email", "user_data.e\\u0000mail", "user_data.first_name", "user_data.first_name"};
     for (int i = 0; i < bodies.length; i++) {
-      JsonObject error = assertEnvelope(post(bodies[i].getBytes(StandardCharsets.UTF_8)), 400, "validation_failed");
+      JsonObject error = assertError(post(bodies[i].getBytes(StandardCharsets.UTF_8)), 400, "validation_failed");
       assertThat(error.getJsonArray("details").getJsonObject(0).getString("field")).isEqualTo(fields[i]);
     }
     byte[][] raw = {
@@ -100,7 +101,7 @@ class MalformedRequestTest extends ServiceTest {
         utf8WithRawValue(new byte[] {(byte) 0xE2, (byte) 0x82}),              // truncated sequence
     };
     for (byte[] body : raw) {
-      JsonObject error = assertEnvelope(post(body), 400, "invalid_json");
+      JsonObject error = assertError(post(body), 400, "invalid_json");
       assertThat(error.getString("message")).contains("UTF-8");
     }
     assertThat(app.count("events")).isZero();
@@ -278,16 +279,4 @@ class MalformedRequestTest extends ServiceTest {
     return RawHttp.request(app.port(), "POST", EVENTS, jsonHeaders(), body);
   }
 
-  private static JsonObject assertEnvelope(RawHttp.Response response, int status, String code) {
-    assertThat(response.status()).as(response.text()).isEqualTo(status);
-    assertThat(response.headers().get("content-type")).startsWith("application/json");
-    assertThat(response.headers()).containsKey("x-request-id");
-    JsonObject body = response.json();
-    assertThat(body).as(response.text()).isNotNull();
-    assertThat(body.getBoolean("ok")).isFalse();
-    JsonObject error = body.getJsonObject("error");
-    assertThat(error.getString("code")).isEqualTo(code);
-    assertThat(response.text()).doesNotContain("Exception");
-    return error;
-  }
 }

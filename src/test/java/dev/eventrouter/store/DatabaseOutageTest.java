@@ -136,12 +136,7 @@ class DatabaseOutageTest {
   }
 
   private static List<Future<HttpResponse<Buffer>>> post(TestApp app, int firstTelegramId, int n) {
-    List<Future<HttpResponse<Buffer>>> responses = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      responses.add(app.client().post(app.port(), "127.0.0.1", "/api/v1/events/custom")
-          .putHeaders(TestApp.jsonHeaders(TestApp.KEY_A)).sendJsonObject(event(firstTelegramId + i)));
-    }
-    return responses;
+    return app.sendEvents(n, i -> TestApp.jsonHeaders(TestApp.KEY_A), i -> event(firstTelegramId + i));
   }
 
   private static List<Future<HttpResponse<Buffer>>> concat(List<Future<HttpResponse<Buffer>>> a,

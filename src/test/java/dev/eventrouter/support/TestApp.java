@@ -133,12 +133,19 @@ public final class TestApp {
   /** Sends n events at once, without waiting for any answer in between, and waits for all. */
   public List<Future<HttpResponse<Buffer>>> postConcurrently(int n, IntFunction<MultiMap> headers,
                                                              IntFunction<JsonObject> body) {
+    List<Future<HttpResponse<Buffer>>> responses = sendEvents(n, headers, body);
+    Future.join(responses).await();
+    return responses;
+  }
+
+  /** Sends n events at once and returns their answers to come, without waiting for any. */
+  public List<Future<HttpResponse<Buffer>>> sendEvents(int n, IntFunction<MultiMap> headers,
+                                                       IntFunction<JsonObject> body) {
     List<Future<HttpResponse<Buffer>>> responses = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       responses.add(client.post(port(), "127.0.0.1", "/api/v1/events/custom")
           .putHeaders(headers.apply(i)).sendBuffer(body.apply(i).toBuffer()));
     }
-    Future.join(responses).await();
     return responses;
   }
 
