@@ -14,7 +14,7 @@ public record AppConfig(HttpConfig http, DatabaseConfig database, SessionConfig 
   public AppConfig(HttpConfig http, DatabaseConfig database, SessionConfig session, DeliveryConfig delivery,
                    List<WorkspaceConfig> workspaces) {
     this(http, database, session, delivery, workspaces, workspaces.stream()
-        .collect(Collectors.toUnmodifiableMap(WorkspaceConfig::id, Function.identity(), (a, b) -> a)));
+        .collect(Collectors.toUnmodifiableMap(WorkspaceConfig::id, Function.identity())));
   }
 
   public Optional<WorkspaceConfig> workspace(UUID id) {

@@ -87,11 +87,9 @@ public final class ConfigLoader {
   private static ConfigRetriever retriever(Vertx vertx, Path path, long scanPeriodMs) {
     ConfigStoreOptions file = new ConfigStoreOptions()
         .setType("file").setFormat("json").setConfig(new JsonObject().put("path", path.toString()));
-    ConfigRetrieverOptions options = new ConfigRetrieverOptions().setIncludeDefaultStores(false).addStore(file);
-    if (scanPeriodMs > 0) {
-      options.setScanPeriod(scanPeriodMs);
-    }
-    return ConfigRetriever.create(vertx, options);
+    // A scan period of 0 means no scan (the retriever's default would scan every 5 s).
+    return ConfigRetriever.create(vertx, new ConfigRetrieverOptions().setIncludeDefaultStores(false).addStore(file)
+        .setScanPeriod(scanPeriodMs));
   }
 
   /** Substitutes the environment into raw config JSON and parses it. */
@@ -127,7 +125,7 @@ public final class ConfigLoader {
       }
       return out;
     }
-    if (value instanceof String text && text.contains("${")) {
+    if (value instanceof String text) {
       Matcher matcher = PLACEHOLDER.matcher(text);
       StringBuilder result = new StringBuilder();
       while (matcher.find()) {

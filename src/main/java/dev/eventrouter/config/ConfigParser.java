@@ -3,6 +3,7 @@ package dev.eventrouter.config;
 import io.vertx.core.json.JsonObject;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -27,22 +28,21 @@ public final class ConfigParser {
   private ConfigParser() {}
 
   public static AppConfig parse(JsonObject json) {
-    ConfigParser parser = new ConfigParser();
-    AppConfig config = parser.app(json);
-    if (!parser.r.problems().isEmpty()) {
-      throw new ConfigException(parser.r.problems());
-    }
-    return config;
+    return new ConfigParser().app(json);
   }
 
+  /** Reads every section before judging, so one start reports every mistake at once. */
   private AppConfig app(JsonObject json) {
     r.unknownKeys(json, "", TOP_LEVEL);
-    return new AppConfig(
-        http(r.object(json, "http", "http")),
-        database(r.object(json, "database", "database")),
-        session(r.object(json, "session", "session")),
-        delivery(r.object(json, "delivery", "delivery")),
-        new WorkspaceParser(r).workspaces(json.getValue("workspaces")));
+    HttpConfig http = http(r.object(json, "http", "http"));
+    DatabaseConfig database = database(r.object(json, "database", "database"));
+    SessionConfig session = session(r.object(json, "session", "session"));
+    DeliveryConfig delivery = delivery(r.object(json, "delivery", "delivery"));
+    List<WorkspaceConfig> workspaces = new WorkspaceParser(r).workspaces(json.getValue("workspaces"));
+    if (!r.problems().isEmpty()) {
+      throw new ConfigException(r.problems());
+    }
+    return new AppConfig(http, database, session, delivery, workspaces);
   }
 
   private DeliveryConfig delivery(JsonObject json) {

@@ -33,7 +33,7 @@ public final class EventMap {
   /** The default row (a custom event of the same name when there is none), with the workspace's override on top. */
   public static EventMapping mapping(WorkspaceConfig workspace, String eventName) {
     EventMapping base = DEFAULT.getOrDefault(eventName, new EventMapping(eventName, eventName, false));
-    EventMappingOverride override = workspace == null ? null : workspace.eventMap().get(eventName);
+    EventMappingOverride override = workspace.eventMap().get(eventName);
     if (override == null) {
       return base;
     }

@@ -92,9 +92,6 @@ public final class ForwarderVerticle extends VerticleBase {
   }
 
   private void wake() {
-    if (stopping) {
-      return;
-    }
     if (running) {
       wokenWhileRunning = true;
       return;

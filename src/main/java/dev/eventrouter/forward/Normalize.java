@@ -190,6 +190,6 @@ public final class Normalize {
   }
 
   private static String emptyToNull(String value) {
-    return value == null || value.isEmpty() ? null : value;
+    return value.isEmpty() ? null : value;
   }
 }

@@ -13,18 +13,11 @@ import java.util.function.UnaryOperator;
  * How one network takes one {@code user_data} key: under which name, by which rule, hashed or plain, as a list or a
  * single value. Each network's table of these is its user-data mapping, as data.
  */
-public record UserField(String key, String wireName, UnaryOperator<String> rule, boolean hash, boolean list) {
+public record UserField(String key, String wireName, UnaryOperator<String> rule, Form form) {
 
-  public static UserField hashed(String key, String wireName, UnaryOperator<String> rule) {
-    return new UserField(key, wireName, rule, true, false);
-  }
-
-  public static UserField hashedList(String key, String wireName, UnaryOperator<String> rule) {
-    return new UserField(key, wireName, rule, true, true);
-  }
-
-  public static UserField plain(String key, String wireName, UnaryOperator<String> rule) {
-    return new UserField(key, wireName, rule, false, false);
+  /** How the value goes on the wire. */
+  public enum Form {
+    HASHED, HASHED_LIST, PLAIN
   }
 
   /** The value to send for this job, or null when the key is absent or cannot be made valid. */
@@ -33,7 +26,7 @@ public record UserField(String key, String wireName, UnaryOperator<String> rule,
     if (raw == null) {
       return null;
     }
-    return hash ? Normalize.hashed(raw, rule) : rule.apply(raw);
+    return form == Form.PLAIN ? rule.apply(raw) : Normalize.hashed(raw, rule);
   }
 
   /** Puts every field of the table that has a valid value into {@code user}. */
@@ -41,7 +34,7 @@ public record UserField(String key, String wireName, UnaryOperator<String> rule,
     for (UserField field : table) {
       String value = field.value(job);
       if (value != null) {
-        user.put(field.wireName(), field.list() ? new JsonArray().add(value) : value);
+        user.put(field.wireName(), field.form() == Form.HASHED_LIST ? new JsonArray().add(value) : value);
       }
     }
   }
@@ -76,7 +69,11 @@ public record UserField(String key, String wireName, UnaryOperator<String> rule,
     List<String> rejected = new ArrayList<>();
     for (UserField field : table) {
       String raw = job.userValue(field.key());
-      if (raw != null && !(field.hash() && Sha256.isHex(Normalize.text(raw))) && field.rule().apply(raw) == null) {
+      if (raw == null) {
+        continue;
+      }
+      boolean preHashed = field.form() != Form.PLAIN && Sha256.isHex(Normalize.text(raw));
+      if (!preHashed && field.rule().apply(raw) == null) {
         rejected.add(field.key());
       }
     }

@@ -42,6 +42,6 @@ public enum ErrorCode {
 
   /** The code for a bare status raised by the server, the router or a Vert.x handler (400, 404, 405, 413...). */
   public static ErrorCode forStatus(int status) {
-    return BY_STATUS.getOrDefault(status, status >= 400 && status < 500 ? BAD_REQUEST : INTERNAL_ERROR);
+    return BY_STATUS.getOrDefault(status, status / 100 == 4 ? BAD_REQUEST : INTERNAL_ERROR);
   }
 }

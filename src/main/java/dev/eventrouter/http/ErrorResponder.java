@@ -44,10 +44,10 @@ public final class ErrorResponder implements Handler<RoutingContext> {
 
   /**
    * For the router's own error handler of one status: the context it passes may carry no status (an unreadable path
-   * fails before routing), so the registered status is the fallback.
+   * fails before routing), so the registered status is the one answered.
    */
   Handler<RoutingContext> forStatus(int status) {
-    return rc -> respond(rc, rc.statusCode() > 0 ? rc.statusCode() : status);
+    return rc -> respond(rc, status);
   }
 
   private void respond(RoutingContext rc, int status) {
@@ -67,13 +67,8 @@ public final class ErrorResponder implements Handler<RoutingContext> {
         .end(error.toJson().toBuffer());
   }
 
+  /** A thrown exception leaves no status (-1): {@link ErrorCode#forStatus} makes it, like any non-4xx, a 500. */
   private static ApiException toApiError(RoutingContext rc, int status) {
-    if (rc.failure() instanceof ApiException api) {
-      return api;
-    }
-    if (rc.failure() != null && status < 400) {
-      return new ApiException(ErrorCode.INTERNAL_ERROR);
-    }
-    return new ApiException(ErrorCode.forStatus(status < 400 ? 500 : status));
+    return rc.failure() instanceof ApiException api ? api : new ApiException(ErrorCode.forStatus(status));
   }
 }

@@ -25,7 +25,6 @@ final class EventValidator {
       Set.of("event_name", "telegram_id", "workspace_id", "session_id", "value", "currency", "user_data");
   // ASCII letters, digits, _ - and inner spaces: names both ad networks take as custom events.
   private static final Pattern EVENT_NAME = Pattern.compile("[A-Za-z0-9_-](?:[A-Za-z0-9_ -]{0,48}[A-Za-z0-9_-])?");
-  private static final Pattern CURRENCY = Pattern.compile("[A-Za-z]{3}");
 
   private EventValidator() {}
 
@@ -91,8 +90,8 @@ final class EventValidator {
     if (value == null) {
       return DEFAULT_CURRENCY;
     }
-    if (value instanceof String text && CURRENCY.matcher(text).matches()) {
-      try {
+    if (value instanceof String text) {
+      try { // the JDK's ISO 4217 table decides: three letters that name no currency are refused
         return Currency.getInstance(text.toUpperCase(Locale.ROOT)).getCurrencyCode();
       } catch (IllegalArgumentException unknown) {
         // reported below

@@ -15,6 +15,7 @@ import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 
 /**
  * The public API. Authenticates, rate-limits and validates at the edge, then asks the SessionVerticle over the event
@@ -55,9 +56,7 @@ public final class HttpVerticle extends VerticleBase {
     ErrorResponder errors = new ErrorResponder();
     router.route().failureHandler(errors);
     // What the router answers by itself (an unreadable path is a 400 before any route matches) gets the same body.
-    for (int status = 400; status < 600; status++) {
-      router.errorHandler(status, errors.forStatus(status));
-    }
+    IntStream.range(400, 600).forEach(status -> router.errorHandler(status, errors.forStatus(status)));
     return vertx.createHttpServer(new HttpServerOptions().setHost(config.host()).setPort(config.port()))
         .invalidRequestHandler(ErrorResponder::invalidRequest)
         .requestHandler(router)

@@ -67,9 +67,8 @@ final class JsonBody {
   }
 
   /** Names a repeated key, or where the syntax broke; never echoes more of the body than that. */
-  private static String describe(DecodeException e) {
-    String message = e.getMessage() == null ? "" : e.getMessage();
-    Matcher duplicate = DUPLICATE.matcher(message);
+  static String describe(DecodeException e) {
+    Matcher duplicate = DUPLICATE.matcher(String.valueOf(e.getMessage()));
     if (duplicate.find()) {
       return "The request body has the key \"" + duplicate.group(1) + "\" more than once.";
     }
@@ -120,9 +119,6 @@ final class JsonBody {
 
   /** A key as it can be shown in an error: offending characters as {@code \\uXXXX}. */
   private static String printable(String key) {
-    if (storable(key)) {
-      return key;
-    }
     StringBuilder out = new StringBuilder();
     key.chars().forEach(c -> {
       if (c == 0 || Character.isSurrogate((char) c)) {

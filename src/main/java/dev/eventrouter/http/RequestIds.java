@@ -2,6 +2,7 @@ package dev.eventrouter.http;
 
 import io.vertx.ext.web.RoutingContext;
 
+import java.util.HexFormat;
 import java.util.concurrent.ThreadLocalRandom;
 
 /** A short id per request, sent back as X-Request-Id and used in logs instead of anything the client sent. */
@@ -20,7 +21,7 @@ final class RequestIds {
   }
 
   static String next() {
-    return Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 1);
+    return HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
   }
 
   static String of(RoutingContext rc) {

@@ -1,6 +1,5 @@
 package dev.eventrouter.http;
 
-import io.vertx.core.Future;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
@@ -12,8 +11,8 @@ final class Responses {
 
   private Responses() {}
 
-  static Future<Void> ok(RoutingContext rc, JsonObject data) {
-    return rc.response()
+  static void ok(RoutingContext rc, JsonObject data) {
+    rc.response()
         .setStatusCode(200)
         .putHeader(HttpHeaders.CONTENT_TYPE, JSON)
         .end(new JsonObject().put("ok", true).put("data", data).toBuffer());

@@ -14,6 +14,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Consumer;
@@ -119,7 +120,132 @@ class ConfigTest {
         bad("delivery.breaker.failure_threshold", c -> c.put("delivery", new JsonObject()
             .put("breaker", new JsonObject().put("failure_threshold", 0)))),
         bad("workspaces[0].event_map.VIP.moneytary: unknown key", c -> ws(c).put("event_map", new JsonObject()
-            .put("VIP", new JsonObject().put("moneytary", true)))));
+            .put("VIP", new JsonObject().put("moneytary", true)))),
+        // Each typed read, each with the value's path.
+        bad("delivery: must be an object", c -> c.put("delivery", 5)),
+        bad("http.host: must be a non-empty string", c -> c.getJsonObject("http").put("host", " ")),
+        bad("http.host: must be a non-empty string", c -> c.getJsonObject("http").put("host", 80)),
+        bad("http.port: must be a whole number from 0 to 65535", c -> c.getJsonObject("http").put("port", "9000")),
+        bad("http.port: must be a whole number from 0 to 65535", c -> c.getJsonObject("http").put("port", 9000.5)),
+        bad("http.port: must be a whole number from 0 to 65535", c -> c.getJsonObject("http").put("port", -1)),
+        bad("workspaces[0].rate_limit.per_second: must be a number greater than 0",
+            c -> ws(c).put("rate_limit", new JsonObject().put("per_second", "5"))),
+        bad("workspaces[0].rate_limit.per_second: must be a number greater than 0",
+            c -> ws(c).put("rate_limit", new JsonObject().put("per_second", -2))),
+        bad("workspaces[0].rate_limit.per_second: must be a number greater than 0",
+            c -> ws(c).put("rate_limit", new JsonObject().put("per_second", Double.POSITIVE_INFINITY))),
+        bad("workspaces: must be an array", c -> c.put("workspaces", new JsonObject())),
+        bad("workspaces[1]: must be an object", c -> c.getJsonArray("workspaces").add("demo")),
+        bad("workspaces[0].api_keys: required", c -> ws(c).put("api_keys", HASH)),
+        bad("workspaces[0].api_keys[0]: must be a string", c -> ws(c).put("api_keys", new JsonArray().add(5))),
+        bad("workspaces[0].event_map.VIP: must be an object", c -> ws(c).put("event_map", new JsonObject()
+            .put("VIP", "Purchase"))),
+        bad("workspaces[0].event_map.VIP: event names must be", c -> ws(c).put("event_map", new JsonObject()
+            .put("VIP", new JsonObject().put("meta", "Purchase/2")))),
+        bad("workspaces[0].event_map.VIP: event names must be", c -> ws(c).put("event_map", new JsonObject()
+            .put("VIP", new JsonObject().put("tiktok", "x".repeat(51))))),
+        bad("workspaces[0].event_map.VIP.monetary: must be true or false", c -> ws(c).put("event_map",
+            new JsonObject().put("VIP", new JsonObject().put("monetary", "yes")))),
+        // Each integration rule.
+        bad("workspaces[0].integrations[0].id: required", c -> ws(c).put("integrations", new JsonArray()
+            .add(meta().put("id", null)))),
+        bad("workspaces[0].integrations[0].id: required, 1 to 64", c -> ws(c).put("integrations", new JsonArray()
+            .add(meta().put("id", "my pixel")))),
+        bad("workspaces[0].integrations[0].type: required", c -> ws(c).put("integrations", new JsonArray()
+            .add(meta().put("type", null)))),
+        bad("workspaces[0].integrations[0].pixel_code: required, the TikTok pixel code", c -> ws(c)
+            .put("bot_name", "demo_bot").put("integrations", new JsonArray().add(tiktok().put("pixel_code", null)))),
+        bad("workspaces[0].integrations[0].pixel_code: required, the TikTok pixel code", c -> ws(c)
+            .put("bot_name", "demo_bot").put("integrations", new JsonArray().add(tiktok().put("pixel_code", "C-4")))),
+        bad("workspaces[0].integrations[0].pixel_id: required, the numeric pixel (dataset) id", c -> ws(c)
+            .put("integrations", new JsonArray().add(meta().put("pixel_id", null)))),
+        bad("workspaces[0].integrations[0].api_base: must be an http(s) URL", c -> ws(c).put("integrations",
+            new JsonArray().add(meta().put("api_base", "ftp://graph.example")))),
+        bad("workspaces[0].integrations[0].api_base: must be an http(s) URL", c -> ws(c).put("integrations",
+            new JsonArray().add(meta().put("api_base", "https://graph.example/?debug=1")))),
+        bad("workspaces[0].integrations[0].api_version: must look like v25.0", c -> ws(c).put("integrations",
+            new JsonArray().add(meta().put("api_version", "25.0")))),
+        bad("workspaces[0].integrations[0].enabled: must be true or false", c -> ws(c).put("integrations",
+            new JsonArray().add(meta().put("enabled", "yes")))),
+        bad("workspaces[0].integrations[0].action_source: must be one of app, business_messaging, chat, email, "
+            + "other, phone_call, physical_store, system_generated, website", c -> ws(c).put("integrations",
+            new JsonArray().add(meta().put("action_source", "telegram")))),
+        bad("workspaces[0].integrations[0].event_source: must be one of app, crm, offline, web", c -> ws(c)
+            .put("integrations", new JsonArray().add(tiktok().put("event_source", "telegram")))));
+  }
+
+  @Test
+  @DisplayName("every mistake is reported at once, each by its exact path; a top-level key has no leading dot")
+  void everyProblemAtOnce() {
+    JsonObject config = valid().put("telemetry", true).put("session", new JsonObject().put("timeout", 1));
+    ws(config).put("id", "nope");
+
+    assertThatThrownBy(() -> resolve(config, Map.of())).isInstanceOf(ConfigException.class)
+        .hasMessage("invalid configuration:\n  - telemetry: unknown key (known: database, delivery, http, session, "
+            + "workspaces)\n  - session.timeout: unknown key (known: source_timeout_ms)\n  - workspaces[0].id: "
+            + "required, a UUID such as 7c9e6679-7425-40de-944b-e07fc1f90ae7");
+  }
+
+  @Test
+  @DisplayName("the edges of each range are accepted")
+  void rangeEdges() {
+    JsonObject config = valid().put("delivery", new JsonObject().put("initial_backoff_ms", 4000)
+        .put("max_backoff_ms", 4000).put("batch_size", 1000));
+    config.getJsonObject("http").put("port", 65535).put("max_body_bytes", 4096L);
+    config.getJsonObject("database").put("url", "postgres://app@db:5432/events");
+    ws(config).put("rate_limit", new JsonObject().put("per_second", 0.5).put("burst", 1));
+
+    AppConfig resolved = resolve(config, Map.of());
+
+    assertThat(resolved.delivery().initialBackoffMs()).isEqualTo(4000);
+    assertThat(resolved.delivery().maxBackoffMs()).isEqualTo(4000);
+    assertThat(resolved.delivery().batchSize()).isEqualTo(1000);
+    assertThat(resolved.http().port()).isEqualTo(65535);
+    assertThat(resolved.http().maxBodyBytes()).as("a long in range is a whole number too").isEqualTo(4096);
+    assertThat(resolved.database().url()).isEqualTo("postgres://app@db:5432/events");
+    assertThat(resolved.workspaces().get(0).rateLimit()).isEqualTo(new RateLimitConfig(0.5, 1));
+    assertThat(resolve(valid().put("http", new JsonObject().put("port", 0)), Map.of()).http().port()).isZero();
+  }
+
+  @Test
+  @DisplayName("configs print their identity, never a secret")
+  void printedForms() {
+    JsonObject config = valid();
+    ws(config).put("integrations", new JsonArray().add(meta()));
+    AppConfig resolved = resolve(config, Map.of());
+
+    assertThat(resolved.database()).hasToString("DatabaseConfig[embedded at data/postgres]");
+    assertThat(resolve(valid(), Map.of("DATABASE_URL", "postgresql://app:pw@db/x")).database())
+        .hasToString("DatabaseConfig[external]");
+    assertThat(resolved.workspaces().get(0)).hasToString("WorkspaceConfig[7c9e6679-7425-40de-944b-e07fc1f90ae7 demo]");
+    assertThat(resolved.workspaces().get(0).integrations().get(0)).hasToString("IntegrationConfig[m meta 123]");
+  }
+
+  @Test
+  @DisplayName("a reload keeps the running http and database settings, and says so only when they differ")
+  void reloadKeepsRestartSettings() {
+    LiveConfig live = new LiveConfig(resolve(valid(), Map.of()));
+    List<AppConfig> seen = new java.util.ArrayList<>();
+    live.onChange(seen::add);
+    dev.eventrouter.support.LogCapture logs = dev.eventrouter.support.LogCapture.start();
+    try {
+      JsonObject same = valid();
+      ws(same).put("name", "renamed");
+      live.replace(resolve(same, Map.of()));
+      assertThat(logs.text()).doesNotContain("change only on restart");
+      assertThat(live.current().workspaces().get(0).name()).isEqualTo("renamed");
+
+      live.replace(resolve(valid().put("http", new JsonObject().put("port", 9001)), Map.of()));
+      assertThat(logs.text()).contains("http and database settings change only on restart");
+      assertThat(live.current().http().port()).isEqualTo(9000);
+      assertThat(seen).hasSize(2).last().isSameAs(live.current());
+
+      live.replace(resolve(valid(), Map.of("DATABASE_URL", "postgresql://b@env:5432/y")));
+      assertThat(logs.text().split("change only on restart", -1)).hasSize(3);
+      assertThat(live.current().database().embedded()).isTrue();
+    } finally {
+      logs.stop();
+    }
   }
 
   private static JsonObject meta() {
@@ -171,7 +297,9 @@ class ConfigTest {
   void integrationDefaults() {
     JsonObject config = valid();
     ws(config).put("bot_name", "demo_bot")
-        .put("integrations", new JsonArray().add(meta()).add(tiktok().put("enabled", false)));
+        .put("integrations", new JsonArray().add(meta()).add(tiktok().put("enabled", false))
+            .add(meta().put("id", "m2").put("api_base", "http://localhost:9999/graph/").put("dry_run", true)
+                .put("test_event_code", "TEST123")));
 
     AppConfig resolved = resolve(config, Map.of());
 
@@ -181,6 +309,7 @@ class ConfigTest {
     assertThat(meta.apiVersion()).isEqualTo("v25.0");
     assertThat(meta.source()).isEqualTo("chat");
     assertThat(meta.testEventCode()).isNull();
+    assertThat(meta.pageUrl()).as("Meta has no page_url").isNull();
     assertThat(meta.enabled()).isTrue();
     assertThat(meta.dryRun()).isFalse();
     IntegrationConfig tiktok = resolved.workspaces().get(0).integrations().get(1);
@@ -188,6 +317,11 @@ class ConfigTest {
     assertThat(tiktok.source()).isEqualTo("web");
     assertThat(tiktok.pageUrl()).as("the bot's link when no page_url is set").isEqualTo("https://t.me/demo_bot");
     assertThat(tiktok.enabled()).isFalse();
+    assertThat(tiktok.apiVersion()).as("a Meta setting only").isNull();
+    IntegrationConfig tried = resolved.workspaces().get(0).integrations().get(2);
+    assertThat(tried.apiBase()).as("the trailing slash dropped").isEqualTo("http://localhost:9999/graph");
+    assertThat(tried.dryRun()).isTrue();
+    assertThat(tried.testEventCode()).isEqualTo("TEST123");
     assertThat(resolved.toString()).doesNotContain("tok-secret-1", "tok-secret-2");
     assertThat(resolved.delivery().batchSize()).isEqualTo(500);
     assertThat(resolved.delivery().breakerFailures()).isEqualTo(5);
@@ -223,15 +357,24 @@ class ConfigTest {
     JsonObject config = valid();
     ws(config).put("event_map", new JsonObject()
         .put("REG", new JsonObject().put("tiktok", "CompleteRegistration"))
-        .put("VIP", new JsonObject().put("meta", "Purchase").put("tiktok", "CompletePayment").put("monetary", true)));
+        .put("VIP", new JsonObject().put("meta", "Purchase").put("tiktok", "CompletePayment").put("monetary", true))
+        .put("Subscribe", new JsonObject().put("meta", "Subscribe"))
+        .put("FTD", new JsonObject().put("tiktok", "Purchase")));
 
     WorkspaceConfig workspace = resolve(config, Map.of()).workspaces().get(0);
 
     assertThat(dev.eventrouter.event.EventMap.mapping(workspace, "REG"))
         .isEqualTo(new EventMapping("CompleteRegistration", "CompleteRegistration", false));
     assertThat(dev.eventrouter.event.EventMap.requiresValue(workspace, "VIP")).isTrue();
-    assertThat(dev.eventrouter.event.EventMap.mapping(workspace, "FTD"))
+    assertThat(dev.eventrouter.event.EventMap.mapping(workspace, "VIP"))
         .isEqualTo(new EventMapping("Purchase", "CompletePayment", true));
+    EventMapping subscribe = dev.eventrouter.event.EventMap.mapping(workspace, "Subscribe");
+    assertThat(subscribe).as("a row naming Meta only keeps TikTok's default")
+        .isEqualTo(new EventMapping("Subscribe", "SubmitForm", false));
+    assertThat(subscribe.nameFor(Network.META)).isEqualTo("Subscribe");
+    assertThat(subscribe.nameFor(Network.TIKTOK)).isEqualTo("SubmitForm");
+    assertThat(dev.eventrouter.event.EventMap.mapping(workspace, "FTD")).as("monetary left out stays the default's")
+        .isEqualTo(new EventMapping("Purchase", "Purchase", true));
     assertThat(dev.eventrouter.event.EventMap.mapping(workspace, "Level Up"))
         .isEqualTo(new EventMapping("Level Up", "Level Up", false));
   }
@@ -266,18 +409,31 @@ class ConfigTest {
 
     assertThatThrownBy(() -> resolve(config, Map.of()))
         .hasMessageContaining("database.url: environment variable DB_PASS is not set");
+
+    JsonObject inArray = valid();
+    ws(inArray).put("api_keys", new JsonArray().add("${KEY_HASH}"));
+    assertThat(resolve(inArray, Map.of("KEY_HASH", HASH)).workspaces().get(0).apiKeyHashes()).hasSize(1);
+    assertThatThrownBy(() -> resolve(valid().put("telemetry", "${NOPE}"), Map.of()))
+        .hasMessage("invalid configuration:\n  - telemetry: environment variable NOPE is not set");
   }
 
   @Test
   @DisplayName("DATABASE_URL in the environment wins over database.url")
   void databaseUrlFromEnvironment() {
     JsonObject config = valid();
-    config.getJsonObject("database").put("url", "postgresql://a@file:5432/x");
+    config.getJsonObject("database").put("url", "postgresql://a@file:5432/x").put("pool_size", 3);
 
     AppConfig resolved = resolve(config, Map.of("DATABASE_URL", "postgresql://b@env:5432/y"));
 
     assertThat(resolved.database().url()).isEqualTo("postgresql://b@env:5432/y");
     assertThat(resolved.database().embedded()).isFalse();
+    assertThat(resolved.database().poolSize()).as("the rest of the section is kept").isEqualTo(3);
+    JsonObject noSection = valid();
+    noSection.remove("database");
+    assertThat(resolve(noSection, Map.of("DATABASE_URL", "postgresql://b@env:5432/y")).database().url())
+        .isEqualTo("postgresql://b@env:5432/y");
+    assertThat(resolve(config, Map.of("DATABASE_URL", " ")).database().url())
+        .as("a blank DATABASE_URL is no setting").isEqualTo("postgresql://a@file:5432/x");
   }
 
   @Test

@@ -13,7 +13,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -25,7 +24,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @ExtendWith(VertxExtension.class)
 class ConfigWatchUnitTest {
 
-  private static final Duration DEADLINE = Duration.ofSeconds(15);
   private static final String HASH = "sha256:" + "a".repeat(64);
 
   private static JsonObject config(String name) {
@@ -41,7 +39,7 @@ class ConfigWatchUnitTest {
   void reload(Vertx vertx, @TempDir Path dir) throws Exception {
     Path file = dir.resolve("config.json");
     Files.writeString(file, config("first").encode());
-    ConfigLoader.Watched watched = new ConfigLoader(Map.of()).watch(vertx, file, 50).await();
+    ConfigLoader.Watched watched = Await.result(new ConfigLoader(Map.of()).watch(vertx, file, 50));
     List<AppConfig> seen = new CopyOnWriteArrayList<>();
     watched.live().onChange(seen::add);
     LogCapture logs = LogCapture.start();
@@ -52,7 +50,7 @@ class ConfigWatchUnitTest {
       next.getJsonObject("http").put("port", 9001);
       next.getJsonObject("delivery").put("batch_size", 20);
       write(file, next.encode());
-      Await.until("the change to apply", DEADLINE,
+      Await.until("the change to apply", Await.WAIT,
           () -> watched.live().current().workspaces().get(0).name().equals("second"));
 
       AppConfig current = watched.live().current();
@@ -63,7 +61,7 @@ class ConfigWatchUnitTest {
       assertThat(logs.text()).contains("change only on restart").contains("config reloaded: 1 workspaces");
 
       write(file, "{\"workspaces\": 5}");
-      Await.until("the bad change to be logged", DEADLINE, () -> logs.text().contains("config change ignored"));
+      Await.until("the bad change to be logged", Await.WAIT, () -> logs.text().contains("config change ignored"));
       assertThat(logs.text()).contains("workspaces: must be an array");
       assertThat(watched.live().current()).isSameAs(current);
     } finally {
@@ -77,13 +75,13 @@ class ConfigWatchUnitTest {
   void loadErrors(Vertx vertx, @TempDir Path dir) throws Exception {
     Path broken = dir.resolve("broken.json");
     Files.writeString(broken, "{ not json");
-    assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(vertx, broken).await())
+    assertThatThrownBy(() -> Await.result(new ConfigLoader(Map.of()).load(vertx, broken)))
         .isInstanceOf(ConfigException.class).hasMessageContaining("broken.json: not a valid JSON object");
-    assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(vertx, dir.resolve("none.json")).await())
+    assertThatThrownBy(() -> Await.result(new ConfigLoader(Map.of()).load(vertx, dir.resolve("none.json"))))
         .isInstanceOf(ConfigException.class).hasMessageContaining("config file not found");
     Path valid = dir.resolve("valid.json");
     Files.writeString(valid, config("w").encode());
-    assertThat(new ConfigLoader(Map.of()).load(vertx, valid).await().http().port()).isEqualTo(9000);
+    assertThat(Await.result(new ConfigLoader(Map.of()).load(vertx, valid)).http().port()).isEqualTo(9000);
   }
 
   /** Writes the whole file at once (a rename), so a scan never reads it half written. */

@@ -83,5 +83,23 @@ class EventIdsTest {
     assertThat(late).isGreaterThan(early);
     assertThat(EventIds.format(late)).matches("evt_[0-9]+");
     assertThatThrownBy(() -> new EventIds(1024, clock)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new EventIds(-1, clock)).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  @DisplayName("one millisecond holds 4096 ids (sequence 0 to 4095); the next borrows the following millisecond")
+  void sequenceFillsTheMillisecond() {
+    EventIds ids = new EventIds(3, new ManualClock());
+    long first = ids.next();
+    long last = first;
+    for (int i = 1; i < 4096; i++) {
+      last = ids.next();
+    }
+    long timeBits = 22; // node (10 bits) and sequence (12 bits) below the milliseconds
+    assertThat(last >> timeBits).isEqualTo(first >> timeBits);
+    assertThat(last & 0xFFF).isEqualTo(4095);
+    long borrowed = ids.next();
+    assertThat(borrowed >> timeBits).isEqualTo((first >> timeBits) + 1);
+    assertThat(borrowed & 0xFFF).isZero();
   }
 }

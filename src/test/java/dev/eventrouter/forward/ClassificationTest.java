@@ -32,7 +32,7 @@ class ClassificationTest {
   }
 
   @ParameterizedTest(name = "Meta {0}")
-  @CsvSource({"200, Delivered", "502, Retry"})
+  @CsvSource({"200, Delivered", "299, Delivered", "502, Retry", "300, Retry", "199, Retry"})
   @DisplayName("Meta 2xx is delivered; an error without Meta's body (an HTML page) is retried")
   void metaWithoutErrorBody(int status, String expected) {
     assertThat(MetaErrors.classify(status, Buffer.buffer("<html>Bad Gateway</html>"), 0).getClass().getSimpleName())
@@ -65,7 +65,8 @@ class ClassificationTest {
   }
 
   @ParameterizedTest(name = "TikTok HTTP {0} without a code -> {1}")
-  @CsvSource({"503, Retry", "500, Retry", "429, Retry", "200, Retry", "404, Failed", "400, Failed"})
+  @CsvSource({"503, Retry", "500, Retry", "429, Retry", "200, Retry", "299, Retry", "404, Failed", "400, Failed",
+      "499, Failed", "300, Failed", "199, Failed"})
   @DisplayName("a TikTok answer without a code is retried when it looks like an outage")
   void tiktokWithoutCode(int status, String expected) {
     assertThat(TikTokCodes.classify(status, Buffer.buffer("gateway"), 0).getClass().getSimpleName())

@@ -1,12 +1,15 @@
 package dev.eventrouter.forward;
 
 import dev.eventrouter.bus.Addresses;
+import dev.eventrouter.config.AppConfig;
 import dev.eventrouter.config.ConfigLoader;
 import dev.eventrouter.config.LiveConfig;
 import dev.eventrouter.forward.meta.MetaApi;
 import dev.eventrouter.store.ClaimedDelivery;
 import dev.eventrouter.support.Await;
 import dev.eventrouter.support.FakeAdNetworks;
+import dev.eventrouter.support.FakeAdNetworks.Reply;
+import dev.eventrouter.support.LogCapture;
 import dev.eventrouter.support.RecordingOutbox;
 import dev.eventrouter.support.TestApp;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -36,7 +39,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 @ExtendWith(VertxExtension.class)
 class ForwarderVerticleUnitTest {
 
-  private static final Duration DEADLINE = Duration.ofSeconds(10);
   private static final UUID WS = UUID.fromString(TestApp.WS_A);
 
   private Vertx vertx;
@@ -56,23 +58,38 @@ class ForwarderVerticleUnitTest {
   @AfterEach
   void stop() {
     if (deployment != null) {
-      vertx.undeploy(deployment).await();
+      Await.result(vertx.undeploy(deployment));
     }
     fake.stop();
   }
 
   /** WS_A with a live Meta integration and a dry-run one; a long scan, so only a wake-up starts a cycle. */
-  private void deploy() {
+  private LiveConfig deploy() {
+    return deploy(new JsonObject(), integrations(fake.baseUrl()));
+  }
+
+  private LiveConfig deploy(JsonObject delivery, JsonArray integrations) {
+    LiveConfig live = new LiveConfig(config(delivery, integrations));
+    deployment = Await.result(vertx.deployVerticle(new ForwarderVerticle(new MetaApi(), queue, live, metrics)));
+    return live;
+  }
+
+  private static AppConfig config(JsonObject delivery, JsonArray integrations) {
     JsonObject config = TestApp.config("postgresql://unused@localhost:1/none");
     config.put("delivery", new JsonObject().put("linger_ms", 0).put("scan_interval_ms", 3_600_000)
-        .put("request_timeout_ms", 1000));
-    JsonObject meta = new JsonObject().put("type", "meta").put("pixel_id", "1234567890")
-        .put("access_token", FakeAdNetworks.META_TOKEN).put("api_base", fake.baseUrl());
-    config.getJsonArray("workspaces").getJsonObject(0).put("integrations", new JsonArray()
-        .add(meta.copy().put("id", "live"))
-        .add(meta.copy().put("id", "dry").put("dry_run", true)));
-    LiveConfig live = new LiveConfig(new ConfigLoader(Map.of()).resolve(config));
-    deployment = vertx.deployVerticle(new ForwarderVerticle(new MetaApi(), queue, live, metrics)).await();
+        .put("request_timeout_ms", 1000).mergeIn(delivery));
+    config.getJsonArray("workspaces").getJsonObject(0).put("integrations", integrations);
+    return new ConfigLoader(Map.of()).resolve(config);
+  }
+
+  private static JsonObject meta(String id, String apiBase) {
+    return new JsonObject().put("id", id).put("type", "meta").put("pixel_id", "1234567890")
+        .put("access_token", FakeAdNetworks.META_TOKEN).put("api_base", apiBase);
+  }
+
+  private static JsonArray integrations(String liveApiBase) {
+    return new JsonArray().add(meta("live", liveApiBase))
+        .add(meta("dry", "https://unused.example").put("dry_run", true));
   }
 
   private static ClaimedDelivery job(long id, String integration, int attempts, Instant receivedAt,
@@ -97,7 +114,9 @@ class ForwarderVerticleUnitTest {
         job(4, "live", 3, now.minus(Duration.ofDays(8)), null)));
     wake();
 
-    Await.until("every delivery recorded", DEADLINE, () -> queue.outcomesById().size() == 4);
+    Await.until("every delivery recorded", Await.WAIT, () -> queue.outcomesById().size() == 4);
+    assertThat(queue.recorded).as("no write for an empty group")
+        .allSatisfy(r -> assertThat(r.deliveryIds()).isNotEmpty());
     assertThat(queue.outcomesById()).containsExactlyInAnyOrder("delivered 1", "dry_run 2", "failed 3", "expired 4");
     assertThat(fake.received("meta")).hasSize(1);
     assertThat(fake.received("meta").get(0).eventIds()).containsExactly("evt_5001");
@@ -113,7 +132,7 @@ class ForwarderVerticleUnitTest {
     queue.due.addAll(List.of(job(1, "live", 0, Instant.now(), bad), job(2, "live", 2, Instant.now(), bad)));
     wake();
 
-    Await.until("both delivered", DEADLINE, () -> queue.outcomesById().size() == 2);
+    Await.until("both delivered", Await.WAIT, () -> queue.outcomesById().size() == 2);
     assertThat(metrics.scrape()).contains("event_router_user_data_rejected_total{field=\"email\",network=\"meta\"} 1.0");
   }
 
@@ -125,15 +144,202 @@ class ForwarderVerticleUnitTest {
       queue.due.add(job(i, "dry", 1, Instant.now(), null));
     }
     wake();
-    Await.until("all claimed and dry-run", DEADLINE, () -> queue.outcomesById().size() == 4 * 500 + 3);
+    Await.until("all claimed and dry-run", Await.WAIT, () -> queue.outcomesById().size() == 4 * 500 + 3);
     assertThat(queue.claims()).as("a full claim of 2000, then the remaining 3").isGreaterThanOrEqualTo(2);
 
-    vertx.undeploy(deployment).await();
+    Await.result(vertx.undeploy(deployment));
     deployment = null;
     int claimsAtStop = queue.claims();
     queue.due.add(job(99_999, "dry", 1, Instant.now(), null));
     wake();
     assertThat(queue.claims()).isEqualTo(claimsAtStop);
     assertThat(queue.due).hasSize(1);
+  }
+
+  @Test
+  @DisplayName("a claim asks for four batches, leased for their requests one after another and a margin")
+  void claimShape() {
+    deploy();
+    Await.until("the start-up claim", Await.WAIT, () -> queue.claims() == 1);
+    assertThat(queue.claimLog.get(0).limit()).isEqualTo(4 * 500);
+    assertThat(queue.claimLog.get(0).leaseMs()).isEqualTo(1000 * (4 + 4) + 1000);
+  }
+
+  @Test
+  @DisplayName("work already due is taken up at start, without a wake-up")
+  void startsWithWorkDue() {
+    queue.due.add(job(1, "live", 0, Instant.now(), null));
+    deploy();
+
+    Await.until("the due delivery sent", Await.WAIT, () -> queue.outcomesById().size() == 1);
+    assertThat(queue.outcomesById()).containsExactly("delivered 1");
+  }
+
+  @Test
+  @DisplayName("a wake-up waits linger_ms before claiming, so a burst of events goes out in one batch")
+  void lingers() {
+    deploy(new JsonObject().put("linger_ms", 200), integrations(fake.baseUrl()));
+    Await.until("the start-up claim", Await.WAIT, () -> queue.claims() == 1);
+    Instant woken = Instant.now();
+    wake();
+
+    Await.until("the claim after the wake-up", Await.WAIT, () -> queue.claims() == 2);
+    assertThat(queue.claimLog.get(1).at()).isAfterOrEqualTo(woken.plusMillis(190));
+  }
+
+  @Test
+  @DisplayName("a failed claim is logged and the next wake-up claims again")
+  void failedClaim() {
+    deploy();
+    Await.until("the start-up claim", Await.WAIT, () -> queue.claims() == 1);
+    LogCapture logs = LogCapture.start();
+    try {
+      queue.failNextClaim = new IllegalStateException("database down");
+      wake();
+      Await.until("the failure logged", Await.WAIT, () -> logs.text().contains("claiming deliveries failed"));
+      queue.due.add(job(1, "live", 0, Instant.now(), null));
+      wake();
+      Await.until("the delivery sent", Await.WAIT, () -> queue.outcomesById().size() == 1);
+    } finally {
+      logs.stop();
+    }
+  }
+
+  @Test
+  @DisplayName("a disabled integration, or one of another network, ends its deliveries as no longer configured")
+  void notConfiguredHere() {
+    JsonArray integrations = integrations(fake.baseUrl())
+        .add(meta("off", fake.baseUrl()).put("enabled", false))
+        .add(new JsonObject().put("id", "tt").put("type", "tiktok").put("pixel_code", "C4AB")
+            .put("access_token", "t").put("page_url", "https://x.example/"));
+    deploy(new JsonObject(), integrations);
+    queue.due.addAll(List.of(job(1, "off", 0, Instant.now(), null), job(2, "tt", 0, Instant.now(), null)));
+    wake();
+
+    Await.until("both ended", Await.WAIT, () -> queue.outcomesById().size() == 2);
+    assertThat(queue.recorded).extracting(RecordingOutbox.Recorded::what).containsOnly("failed");
+    assertThat(queue.recorded.get(0).error()).isEqualTo("integration off is no longer configured or enabled");
+  }
+
+  @Test
+  @DisplayName("when every delivery of an integration is too old, they expire and nothing else is sent or stored")
+  void onlyExpired() {
+    deploy();
+    Instant old = Instant.now().minus(Duration.ofDays(8));
+    queue.due.addAll(List.of(job(1, "live", 0, old, null), job(2, "dry", 0, old, null)));
+    wake();
+
+    Await.until("both expired", Await.WAIT, () -> queue.outcomesById().size() == 2);
+    assertThat(queue.recorded).extracting(RecordingOutbox.Recorded::what).containsExactly("expired", "expired");
+    assertThat(queue.recorded).allSatisfy(r -> assertThat(r.deliveryIds()).hasSize(1));
+    assertThat(fake.received("meta")).isEmpty();
+  }
+
+  @Test
+  @DisplayName("an integration removed by a reload loses its channel: added again, it starts with a closed breaker")
+  void removedIntegrationClosesItsChannel() {
+    JsonObject oneFailureOpens = new JsonObject().put("breaker", new JsonObject().put("failure_threshold", 1));
+    LiveConfig live = deploy(oneFailureOpens, integrations("http://127.0.0.1:1"));
+    queue.due.add(job(1, "live", 0, Instant.now(), null));
+    wake();
+    Await.until("the failed request recorded", Await.WAIT, () -> queue.outcomesById().size() == 1);
+    assertThat(queue.outcomesById()).containsExactly("retry 1");
+    queue.due.add(job(3, "live", 0, Instant.now(), null));
+    wake();
+    Await.until("the next cycle's delivery recorded", Await.WAIT, () -> queue.outcomesById().size() == 2);
+    assertThat(queue.outcomesById()).as("the open breaker is kept from one cycle to the next")
+        .containsExactly("retry 1", "defer 3");
+
+    live.replace(config(oneFailureOpens, new JsonArray()));
+    int claims = queue.claims();
+    wake();
+    Await.until("a cycle under the new config", Await.WAIT, () -> queue.claims() > claims);
+    live.replace(config(oneFailureOpens, integrations(fake.baseUrl())));
+    queue.due.add(job(2, "live", 0, Instant.now(), null));
+    wake();
+
+    Await.until("the second delivery recorded", Await.WAIT, () -> queue.outcomesById().size() == 3);
+    assertThat(queue.outcomesById()).containsExactly("retry 1", "defer 3", "delivered 2");
+  }
+
+  @Test
+  @DisplayName("successive cycles send through the same open channel")
+  void successiveCycles() {
+    deploy();
+    queue.due.add(job(1, "live", 0, Instant.now(), null));
+    wake();
+    Await.until("the first delivery", Await.WAIT, () -> queue.outcomesById().size() == 1);
+    queue.due.add(job(2, "live", 0, Instant.now(), null));
+    wake();
+
+    Await.until("the second delivery", Await.WAIT, () -> queue.outcomesById().size() == 2);
+    assertThat(queue.outcomesById()).containsExactly("delivered 1", "delivered 2");
+  }
+
+  @Test
+  @DisplayName("a wake-up during a cycle is kept: one more cycle follows that one, never one beside it")
+  void wakeDuringCycle() {
+    fake.scriptMeta(body -> body.encode().contains("evt_5001") ? Reply.hang() : null);
+    deploy();
+    queue.due.add(job(1, "live", 0, Instant.now(), null));
+    wake();
+    Await.until("the first request under way", Await.WAIT, () -> fake.received("meta").size() == 1);
+    queue.due.add(job(2, "live", 0, Instant.now(), null));
+    wake();
+
+    Await.until("both recorded", Await.WAIT, () -> queue.outcomesById().size() == 2);
+    assertThat(queue.outcomesById()).as("the hanging request times out before the second cycle begins")
+        .containsExactly("retry 1", "delivered 2");
+  }
+
+  @Test
+  @DisplayName("the periodic scan finds work that nobody announced")
+  void scanFindsWork() {
+    deploy(new JsonObject().put("scan_interval_ms", 50), integrations(fake.baseUrl()));
+    Await.until("the start-up claim", Await.WAIT, () -> queue.claims() >= 1);
+    queue.due.add(job(1, "live", 0, Instant.now(), null));
+
+    Await.until("the delivery found by a scan", Await.WAIT, () -> queue.outcomesById().size() == 1);
+    assertThat(queue.outcomesById()).containsExactly("delivered 1");
+  }
+
+  @Test
+  @DisplayName("an outcome that cannot be written is logged; the deliveries keep their lease and the forwarder goes on")
+  void outcomeWriteFails() {
+    deploy();
+    Await.until("the start-up claim", Await.WAIT, () -> queue.claims() == 1);
+    LogCapture logs = LogCapture.start();
+    try {
+      queue.failNextRecord = new IllegalStateException("database down");
+      queue.due.add(job(1, "live", 0, Instant.now(), null));
+      wake();
+      Await.until("the failure logged", Await.WAIT,
+          () -> logs.text().contains("recording outcomes for integration live failed"));
+      queue.due.add(job(2, "live", 0, Instant.now(), null));
+      wake();
+      Await.until("the next delivery recorded", Await.WAIT, () -> queue.outcomesById().size() == 1);
+      assertThat(queue.outcomesById()).containsExactly("delivered 2");
+    } finally {
+      logs.stop();
+    }
+  }
+
+  @Test
+  @DisplayName("a stop lets the cycle under way record its outcomes, and starts no other even when woken meanwhile")
+  void stopDrains() {
+    fake.scriptMeta(body -> Reply.hang());
+    deploy();
+    queue.due.add(job(1, "live", 0, Instant.now(), null));
+    wake();
+    Await.until("the request under way", Await.WAIT, () -> fake.received("meta").size() == 1);
+    int claims = queue.claims();
+    var stopped = vertx.undeploy(deployment);
+    deployment = null;
+    queue.due.add(job(2, "live", 0, Instant.now(), null));
+    wake();
+
+    Await.result(stopped);
+    assertThat(queue.outcomesById()).containsExactly("retry 1");
+    assertThat(queue.claims()).isEqualTo(claims);
   }
 }

@@ -6,8 +6,9 @@ import dev.eventrouter.config.Network;
 import dev.eventrouter.forward.meta.MetaApi;
 import dev.eventrouter.forward.tiktok.TikTokApi;
 import dev.eventrouter.store.ClaimedDelivery;
-import dev.eventrouter.support.FakeAdNetworks;
+import dev.eventrouter.support.Await;
 import dev.eventrouter.support.FakeAdNetworks.Reply;
+import dev.eventrouter.support.FakeAdNetworks;
 import dev.eventrouter.support.RecordingOutbox;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -72,7 +73,7 @@ class IntegrationChannelUnitTest {
   @Test
   @DisplayName("accepted: the batch is recorded delivered in one step")
   void delivered() {
-    channel(new MetaApi()).send(meta(FakeAdNetworks.META_TOKEN, fake.baseUrl()), jobs(1, 2), CONFIG).await();
+    Await.result(channel(new MetaApi()).send(meta(FakeAdNetworks.META_TOKEN, fake.baseUrl()), jobs(1, 2), CONFIG));
     assertThat(outcomes.recorded).containsExactly(new RecordingOutbox.Recorded("delivered", List.of(1L, 2L), null, null));
     assertThat(fake.received("meta").get(0).eventIds()).containsExactly("evt_1001", "evt_1002");
   }
@@ -83,7 +84,7 @@ class IntegrationChannelUnitTest {
     fake.scriptMeta(body -> new Reply(503, FakeAdNetworks.metaError(2, null, "Service temporarily unavailable "
         + FakeAdNetworks.META_TOKEN), Map.of("Retry-After", "120")));
     Instant before = Instant.now();
-    channel(new MetaApi()).send(meta(FakeAdNetworks.META_TOKEN, fake.baseUrl()), jobs(1), CONFIG).await();
+    Await.result(channel(new MetaApi()).send(meta(FakeAdNetworks.META_TOKEN, fake.baseUrl()), jobs(1), CONFIG));
 
     RecordingOutbox.Recorded retry = outcomes.recorded.get(0);
     assertThat(retry.what()).isEqualTo("retry");
@@ -94,7 +95,7 @@ class IntegrationChannelUnitTest {
   @Test
   @DisplayName("a refused token fails the batch at once, without splitting it")
   void unauthorized() {
-    channel(new MetaApi()).send(meta("bad-token-9", fake.baseUrl()), jobs(1, 2, 3), CONFIG).await();
+    Await.result(channel(new MetaApi()).send(meta("bad-token-9", fake.baseUrl()), jobs(1, 2, 3), CONFIG));
     assertThat(outcomes.recorded).hasSize(1);
     assertThat(outcomes.recorded.get(0).what()).isEqualTo("failed");
     assertThat(outcomes.recorded.get(0).deliveryIds()).containsExactly(1L, 2L, 3L);
@@ -107,7 +108,8 @@ class IntegrationChannelUnitTest {
   void splitOnInvalidData() {
     fake.scriptMeta(body -> body.encode().contains("evt_1003")
         ? Reply.of(400, FakeAdNetworks.metaError(100, null, "Invalid parameter")) : null);
-    channel(new MetaApi()).send(meta(FakeAdNetworks.META_TOKEN, fake.baseUrl()), jobs(1, 2, 3, 4), CONFIG).await();
+    Await.result(channel(new MetaApi())
+        .send(meta(FakeAdNetworks.META_TOKEN, fake.baseUrl()), jobs(1, 2, 3, 4), CONFIG));
 
     assertThat(outcomes.recorded).containsExactly(
         new RecordingOutbox.Recorded("delivered", List.of(1L, 2L), null, null),
@@ -121,14 +123,14 @@ class IntegrationChannelUnitTest {
     IntegrationChannel channel = channel(new MetaApi());
     IntegrationConfig unreachable = meta(FakeAdNetworks.META_TOKEN, "http://127.0.0.1:1");
     for (int i = 0; i < CONFIG.breakerFailures(); i++) {
-      channel.send(unreachable, jobs(i), CONFIG).await();
+      Await.result(channel.send(unreachable, jobs(i), CONFIG));
     }
     assertThat(outcomes.recorded).allSatisfy(r -> {
       assertThat(r.what()).isEqualTo("retry");
       assertThat(r.error()).startsWith("meta request failed");
     });
     Instant before = Instant.now();
-    channel.send(meta(FakeAdNetworks.META_TOKEN, fake.baseUrl()), jobs(9), CONFIG).await();
+    Await.result(channel.send(meta(FakeAdNetworks.META_TOKEN, fake.baseUrl()), jobs(9), CONFIG));
     RecordingOutbox.Recorded deferred = outcomes.recorded.get(outcomes.recorded.size() - 1);
     assertThat(deferred.what()).isEqualTo("defer");
     assertThat(deferred.due()).isAfterOrEqualTo(before.plusMillis(CONFIG.breakerResetMs() - 1000));
@@ -137,12 +139,37 @@ class IntegrationChannelUnitTest {
   }
 
   @Test
+  @DisplayName("transient answers count toward the breaker as failed requests do")
+  void breakerCountsTransientAnswers() {
+    fake.scriptMeta(body -> Reply.of(503, FakeAdNetworks.metaError(2, null, "Service temporarily unavailable")));
+    IntegrationChannel channel = channel(new MetaApi());
+    for (int i = 0; i < CONFIG.breakerFailures(); i++) {
+      Await.result(channel.send(meta(FakeAdNetworks.META_TOKEN, fake.baseUrl()), jobs(i), CONFIG));
+    }
+    Await.result(channel.send(meta(FakeAdNetworks.META_TOKEN, fake.baseUrl()), jobs(9), CONFIG));
+
+    assertThat(outcomes.recorded.get(outcomes.recorded.size() - 1).what()).isEqualTo("defer");
+    assertThat(fake.received("meta")).hasSize(CONFIG.breakerFailures());
+    channel.close();
+  }
+
+  @Test
+  @DisplayName("an answer that is neither retryable, nor about the token, nor about the data fails the batch whole")
+  void permanentFailure() {
+    fake.scriptMeta(body -> Reply.of(400, FakeAdNetworks.metaError(12345, null, "Unknown")));
+    Await.result(channel(new MetaApi()).send(meta(FakeAdNetworks.META_TOKEN, fake.baseUrl()), jobs(1, 2), CONFIG));
+
+    assertThat(outcomes.recorded).containsExactly(
+        new RecordingOutbox.Recorded("failed", List.of(1L, 2L), "meta HTTP 400 code 12345: Unknown", null));
+  }
+
+  @Test
   @DisplayName("TikTok: a rate-limit code under HTTP 200 is retried; code 0 is delivered")
   void tiktok() {
     fake.scriptTikTok(body -> Reply.of(200, FakeAdNetworks.tiktokCode(40100, "Too many requests")));
-    channel(new TikTokApi()).send(tiktok(FakeAdNetworks.TIKTOK_TOKEN), jobs(1), CONFIG).await();
+    Await.result(channel(new TikTokApi()).send(tiktok(FakeAdNetworks.TIKTOK_TOKEN), jobs(1), CONFIG));
     fake.scriptTikTok(body -> null);
-    channel(new TikTokApi()).send(tiktok(FakeAdNetworks.TIKTOK_TOKEN), jobs(2), CONFIG).await();
+    Await.result(channel(new TikTokApi()).send(tiktok(FakeAdNetworks.TIKTOK_TOKEN), jobs(2), CONFIG));
 
     assertThat(outcomes.recorded.get(0).what()).isEqualTo("retry");
     assertThat(outcomes.recorded.get(0).error()).isEqualTo("tiktok code 40100: Too many requests");

@@ -106,6 +106,11 @@ class NormalizationTableTest {
       phone | +12345432 | 12345432 | both | TikTok vector (Segment)
       phone | 12345678901234 | 12345678901234 | both | TikTok vector (Segment)
       phone | (123)-456-7890 | 1234567890 | both | Java SDK vector
+      phone | 123-4567 | 1234567 | both | seven digits: the shortest number taken
+      phone | 123456 | ! | both | six digits
+      phone | +123 456 789 012 345 | 123456789012345 | both | fifteen digits: the longest E.164 allows
+      phone | +49 30+901820 | ! | both | a second '+' inside
+      phone | 555-1212 / 555-1313 | ! | both | two local numbers, fourteen digits together
       name | Mary | mary | both | Meta's own example
       name | Valéry | valéry | both | Meta's own example: other letters kept as UTF-8
       name | Vale\u0301ry | valéry | both | decomposed: NFC first
@@ -175,6 +180,7 @@ class NormalizationTableTest {
       zip | {nbsp}94025{nbsp} | 94025 | both |
       zip | 123-4567 | 1234567 | both | Japan
       zip | K1A 0B1 | k1a0b1 | both | Canada
+      zip | L-9 | l9 | both | two characters: the shortest code taken
       country | US | us | both |
       country | us | us | both |
       country | USA | us | both | alpha-3
@@ -214,6 +220,11 @@ class NormalizationTableTest {
       date_of_birth | 2999-01-01 | ! | meta | in the future
       date_of_birth | {nbsp}1997-02-16{nbsp} | 19970216 | meta |
       date_of_birth | 13/13/1997 | ! | meta |
+      date_of_birth | 1900-01-01 | 19000101 | meta | the first day taken
+      date_of_birth | 1899-12-31 | ! | meta |
+      date_of_birth | 31.12.1990 | 19901231 | meta | day first, with dots
+      date_of_birth | 31.13.1990 | ! | meta |
+      date_of_birth | born in 1990 | ! | meta | no date at all
       external_id | abc-123 | abc-123 | both |
       external_id | {sp}ABC-123{sp} | ABC-123 | both | trimmed, case kept: it must match the pixel's
       external_id | {nbsp}ABC{nbsp} | ABC | both |

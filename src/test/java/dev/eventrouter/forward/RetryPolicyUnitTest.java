@@ -31,6 +31,23 @@ class RetryPolicyUnitTest {
   }
 
   @Test
+  @DisplayName("the jitter reaches both ends of its range; a doubling that overflows to exactly 0 is capped too")
+  void backoffEdges() {
+    java.util.Set<Long> seen = new java.util.HashSet<>();
+    for (int i = 0; i < 200; i++) {
+      seen.add(Backoff.delayMs(0, 2, 600_000));
+    }
+    assertThat(seen).containsExactlyInAnyOrder(1L, 2L);
+    assertThat(Backoff.delayMs(30, 1L << 34, 60_000)).as("2^34 << 30 wraps to 0").isBetween(30_000L, 60_000L);
+  }
+
+  @Test
+  @DisplayName("the region tables load whole: the US states and every country by code and name")
+  void regionTables() {
+    assertThat(Regions.load()).isEqualTo(Regions.US_STATES.size() + Regions.COUNTRIES.size()).isGreaterThan(300);
+  }
+
+  @Test
   @DisplayName("backoff is never 'at once', and its jitter really varies")
   void backoffNeverZero() {
     List<Long> delays = java.util.stream.IntStream.range(0, 200).mapToObj(i -> Backoff.delayMs(0, 1000, 600_000))

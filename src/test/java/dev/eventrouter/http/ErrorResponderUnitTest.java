@@ -1,5 +1,6 @@
 package dev.eventrouter.http;
 
+import dev.eventrouter.support.Await;
 import dev.eventrouter.support.LogCapture;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -24,7 +25,14 @@ class ErrorResponderUnitTest {
   @DisplayName("an unexpected failure is 500 internal_error, logged with the request id, never shown to the client")
   void unexpectedFailure(Vertx vertx) {
     Router router = Router.router(vertx);
+    router.get("/early").handler(rc -> {
+      throw new IllegalStateException("before any id");
+    });
     router.route().handler(RequestIds::assign);
+    router.get("/answered").handler(rc -> {
+      rc.response().end("done");
+      throw new IllegalStateException("after the answer");
+    });
     router.get("/boom").handler(rc -> {
       throw new IllegalStateException("secret detail 7f3a");
     });
@@ -33,27 +41,38 @@ class ErrorResponderUnitTest {
     ErrorResponder errors = new ErrorResponder();
     router.route().failureHandler(errors);
     router.errorHandler(404, errors.forStatus(404));
-    HttpServer server = vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1").await();
+    HttpServer server = Await.result(vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1"));
     WebClient client = WebClient.create(vertx);
     LogCapture logs = LogCapture.start();
     try {
-      HttpResponse<Buffer> boom = client.get(server.actualPort(), "127.0.0.1", "/boom").send().await();
+      HttpResponse<Buffer> boom = Await.result(client.get(server.actualPort(), "127.0.0.1", "/boom").send());
       JsonObject error = assertError(boom, 500, "internal_error");
       assertThat(boom.bodyAsString()).doesNotContain("secret detail");
       String requestId = boom.getHeader(RequestIds.HEADER);
       assertThat(logs.text()).contains("request " + requestId + " GET /boom failed").contains("secret detail 7f3a");
       assertThat(error.getString("message")).isEqualTo(ErrorCode.INTERNAL_ERROR.defaultMessage);
 
-      HttpResponse<Buffer> limited = client.get(server.actualPort(), "127.0.0.1", "/limited").send().await();
+      HttpResponse<Buffer> limited = Await.result(client.get(server.actualPort(), "127.0.0.1", "/limited").send());
       assertError(limited, 429, "rate_limited");
       assertThat(limited.getHeader("Retry-After")).isEqualTo("4");
 
-      assertError(client.get(server.actualPort(), "127.0.0.1", "/teapot").send().await(), 400, "bad_request");
-      assertError(client.get(server.actualPort(), "127.0.0.1", "/nothing").send().await(), 404, "not_found");
+      HttpResponse<Buffer> teapot = Await.result(client.get(server.actualPort(), "127.0.0.1", "/teapot").send());
+      assertError(teapot, 400, "bad_request");
+      assertThat(teapot.getHeader("Retry-After")).as("only where there is a delay to tell").isNull();
+      assertThat(logs.text()).as("client errors are not logged as failures")
+          .doesNotContain("/limited failed").doesNotContain("/teapot failed");
+      assertError(Await.result(client.get(server.actualPort(), "127.0.0.1", "/nothing").send()), 404, "not_found");
+      assertThat(requestId).matches("[0-9a-f]{16}");
+
+      assertError(Await.result(client.get(server.actualPort(), "127.0.0.1", "/early").send()), 500, "internal_error");
+      assertThat(logs.text()).contains("request - GET /early failed");
+      HttpResponse<Buffer> answered = Await.result(client.get(server.actualPort(), "127.0.0.1", "/answered").send());
+      assertThat(answered.bodyAsString()).as("an answer already sent is left alone").isEqualTo("done");
+      assertThat(logs.text()).doesNotContain("/answered failed");
     } finally {
       logs.stop();
       client.close();
-      server.close().await();
+      Await.result(server.close());
     }
   }
 }

@@ -9,6 +9,7 @@ import dev.eventrouter.config.ApiKeys;
 import dev.eventrouter.config.HttpConfig;
 import dev.eventrouter.config.RateLimitConfig;
 import dev.eventrouter.config.WorkspaceConfig;
+import dev.eventrouter.support.Await;
 import dev.eventrouter.support.RawHttp;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -48,11 +49,15 @@ class HttpEdgeUnitTest {
   private static final UUID OTHER = UUID.fromString("8c9e6679-7425-40de-944b-e07fc1f90ae7");
   private static final String KEY = "edge-key-1";
   private static final String OTHER_KEY = "edge-key-2";
-  private static final long TIMEOUT_MS = 1_000;
+  private static final UUID NO_BOT = UUID.fromString("9c9e6679-7425-40de-944b-e07fc1f90ae7");
+  private static final String NO_BOT_KEY = "edge-key-3";
+  // Short enough that the write margin is a tenth of it (50 ms) rather than its 100 ms cap.
+  private static final long TIMEOUT_MS = 500;
 
   private Vertx vertx;
   private WebClient client;
   private int port;
+  private String deployment;
   private final List<Message<JsonObject>> asked = new CopyOnWriteArrayList<>();
   private volatile Consumer<Message<JsonObject>> store = message -> message.fail(BusFailure.UNAVAILABLE, "down");
 
@@ -61,16 +66,17 @@ class HttpEdgeUnitTest {
     this.vertx = vertx;
     for (String address : List.of(Addresses.EVENTS_INGEST, Addresses.EVENTS_GET, Addresses.EVENTS_REDELIVER,
         Addresses.SESSIONS_CAPTURE, Addresses.SESSIONS_INVITE)) {
-      vertx.eventBus().<JsonObject>consumer(address, message -> {
+      Await.result(vertx.eventBus().<JsonObject>consumer(address, message -> {
         asked.add(message);
         store.accept(message);
-      }).completion().await();
+      }).completion());
     }
-    AccessControl access = new AccessControl(List.of(workspace(WS, KEY, 1000), workspace(OTHER, OTHER_KEY, 1)),
+    AccessControl access = new AccessControl(List.of(workspace(WS, KEY, 1000, "edge_bot"),
+        workspace(OTHER, OTHER_KEY, 1, "edge_bot"), workspace(NO_BOT, NO_BOT_KEY, 1000, null)),
         System::nanoTime);
     HttpVerticle verticle = new HttpVerticle(new HttpConfig("127.0.0.1", 0, 2048, 1, TIMEOUT_MS), access,
         new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
-    vertx.deployVerticle(verticle).await();
+    deployment = Await.result(vertx.deployVerticle(verticle));
     port = verticle.actualPort();
     client = WebClient.create(vertx);
   }
@@ -80,9 +86,9 @@ class HttpEdgeUnitTest {
     client.close();
   }
 
-  private static WorkspaceConfig workspace(UUID id, String key, double burst) {
+  private static WorkspaceConfig workspace(UUID id, String key, double burst, String botName) {
     byte[] hash = HexFormat.of().parseHex(ApiKeys.configValue(key).substring(ApiKeys.PREFIX.length()));
-    return new WorkspaceConfig(id, "w", List.of(hash), new RateLimitConfig(0.001, burst), "edge_bot", 28, List.of(),
+    return new WorkspaceConfig(id, "w", List.of(hash), new RateLimitConfig(0.001, burst), botName, 28, List.of(),
         Map.of());
   }
 
@@ -98,7 +104,7 @@ class HttpEdgeUnitTest {
     if (contentType != null) {
       request.putHeader("Content-Type", contentType);
     }
-    return request.sendBuffer(Buffer.buffer(body)).await();
+    return Await.result(request.sendBuffer(Buffer.buffer(body)));
   }
 
   private HttpResponse<Buffer> postEvent(JsonObject event) {
@@ -110,21 +116,22 @@ class HttpEdgeUnitTest {
   void ingest() {
     store = message -> message.reply(new IngestReply("evt_1", "s1", IngestReply.PROCESSED, false).toJson());
     Instant before = Instant.now();
-    HttpResponse<Buffer> response = client.post(port, "127.0.0.1", "/v1/events/custom").putHeader("x-api-key", KEY)
+    HttpResponse<Buffer> response = Await.result(client.post(port, "127.0.0.1", "/v1/events/custom")
+        .putHeader("x-api-key", KEY)
         .putHeader("Content-Type", "application/json; charset=utf-8").putHeader("Idempotency-Key", "order-1")
-        .sendBuffer(event().toBuffer()).await();
+        .sendBuffer(event().toBuffer()));
 
     assertThat(response.statusCode()).isEqualTo(200);
     assertThat(response.bodyAsJsonObject()).isEqualTo(new JsonObject().put("ok", true).put("data", new JsonObject()
         .put("event_id", "evt_1").put("session_id", "s1").put("status", "processed")));
     assertThat(response.getHeader("Idempotent-Replayed")).isNull();
-    assertThat(response.getHeader("X-Request-Id")).matches("[0-9a-f]{1,16}");
+    assertThat(response.getHeader("X-Request-Id")).matches("[0-9a-f]{16}");
     IngestRequest sent = IngestRequest.fromJson(asked.get(0).body());
     assertThat(sent.idempotencyKey()).isEqualTo("order-1");
     assertThat(sent.requestHash()).isEqualTo(sent.event().contentHash());
     // The deadline travels in whole milliseconds.
-    assertThat(Duration.between(sent.receivedAt(), sent.deadline()).toMillis()).isBetween(TIMEOUT_MS - 101,
-        TIMEOUT_MS - 100);
+    assertThat(Duration.between(sent.receivedAt(), sent.deadline()).toMillis()).isBetween(TIMEOUT_MS - 51,
+        TIMEOUT_MS - 50);
     assertThat(sent.receivedAt()).isBetween(before.minusSeconds(1), Instant.now());
   }
 
@@ -167,6 +174,10 @@ class HttpEdgeUnitTest {
         event().put("workspace_id", OTHER.toString()).encode()), 403, "forbidden");
     assertError(post("/api/v1/events/custom", KEY, "application/json", event().put("telegram_id", "x").encode()),
         400, "validation_failed");
+    JsonObject unnamed = assertError(post("/api/v1/events/custom", KEY, "application/json",
+        event().put("workspace_id", null).encode()), 400, "validation_failed");
+    assertThat(unnamed.getJsonArray("details").getJsonObject(0)).isEqualTo(new JsonObject()
+        .put("field", "workspace_id").put("message", "required"));
     assertError(post("/api/v1/events/custom", KEY, "application/json", "x".repeat(3000)), 413, "payload_too_large");
     assertThat(asked).as("nothing reached the store").isEmpty();
     // The other workspace's burst is one request: the second is limited before anything else is read.
@@ -182,9 +193,10 @@ class HttpEdgeUnitTest {
   @DisplayName("an Idempotency-Key must be 1 to 255 printable ASCII characters")
   void idempotencyKeyRule() {
     for (String bad : new String[] {"", "k".repeat(256), "clé", "a\tb"}) {
-      HttpResponse<Buffer> response = client.post(port, "127.0.0.1", "/api/v1/events/custom").putHeader("x-api-key", KEY)
+      HttpResponse<Buffer> response = Await.result(client.post(port, "127.0.0.1", "/api/v1/events/custom")
+          .putHeader("x-api-key", KEY)
           .putHeader("Content-Type", "application/json").putHeader("Idempotency-Key", bad)
-          .sendBuffer(event().toBuffer()).await();
+          .sendBuffer(event().toBuffer()));
       assertThat(response.statusCode()).as("Idempotency-Key [%s]", bad).isEqualTo(400);
       assertError(response, 400, "validation_failed");
     }
@@ -196,26 +208,33 @@ class HttpEdgeUnitTest {
   void statusAndRedeliver() {
     store = message -> {
       if (message.address().equals(Addresses.EVENTS_GET)) {
-        message.reply(new JsonObject().put("event_id", "evt_7").put("value", "19.99"));
+        boolean priced = EventRef.fromJson(message.body()).eventId() == 7;
+        message.reply(new JsonObject().put("event_id", "evt_7").put("value", priced ? "19.99" : null));
       } else {
         message.reply(new JsonObject().put("event_id", "evt_7").put("requeued", 2));
       }
     };
-    HttpResponse<Buffer> status = client.get(port, "127.0.0.1", "/api/v1/events/evt_7").putHeader("x-api-key", KEY)
-        .send().await();
+    HttpResponse<Buffer> status = Await.result(client.get(port, "127.0.0.1", "/api/v1/events/evt_7")
+        .putHeader("x-api-key", KEY)
+        .send());
     assertThat(status.statusCode()).isEqualTo(200);
     assertThat(status.bodyAsJsonObject().getJsonObject("data").getValue("value")).isEqualTo(19.99);
     assertThat(EventRef.fromJson(asked.get(0).body())).isEqualTo(new EventRef(WS, 7));
+    HttpResponse<Buffer> unpriced = Await.result(client.get(port, "127.0.0.1", "/api/v1/events/evt_6")
+        .putHeader("x-api-key", KEY).send());
+    assertThat(unpriced.bodyAsJsonObject().getJsonObject("data").getValue("value", "absent")).isNull();
+    asked.remove(1);
     HttpResponse<Buffer> redeliver = post("/v1/events/evt_7/redeliver", KEY, null, "");
     assertThat(redeliver.bodyAsJsonObject().getJsonObject("data").getInteger("requeued")).isEqualTo(2);
     assertThat(asked.get(1).address()).isEqualTo(Addresses.EVENTS_REDELIVER);
-    assertError(client.get(port, "127.0.0.1", "/api/v1/events/evt_99999999999999999999").putHeader("x-api-key", KEY)
-        .send().await(), 404, "not_found");
-    assertError(client.get(port, "127.0.0.1", "/api/v1/events/evt_7").send().await(), 401, "unauthorized");
+    assertError(Await.result(client.get(port, "127.0.0.1", "/api/v1/events/evt_99999999999999999999")
+        .putHeader("x-api-key", KEY)
+        .send()), 404, "not_found");
+    assertError(Await.result(client.get(port, "127.0.0.1", "/api/v1/events/evt_7").send()), 401, "unauthorized");
     store = message -> message.fail(BusFailure.NOT_FOUND, "none");
-    assertError(client.get(port, "127.0.0.1", "/api/v1/events/evt_8").putHeader("x-api-key", KEY).send().await(),
+    assertError(Await.result(client.get(port, "127.0.0.1", "/api/v1/events/evt_8").putHeader("x-api-key", KEY).send()),
         404, "not_found");
-    assertError(client.get(port, "127.0.0.1", "/api/v1/events/custom").putHeader("x-api-key", KEY).send().await(),
+    assertError(Await.result(client.get(port, "127.0.0.1", "/api/v1/events/custom").putHeader("x-api-key", KEY).send()),
         405, "method_not_allowed");
   }
 
@@ -233,6 +252,10 @@ class HttpEdgeUnitTest {
         .put("telegram_id", 9));
     assertThat(asked).extracting(Message::address).containsExactly(Addresses.SESSIONS_CAPTURE,
         Addresses.SESSIONS_INVITE);
+    HttpResponse<Buffer> noBot = post("/api/v1/sessions", NO_BOT_KEY, "application/json",
+        new JsonObject().put("workspace_id", NO_BOT.toString()).put("session_id", "abc").encode());
+    assertThat(noBot.bodyAsJsonObject().getJsonObject("data")).as("no start link without a bot")
+        .isEqualTo(new JsonObject().put("session_id", "abc"));
     store = message -> message.fail(BusFailure.UNAVAILABLE, "down");
     assertError(post("/api/v1/sessions", KEY, "application/json", new JsonObject().put("workspace_id", WS.toString())
         .encode()), 503, "unavailable");
@@ -253,12 +276,25 @@ class HttpEdgeUnitTest {
   @Test
   @DisplayName("health and metrics answer without a key; metrics in Prometheus text")
   void healthAndMetrics() {
-    HttpResponse<Buffer> health = client.get(port, "127.0.0.1", "/health").send().await();
+    HttpResponse<Buffer> health = Await.result(client.get(port, "127.0.0.1", "/health").send());
     assertThat(health.bodyAsJsonObject()).isEqualTo(new JsonObject().put("ok", true)
         .put("data", new JsonObject().put("status", "up")));
     assertThat(health.getHeader("Content-Type")).startsWith("application/json");
-    HttpResponse<Buffer> metrics = client.get(port, "127.0.0.1", "/metrics").send().await();
+    HttpResponse<Buffer> metrics = Await.result(client.get(port, "127.0.0.1", "/metrics").send());
     assertThat(metrics.statusCode()).isEqualTo(200);
     assertThat(metrics.getHeader("Content-Type")).startsWith("text/plain; version=0.0.4");
+  }
+
+  @Test
+  @DisplayName("a stop answers the requests under way before it closes the server")
+  void stopDrains() {
+    store = message -> vertx.setTimer(300, id -> message.reply(
+        new IngestReply("evt_1", "s1", IngestReply.PROCESSED, false).toJson()));
+    var answer = client.post(port, "127.0.0.1", "/api/v1/events/custom").putHeader("x-api-key", KEY)
+        .putHeader("Content-Type", "application/json").sendBuffer(event().toBuffer());
+    Await.until("the request at the store", Await.WAIT, () -> asked.size() == 1);
+
+    Await.result(vertx.undeploy(deployment));
+    assertThat(Await.result(answer).statusCode()).isEqualTo(200);
   }
 }

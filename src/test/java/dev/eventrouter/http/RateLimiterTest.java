@@ -69,4 +69,17 @@ class RateLimiterTest {
     assertThat(limiter.tryAcquire(WS)).isZero();
     assertThat(limiter.tryAcquire(WS)).isPositive();
   }
+
+  @Test
+  @DisplayName("Retry-After counts only the missing part of a token; a refusal takes nothing; no bucket, no limit")
+  void partialToken() {
+    RateLimiter limiter = limiter(0.25, 1);
+    assertThat(limiter.tryAcquire(WS)).isZero();
+
+    nanos.addAndGet(3_000_000_000L); // three quarters of a token back: one more second to wait
+    assertThat(limiter.tryAcquire(WS)).isEqualTo(1);
+    nanos.addAndGet(1_000_000_000L);
+    assertThat(limiter.tryAcquire(WS)).as("the refusal took no token").isZero();
+    assertThat(limiter.tryAcquire(UUID.randomUUID())).isZero();
+  }
 }

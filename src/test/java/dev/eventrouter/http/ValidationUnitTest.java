@@ -6,7 +6,11 @@ import dev.eventrouter.config.WorkspaceConfig;
 import dev.eventrouter.event.ClickSession;
 import dev.eventrouter.event.ConversionEvent;
 import dev.eventrouter.event.InviteSession;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.io.ContentReference;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.DisplayName;
@@ -78,7 +82,43 @@ class ValidationUnitTest {
             b -> b.put("user_data", new JsonObject().put("email", new JsonArray().add("a")))),
         bad("user_data", "at most 50 keys", b -> b.put("user_data", manyKeys(51))),
         bad("user_data", "at most 4096 bytes", b -> b.put("user_data", new JsonObject().put("k", "x".repeat(4100)))),
-        bad("emial", "unknown field", b -> b.put("emial", "a@b.c")));
+        bad("emial", "unknown field", b -> b.put("emial", "a@b.c")),
+        bad("user_data.email", "string, number or boolean", b -> b.put("user_data", new JsonObject()
+            .putNull("email"))),
+        bad("user_data", "at most 4096 bytes", b -> b.put("user_data", sized(4097))),
+        bad("value", "finite number", b -> b.put("value", Float.NaN)),
+        bad("value", "finite number", b -> b.put("value", true)),
+        bad("currency", "ISO 4217", b -> b.put("currency", "us$")));
+  }
+
+  /** user_data that encodes to exactly this many bytes of JSON. */
+  private static JsonObject sized(int bytes) {
+    JsonObject data = new JsonObject().put("k", "");
+    return data.put("k", "x".repeat(bytes - data.encode().length()));
+  }
+
+  @Test
+  @DisplayName("each number type a JSON object can hold is a value; user_data at its limits is accepted")
+  void valueTypesAndLimits() {
+    assertThat(EventValidator.validate(event().put("value", new BigDecimal("12.345")), WORKSPACE).value())
+        .isEqualTo(new BigDecimal("12.345"));
+    assertThat(EventValidator.validate(event().put("value", 1.5f), WORKSPACE).value()).isEqualTo(new BigDecimal("1.5"));
+    assertThat(EventValidator.validate(event().put("value", 7), WORKSPACE).value()).isEqualTo(BigDecimal.valueOf(7));
+    assertThat(EventValidator.validate(event().put("telegram_id", 5_000_000_000L), WORKSPACE).telegramId())
+        .isEqualTo(5_000_000_000L);
+    JsonObject mixed = new JsonObject().put("s", "a").put("n", 1.5).put("b", true);
+    assertThat(EventValidator.validate(event().put("user_data", mixed), WORKSPACE).userData()).isEqualTo(mixed);
+    assertThat(EventValidator.validate(event().put("user_data", sized(4096)), WORKSPACE).userData().encode())
+        .hasSize(4096);
+  }
+
+  @Test
+  @DisplayName("user_data with an empty key is reported once, for the key, not also for its size")
+  void oneUserDataProblemAtATime() {
+    JsonObject body = event().put("user_data", new JsonObject().put("", "x".repeat(5000)));
+    assertThatThrownBy(() -> EventValidator.validate(body, WORKSPACE)).isInstanceOfSatisfying(ApiException.class,
+        e -> assertThat(e.toJson().getJsonObject("error").getJsonArray("details")).containsExactly(
+            new JsonObject().put("field", "user_data").put("message", "keys must not be empty")));
   }
 
   @ParameterizedTest(name = "{0}: {1}")
@@ -196,7 +236,8 @@ class ValidationUnitTest {
       assertThatThrownBy(() -> JsonBody.parse(Buffer.buffer(notAnObject))).as(notAnObject)
           .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_JSON));
     }
-    assertThatThrownBy(() -> JsonBody.parse(null)).isInstanceOf(ApiException.class);
+    assertThatThrownBy(() -> JsonBody.parse(null))
+        .hasMessage("The request body is empty; it must be a JSON object.");
     assertThatThrownBy(() -> JsonBody.parse(Buffer.buffer("{\"a\":1,\n\"b\" 2}")))
         .hasMessageContaining("line 2, column");
     assertThat(JsonBody.storable("ok \uD83D\uDE00")).isTrue();
@@ -226,6 +267,23 @@ class ValidationUnitTest {
         });
     assertThat(JsonBody.parse(Buffer.buffer("{\"list\":[\"ok\",1,true,null,{\"n\":[]}]}")).getJsonArray("list"))
         .hasSize(5);
+    assertThatThrownBy(() -> JsonBody.parse(Buffer.buffer("{\"k\\ud800\":1}"))).isInstanceOfSatisfying(
+        ApiException.class, e -> assertThat(e.toJson().getJsonObject("error").getJsonArray("details").getJsonObject(0)
+            .getString("field")).isEqualTo("k\\ud800"));
+    assertThatThrownBy(() -> JsonBody.parse(Buffer.buffer("")))
+        .hasMessage("The request body is empty; it must be a JSON object.");
+  }
+
+  @Test
+  @DisplayName("a parse failure is described by its place when the parser knows it, else plainly")
+  void parseFailureDescriptions() {
+    assertThat(JsonBody.describe(new DecodeException("Failed to decode")))
+        .isEqualTo("The request body is not valid JSON.");
+    assertThat(JsonBody.describe(new DecodeException("Failed to decode",
+        new JsonParseException(null, "Unexpected character")))).isEqualTo("The request body is not valid JSON.");
+    assertThat(JsonBody.describe(new DecodeException("Failed to decode", new JsonParseException(null,
+        "Unexpected character", new JsonLocation(ContentReference.unknown(), 10, 2, 7))))).isEqualTo(
+        "The request body is not valid JSON (line 2, column 7).");
   }
 
   @Test
@@ -257,6 +315,26 @@ class ValidationUnitTest {
   }
 
   @Test
+  @DisplayName("each field reader refuses a value of the wrong JSON type, naming the field, and returns null")
+  void fieldReadersRefuseWrongTypes() {
+    JsonObject body = new JsonObject().put("ip", 5).put("ip_host", "example.com").put("url", 5).put("tok", 5)
+        .put("tok_bad", "ABC").put("at", true).put("small_ms", 1_000);
+    Fields fields = new Fields(body, body.fieldNames());
+    assertThat(fields.ipAddress("ip")).isNull();
+    assertThat(fields.ipAddress("ip_host")).isNull();
+    assertThat(fields.url("url", 100)).isNull();
+    java.util.regex.Pattern letters = java.util.regex.Pattern.compile("[a-z]+");
+    assertThat(fields.optional("tok", letters, "letters")).isNull();
+    assertThat(fields.optional("tok_bad", letters, "letters")).isNull();
+    assertThat(fields.instant("at", Instant.EPOCH, NOW)).isNull();
+    assertThat(fields.instant("small_ms", Instant.EPOCH, NOW)).as("an int of milliseconds")
+        .isEqualTo(Instant.ofEpochMilli(1_000));
+    assertThatThrownBy(fields::throwIfInvalid).isInstanceOfSatisfying(ApiException.class, e -> assertThat(
+        e.toJson().getJsonObject("error").getJsonArray("details").stream().map(d -> ((JsonObject) d).getString("field")))
+        .containsExactly("ip", "ip_host", "url", "tok", "tok_bad", "at"));
+  }
+
+  @Test
   @DisplayName("every error code maps from its status; unknown 4xx are bad_request, 5xx internal_error")
   void errorCodes() {
     assertThat(ErrorCode.forStatus(404)).isEqualTo(ErrorCode.NOT_FOUND);
@@ -265,6 +343,9 @@ class ValidationUnitTest {
     assertThat(ErrorCode.forStatus(400)).isEqualTo(ErrorCode.BAD_REQUEST);
     assertThat(ErrorCode.forStatus(418)).isEqualTo(ErrorCode.BAD_REQUEST);
     assertThat(ErrorCode.forStatus(502)).isEqualTo(ErrorCode.INTERNAL_ERROR);
+    assertThat(ErrorCode.forStatus(499)).isEqualTo(ErrorCode.BAD_REQUEST);
+    assertThat(ErrorCode.forStatus(399)).isEqualTo(ErrorCode.INTERNAL_ERROR);
+    assertThat(ErrorCode.forStatus(-1)).as("a thrown exception has no status").isEqualTo(ErrorCode.INTERNAL_ERROR);
     ApiException retry = ApiException.retryLater(ErrorCode.RATE_LIMITED, 3);
     assertThat(retry.retryAfterSeconds()).isEqualTo(3);
     assertThat(retry.toJson()).isEqualTo(new JsonObject().put("ok", false).put("error", new JsonObject()

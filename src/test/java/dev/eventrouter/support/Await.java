@@ -1,11 +1,22 @@
 package dev.eventrouter.support;
 
+import io.vertx.core.Future;
+
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 
-/** Polling with a deadline, for outcomes that arrive asynchronously (deliveries, reloads). */
+/** Polling with a deadline, for outcomes that arrive asynchronously (deliveries, reloads), and bounded waits. */
 public final class Await {
+
+  /**
+   * How long a unit test waits for one outcome that should come at once. The mutation run shortens it
+   * ({@code -Dtest.wait.ms}, see the pit profile), so a mutant that makes the code hang fails its test in a moment
+   * instead of being stopped as a PIT timeout, which costs a new test JVM each time.
+   */
+  public static final Duration WAIT = Duration.ofMillis(Long.getLong("test.wait.ms", 10_000));
 
   private Await() {}
 
@@ -21,6 +32,15 @@ public final class Await {
         Thread.currentThread().interrupt();
         throw new AssertionError("interrupted waiting for " + what, e);
       }
+    }
+  }
+
+  /** The future's result, waiting at most {@link #WAIT}; its failure is thrown as {@code Future.await()} does. */
+  public static <T> T result(Future<T> future) {
+    try {
+      return future.await(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      throw new AssertionError("no outcome within " + WAIT.toMillis() + " ms", e);
     }
   }
 }

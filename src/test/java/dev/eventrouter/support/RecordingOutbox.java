@@ -21,13 +21,20 @@ public final class RecordingOutbox implements DeliveryQueue {
   /** One recorded outcome: what, for which deliveries, the error, and when they are due again. */
   public record Recorded(String what, List<Long> deliveryIds, String error, Instant due) {}
 
+  /** One claim as asked: how many, for how long, and when. */
+  public record Claim(int limit, long leaseMs, Instant at) {}
+
   public final List<ClaimedDelivery> due = new CopyOnWriteArrayList<>();
   public final List<Recorded> recorded = new CopyOnWriteArrayList<>();
   public final List<JsonObject> dryRunPayloads = new CopyOnWriteArrayList<>();
-  private volatile int claims;
+  public final List<Claim> claimLog = new CopyOnWriteArrayList<>();
+  /** When set, the next claim fails with it, as on a database outage. */
+  public volatile RuntimeException failNextClaim;
+  /** When set, the next outcome write fails with it (and is not recorded). */
+  public volatile RuntimeException failNextRecord;
 
   public int claims() {
-    return claims;
+    return claimLog.size();
   }
 
   /** Each delivery's outcome as "what id", in the order recorded. */
@@ -39,7 +46,12 @@ public final class RecordingOutbox implements DeliveryQueue {
 
   @Override
   public synchronized Future<List<ClaimedDelivery>> claim(Network network, int limit, long leaseMs) {
-    claims++;
+    claimLog.add(new Claim(limit, leaseMs, Instant.now()));
+    RuntimeException failure = failNextClaim;
+    if (failure != null) {
+      failNextClaim = null;
+      return Future.failedFuture(failure);
+    }
     List<ClaimedDelivery> claimed = new ArrayList<>(due.subList(0, Math.min(limit, due.size())));
     due.removeAll(claimed);
     return Future.succeededFuture(claimed);
@@ -77,6 +89,11 @@ public final class RecordingOutbox implements DeliveryQueue {
   }
 
   private Future<Void> add(String what, List<ClaimedDelivery> jobs, String error, Instant when) {
+    RuntimeException failure = failNextRecord;
+    if (failure != null) {
+      failNextRecord = null;
+      return Future.failedFuture(failure);
+    }
     recorded.add(new Recorded(what, jobs.stream().map(ClaimedDelivery::deliveryId).toList(), error, when));
     return Future.succeededFuture();
   }

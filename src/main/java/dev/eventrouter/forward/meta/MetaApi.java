@@ -17,6 +17,9 @@ import io.vertx.ext.web.client.WebClient;
 
 import java.util.List;
 
+import static dev.eventrouter.forward.UserField.Form.HASHED;
+import static dev.eventrouter.forward.UserField.Form.HASHED_LIST;
+
 /**
  * Meta Conversions API: {@code POST {api_base}/{version}/{pixel}/events?access_token=...} with a JSON body
  * {@code {"data": [...], "test_event_code"?}}
@@ -62,16 +65,16 @@ public final class MetaApi implements NetworkApi {
    * (https://developers.facebook.com/docs/marketing-api/conversions-api/parameters/customer-information-parameters).
    */
   public static final List<UserField> USER_FIELDS = List.of(
-      UserField.hashedList("email", "em", Normalize::email),
-      UserField.hashedList("phone", "ph", Normalize::metaPhone),
-      UserField.hashed("first_name", "fn", Normalize::name),
-      UserField.hashed("last_name", "ln", Normalize::name),
-      UserField.hashed("gender", "ge", Normalize::gender),
-      UserField.hashed("date_of_birth", "db", Normalize::dateOfBirth),
-      UserField.hashed("city", "ct", Normalize::city),
-      UserField.hashed("state", "st", Normalize::state),
-      UserField.hashed("zip", "zp", Normalize::zip),
-      UserField.hashed("country", "country", Normalize::country));
+      new UserField("email", "em", Normalize::email, HASHED_LIST),
+      new UserField("phone", "ph", Normalize::metaPhone, HASHED_LIST),
+      new UserField("first_name", "fn", Normalize::name, HASHED),
+      new UserField("last_name", "ln", Normalize::name, HASHED),
+      new UserField("gender", "ge", Normalize::gender, HASHED),
+      new UserField("date_of_birth", "db", Normalize::dateOfBirth, HASHED),
+      new UserField("city", "ct", Normalize::city, HASHED),
+      new UserField("state", "st", Normalize::state, HASHED),
+      new UserField("zip", "zp", Normalize::zip, HASHED),
+      new UserField("country", "country", Normalize::country, HASHED));
 
   /** Contact data from the table; external ids hashed; IP, user agent, fbc and fbp never hashed. */
   public static JsonObject userData(ClaimedDelivery job) {

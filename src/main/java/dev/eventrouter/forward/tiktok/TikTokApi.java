@@ -17,6 +17,8 @@ import io.vertx.ext.web.client.WebClient;
 
 import java.util.List;
 
+import static dev.eventrouter.forward.UserField.Form.HASHED;
+import static dev.eventrouter.forward.UserField.Form.PLAIN;
 
 /**
  * TikTok Events API 2.0: {@code POST {api_base}/open_api/v1.3/event/track/} with header {@code Access-Token} and a
@@ -73,14 +75,14 @@ public final class TikTokApi implements NetworkApi {
    * with its '+'. TikTok's names: lower case and punctuation removed, as Meta's. City, state and country go plain.
    */
   public static final List<UserField> USER_FIELDS = List.of(
-      UserField.hashed("email", "email", Normalize::email),
-      UserField.hashed("phone", "phone", Normalize::tiktokPhone),
-      UserField.hashed("first_name", "first_name", Normalize::name),
-      UserField.hashed("last_name", "last_name", Normalize::name),
-      UserField.hashed("zip", "zip_code", Normalize::zip),
-      UserField.plain("city", "city", Normalize::city),
-      UserField.plain("state", "state", Normalize::state),
-      UserField.plain("country", "country", Normalize::country));
+      new UserField("email", "email", Normalize::email, HASHED),
+      new UserField("phone", "phone", Normalize::tiktokPhone, HASHED),
+      new UserField("first_name", "first_name", Normalize::name, HASHED),
+      new UserField("last_name", "last_name", Normalize::name, HASHED),
+      new UserField("zip", "zip_code", Normalize::zip, HASHED),
+      new UserField("city", "city", Normalize::city, PLAIN),
+      new UserField("state", "state", Normalize::state, PLAIN),
+      new UserField("country", "country", Normalize::country, PLAIN));
 
   public static JsonObject user(ClaimedDelivery job) {
     List<String> ids = UserField.externalIds(job);

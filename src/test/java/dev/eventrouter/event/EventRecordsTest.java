@@ -1,0 +1,48 @@
+package dev.eventrouter.event;
+
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The domain records as they travel on the event bus: each survives the trip whole, with and without its options. */
+class EventRecordsTest {
+
+  private static final UUID WS = UUID.fromString("7c9e6679-7425-40de-944b-e07fc1f90ae7");
+
+  @Test
+  @DisplayName("an event keeps its exact value (as text), and its absence, across JSON")
+  void conversionEvent() {
+    JsonObject userData = new JsonObject().put("email", "a@b.c");
+    ConversionEvent priced = new ConversionEvent(WS, "FTD", 42, "s1", new BigDecimal("1E+3"), "EUR", userData);
+    assertThat(priced.toJson().getValue("value")).isEqualTo("1000");
+    assertThat(ConversionEvent.fromJson(priced.toJson()))
+        .isEqualTo(new ConversionEvent(WS, "FTD", 42, "s1", new BigDecimal("1000"), "EUR", userData));
+    ConversionEvent bare = new ConversionEvent(WS, "REG", 42, null, null, "USD", null);
+    assertThat(bare.toJson().getValue("value", "absent")).isNull();
+    assertThat(ConversionEvent.fromJson(bare.toJson())).isEqualTo(bare);
+    assertThat(bare.contentHash()).as("no value and no user_data hash alike every time").isEqualTo(
+        new ConversionEvent(WS, "REG", 42, null, null, "USD", null).contentHash());
+    assertThat(bare.contentHash()).isNotEqualTo(
+        new ConversionEvent(WS, "REG", 42, null, BigDecimal.ZERO, "USD", null).contentHash());
+    assertThat(bare.contentHash()).isNotEqualTo(
+        new ConversionEvent(WS, "REG", 42, null, null, "USD", new JsonObject()).contentHash());
+  }
+
+  @Test
+  @DisplayName("click and invite sessions survive the bus whole; resolutions name their source")
+  void sessions() {
+    ClickSession click = new ClickSession(WS, "s1", "fbclid", "fb.1.1.fbclid", "fb.1.1.2", "ttclid", "ttp",
+        "203.0.113.9", "Mozilla/5.0", "https://x.example/", Instant.parse("2026-11-20T10:00:00Z"));
+    assertThat(ClickSession.fromJson(click.toJson())).isEqualTo(click);
+    InviteSession invite = new InviteSession(WS, 42, "s1", "https://t.me/+abc");
+    assertThat(InviteSession.fromJson(invite.toJson())).isEqualTo(invite);
+    assertThat(Resolution.supplied("s1")).isEqualTo(new Resolution("s1", Resolution.SUPPLIED));
+    assertThat(Resolution.none()).isEqualTo(new Resolution(null, Resolution.NONE));
+  }
+}

@@ -1,0 +1,108 @@
+package dev.eventrouter.forward;
+
+import dev.eventrouter.common.Sha256;
+import dev.eventrouter.config.IntegrationConfig;
+import dev.eventrouter.config.Network;
+import dev.eventrouter.event.ClickData;
+import dev.eventrouter.forward.meta.MetaApi;
+import dev.eventrouter.forward.tiktok.TikTokApi;
+import dev.eventrouter.store.ClaimedDelivery;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Whole request bodies, field by field, for a purchase that came from a click and a lead that did not: what each
+ * network receives, and what it must not (an absent value, click id or test code is left out, never sent empty).
+ */
+class PayloadUnitTest {
+
+  private static final Instant AT = Instant.parse("2026-11-20T10:00:00Z");
+  private static final ClickData CLICK = new ClickData("fbclid-1", "fb.1.1700000000000.fbclid-1", "fb.1.1.99",
+      "ttclid-1", "ttp-1", "203.0.113.9", "Mozilla/5.0", "https://promo.example/landing");
+  private static final String TELEGRAM_HASH = Sha256.hex("42");
+
+  private static ClaimedDelivery purchase() {
+    return new ClaimedDelivery(1, 7, UUID.randomUUID(), "i", "Purchase", 0, 42, new BigDecimal("19.99"), "EUR",
+        new JsonObject().put("email", " User@Example.com "), AT, CLICK);
+  }
+
+  private static ClaimedDelivery lead() {
+    return new ClaimedDelivery(2, 8, UUID.randomUUID(), "i", "Lead", 0, 42, null, "USD", null, AT, null);
+  }
+
+  /** A click captured without its landing page (a bot link shared in a chat). */
+  private static ClaimedDelivery pageless() {
+    return new ClaimedDelivery(3, 9, UUID.randomUUID(), "i", "Lead", 0, 42, null, "USD", null, AT,
+        new ClickData(null, null, null, null, null, null, null, null));
+  }
+
+  private static IntegrationConfig integration(Network network, String testEventCode, String pageUrl) {
+    return new IntegrationConfig("i", network, "123", "token", "https://api.example", "v25.0",
+        network == Network.META ? "chat" : "web", pageUrl, testEventCode, true, false);
+  }
+
+  @Test
+  @DisplayName("Meta: value, event_source_url, fbc and fbp when known; test_event_code only when set")
+  void meta() {
+    MetaApi api = new MetaApi();
+    assertThat(api.network()).isEqualTo(Network.META);
+    JsonObject body = api.body(integration(Network.META, "TEST1", null), List.of(purchase(), lead()));
+
+    assertThat(body).isEqualTo(new JsonObject()
+        .put("data", new JsonArray()
+            .add(new JsonObject().put("event_name", "Purchase").put("event_time", AT.getEpochSecond())
+                .put("event_id", "evt_7").put("action_source", "chat")
+                .put("user_data", new JsonObject().put("external_id", new JsonArray().add(TELEGRAM_HASH))
+                    .put("em", new JsonArray().add(Sha256.hex("user@example.com")))
+                    .put("client_ip_address", "203.0.113.9").put("client_user_agent", "Mozilla/5.0")
+                    .put("fbc", "fb.1.1700000000000.fbclid-1").put("fbp", "fb.1.1.99"))
+                .put("custom_data", new JsonObject().put("value", new BigDecimal("19.99")).put("currency", "EUR"))
+                .put("event_source_url", "https://promo.example/landing"))
+            .add(new JsonObject().put("event_name", "Lead").put("event_time", AT.getEpochSecond())
+                .put("event_id", "evt_8").put("action_source", "chat")
+                .put("user_data", new JsonObject().put("external_id", new JsonArray().add(TELEGRAM_HASH)))))
+        .put("test_event_code", "TEST1"));
+    assertThat(api.body(integration(Network.META, null, null), List.of(lead())).containsKey("test_event_code"))
+        .isFalse();
+    assertThat(MetaApi.event(integration(Network.META, null, null), pageless()).containsKey("event_source_url"))
+        .isFalse();
+  }
+
+  @Test
+  @DisplayName("TikTok: properties, page.url from the landing page else the fallback, ttclid and ttp when known")
+  void tiktok() {
+    TikTokApi api = new TikTokApi();
+    assertThat(api.network()).isEqualTo(Network.TIKTOK);
+    JsonObject body = api.body(integration(Network.TIKTOK, "TEST2", "https://t.me/demo_bot"),
+        List.of(purchase(), lead()));
+
+    assertThat(body).isEqualTo(new JsonObject().put("event_source", "web").put("event_source_id", "123")
+        .put("test_event_code", "TEST2")
+        .put("data", new JsonArray()
+            .add(new JsonObject().put("event", "Purchase").put("event_time", AT.getEpochSecond())
+                .put("event_id", "evt_7")
+                .put("user", new JsonObject().put("external_id", TELEGRAM_HASH)
+                    .put("email", Sha256.hex("user@example.com")).put("ip", "203.0.113.9")
+                    .put("user_agent", "Mozilla/5.0").put("ttclid", "ttclid-1").put("ttp", "ttp-1"))
+                .put("properties", new JsonObject().put("value", new BigDecimal("19.99")).put("currency", "EUR"))
+                .put("page", new JsonObject().put("url", "https://promo.example/landing")))
+            .add(new JsonObject().put("event", "Lead").put("event_time", AT.getEpochSecond())
+                .put("event_id", "evt_8")
+                .put("user", new JsonObject().put("external_id", TELEGRAM_HASH))
+                .put("page", new JsonObject().put("url", "https://t.me/demo_bot")))));
+    JsonObject app = api.body(integration(Network.TIKTOK, null, null), List.of(lead()));
+    assertThat(app.containsKey("test_event_code")).isFalse();
+    assertThat(app.getJsonArray("data").getJsonObject(0).containsKey("page")).as("no page to name").isFalse();
+    assertThat(TikTokApi.event(integration(Network.TIKTOK, null, "https://t.me/demo_bot"), pageless())
+        .getJsonObject("page").getString("url")).isEqualTo("https://t.me/demo_bot");
+  }
+}
