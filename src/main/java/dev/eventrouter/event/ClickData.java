@@ -1,12 +1,14 @@
 package dev.eventrouter.event;
 
-
 /**
  * What the ad networks get from the click behind an event: Meta's fbc/fbp, TikTok's ttclid/ttp, and the browser's
  * IP, user agent and landing page. Any field may be null.
  */
 public record ClickData(String fbclid, String fbc, String fbp, String ttclid, String ttp, String clientIp,
                         String userAgent, String landingUrl) {
+
+  /** An event without a captured click session. */
+  public static final ClickData NONE = new ClickData(null, null, null, null, null, null, null, null);
 
   /**
    * From a captured click session. Without a captured {@code _fbc}, fbc is built as Meta documents it:

@@ -177,7 +177,7 @@ public final class ForwarderVerticle extends VerticleBase {
    * sent) is counted by field, once per delivery, when it is first built. Labels are bounded: network and field name.
    */
   private void countRejected(ClaimedDelivery job) {
-    api.rejectedFields(job).forEach(field -> rejectedByField.computeIfAbsent(field, f -> Counter
+    api.userData().rejected(job).forEach(field -> rejectedByField.computeIfAbsent(field, f -> Counter
         .builder("event_router.user_data.rejected")
         .description("user_data values not sent because they cannot be made valid, by network and field")
         .tags("network", network.id, "field", f)

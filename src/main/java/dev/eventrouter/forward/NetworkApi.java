@@ -5,6 +5,7 @@ import dev.eventrouter.config.Network;
 import dev.eventrouter.store.ClaimedDelivery;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
@@ -16,19 +17,32 @@ public interface NetworkApi {
 
   Network network();
 
-  /** The exact request body for these events. */
-  JsonObject body(IntegrationConfig integration, List<ClaimedDelivery> jobs);
+  /**
+   * The exact request body for these events: the network's envelope, the events as {@code data}, and
+   * {@code test_event_code} at the top level when set (where every public implementation puts it on both networks:
+   * RudderStack, Segment, Stape).
+   */
+  default JsonObject body(IntegrationConfig integration, List<ClaimedDelivery> jobs) {
+    JsonArray data = new JsonArray();
+    jobs.forEach(job -> data.add(event(integration, job)));
+    JsonObject body = envelope(integration).put("data", data);
+    if (integration.testEventCode() != null) {
+      body.put("test_event_code", integration.testEventCode());
+    }
+    return body;
+  }
+
+  /** The body's fields other than {@code data} and {@code test_event_code}. */
+  JsonObject envelope(IntegrationConfig integration);
+
+  /** One event of the body. */
+  JsonObject event(IntegrationConfig integration, ClaimedDelivery job);
 
   Future<HttpResponse<Buffer>> send(WebClient client, IntegrationConfig integration, JsonObject body,
                                     long timeoutMs);
 
   Outcome classify(int status, Buffer body, long retryAfterMs);
 
-  /** How this network takes each user_data key. */
-  List<UserField> userFields();
-
-  /** The user_data keys of this event that were given but cannot be made valid for this network (not sent). */
-  default List<String> rejectedFields(ClaimedDelivery job) {
-    return UserField.rejected(userFields(), job);
-  }
+  /** How this network takes the user's data. */
+  UserDataMapping userData();
 }

@@ -54,13 +54,6 @@ public record UserField(String key, String wireName, UnaryOperator<String> rule,
     return ids;
   }
 
-  /** Puts a value that is known (IP, user agent, click ids); leaves the key out when it is not. */
-  public static void putIfKnown(JsonObject json, String key, String value) {
-    if (value != null) {
-      json.put(key, value);
-    }
-  }
-
   /**
    * The keys the sender gave that the table's rules could not make valid: they are not sent. Decided without hashing
    * anything, as {@link #value} would send a value exactly when it is already a SHA-256 or its rule accepts it.

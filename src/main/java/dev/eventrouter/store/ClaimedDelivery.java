@@ -10,11 +10,15 @@ import java.util.UUID;
 /**
  * One claimed delivery with what its payload is built from.
  *
- * @param click the click data of the event's session, or null when no click session was captured
+ * @param click the click data of the event's session; {@link ClickData#NONE} (never null) when none was captured
  */
 public record ClaimedDelivery(long deliveryId, long eventId, UUID workspaceId, String integrationId,
                               String mappedEvent, int attempts, long telegramId, BigDecimal value, String currency,
                               JsonObject userData, Instant receivedAt, ClickData click) {
+
+  public ClaimedDelivery {
+    click = click == null ? ClickData.NONE : click;
+  }
 
   /** A user_data value as text (numbers and booleans too), or null when absent or empty. */
   public String userValue(String key) {
@@ -26,12 +30,12 @@ public record ClaimedDelivery(long deliveryId, long eventId, UUID workspaceId, S
   /** The browser's IP: as the sender gave it in user_data, else as the click session captured it. */
   public String clientIp() {
     String given = userValue("client_ip");
-    return given != null || click == null ? given : click.clientIp();
+    return given != null ? given : click.clientIp();
   }
 
   /** The browser's user agent: from user_data, else from the click session. */
   public String userAgent() {
     String given = userValue("user_agent");
-    return given != null || click == null ? given : click.userAgent();
+    return given != null ? given : click.userAgent();
   }
 }

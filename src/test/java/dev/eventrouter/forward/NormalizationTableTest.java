@@ -303,8 +303,8 @@ class NormalizationTableTest {
   void samePersonSameHashes() {
     JsonObject data = new JsonObject().put("email", " Mary.Ann@Example.com ").put("first_name", "Mary-Ann")
         .put("last_name", "O'Neil").put("zip", "98121-9431").put("external_id", "crm-42");
-    JsonObject meta = MetaApi.userData(job(data));
-    JsonObject tiktok = TikTokApi.user(job(data));
+    JsonObject meta = MetaApi.USER_DATA.user(job(data));
+    JsonObject tiktok = TikTokApi.USER_DATA.user(job(data));
     assertThat(tiktok.getString("email")).isEqualTo(meta.getJsonArray("em").getString(0));
     assertThat(tiktok.getString("first_name")).isEqualTo(meta.getString("fn"));
     assertThat(tiktok.getString("last_name")).isEqualTo(meta.getString("ln"));
@@ -314,12 +314,12 @@ class NormalizationTableTest {
 
   private static JsonObject build(String network, String key, String input) {
     ClaimedDelivery job = job(new JsonObject().put(key, input));
-    return network.equals("meta") ? MetaApi.userData(job) : TikTokApi.user(job);
+    return network.equals("meta") ? MetaApi.USER_DATA.user(job) : TikTokApi.USER_DATA.user(job);
   }
 
   private static List<String> rejected(String network, String key, String input) {
     ClaimedDelivery job = job(new JsonObject().put(key, input));
-    return (network.equals("meta") ? new MetaApi() : (NetworkApi) new TikTokApi()).rejectedFields(job);
+    return (network.equals("meta") ? MetaApi.USER_DATA : TikTokApi.USER_DATA).rejected(job);
   }
 
   private static ClaimedDelivery job(JsonObject userData) {

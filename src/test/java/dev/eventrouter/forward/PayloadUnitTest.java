@@ -73,7 +73,7 @@ class PayloadUnitTest {
         .put("test_event_code", "TEST1"));
     assertThat(api.body(integration(Network.META, null, null), List.of(lead())).containsKey("test_event_code"))
         .isFalse();
-    assertThat(MetaApi.event(integration(Network.META, null, null), pageless()).containsKey("event_source_url"))
+    assertThat(new MetaApi().event(integration(Network.META, null, null), pageless()).containsKey("event_source_url"))
         .isFalse();
   }
 
@@ -102,7 +102,20 @@ class PayloadUnitTest {
     JsonObject app = api.body(integration(Network.TIKTOK, null, null), List.of(lead()));
     assertThat(app.containsKey("test_event_code")).isFalse();
     assertThat(app.getJsonArray("data").getJsonObject(0).containsKey("page")).as("no page to name").isFalse();
-    assertThat(TikTokApi.event(integration(Network.TIKTOK, null, "https://t.me/demo_bot"), pageless())
+    assertThat(new TikTokApi().event(integration(Network.TIKTOK, null, "https://t.me/demo_bot"), pageless())
         .getJsonObject("page").getString("url")).isEqualTo("https://t.me/demo_bot");
+  }
+
+  @Test
+  @DisplayName("rejected lists exactly the given keys a rule refuses; a pre-hashed value is never refused")
+  void rejectedFields() {
+    JsonObject userData = new JsonObject().put("email", "user@").put("phone", "+1 650 555 1212")
+        .put("first_name", Sha256.hex("ann")).put("city", "!!!");
+    ClaimedDelivery job = new ClaimedDelivery(4, 10, UUID.randomUUID(), "i", "Lead", 0, 42, null, "USD", userData, AT,
+        null);
+
+    assertThat(MetaApi.USER_DATA.rejected(job)).containsExactly("email", "city");
+    assertThat(TikTokApi.USER_DATA.rejected(job)).containsExactly("email", "city");
+    assertThat(MetaApi.USER_DATA.rejected(lead())).isEmpty();
   }
 }

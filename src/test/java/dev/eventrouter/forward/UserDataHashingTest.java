@@ -28,11 +28,11 @@ class UserDataHashingTest {
   }
 
   private static JsonObject meta(String key, Object value) {
-    return MetaApi.userData(job(new JsonObject().put(key, value)));
+    return MetaApi.USER_DATA.user(job(new JsonObject().put(key, value)));
   }
 
   private static JsonObject tiktok(String key, Object value) {
-    return TikTokApi.user(job(new JsonObject().put(key, value)));
+    return TikTokApi.USER_DATA.user(job(new JsonObject().put(key, value)));
   }
 
   @ParameterizedTest(name = "Meta {0} {1}")
@@ -121,8 +121,8 @@ class UserDataHashingTest {
     JsonObject data = new JsonObject().put("client_ip", "203.0.113.7").put("user_agent", "UA/1.0")
         .put("city", "Menlo Park").put("state", "CA").put("country", "United States").put("favourite_colour", "red");
 
-    JsonObject meta = MetaApi.userData(job(data));
-    JsonObject tiktok = TikTokApi.user(job(data));
+    JsonObject meta = MetaApi.USER_DATA.user(job(data));
+    JsonObject tiktok = TikTokApi.USER_DATA.user(job(data));
 
     assertThat(meta.getString("client_ip_address")).isEqualTo("203.0.113.7");
     assertThat(meta.getString("client_user_agent")).isEqualTo("UA/1.0");

@@ -2,6 +2,7 @@ package dev.eventrouter.http;
 
 import dev.eventrouter.support.Await;
 import dev.eventrouter.support.LogCapture;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
@@ -14,6 +15,10 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import java.io.IOException;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+
 import static dev.eventrouter.support.ApiAssertions.assertError;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -23,12 +28,20 @@ class ErrorResponderUnitTest {
 
   @Test
   @DisplayName("an unexpected failure is 500 internal_error, logged with the request id, never shown to the client")
-  void unexpectedFailure(Vertx vertx) {
+  void unexpectedFailure(Vertx vertx) throws IOException {
     Router router = Router.router(vertx);
     router.get("/early").handler(rc -> {
       throw new IllegalStateException("before any id");
     });
     router.route().handler(RequestIds::assign);
+    Promise<Void> gone = Promise.promise();
+    router.get("/gone").handler(rc -> vertx.setPeriodic(10, id -> {
+      if (rc.response().closed()) {
+        vertx.cancelTimer(id);
+        rc.fail(new IllegalStateException("after the client left"));
+        gone.complete();
+      }
+    }));
     router.get("/answered").handler(rc -> {
       rc.response().end("done");
       throw new IllegalStateException("after the answer");
@@ -69,6 +82,12 @@ class ErrorResponderUnitTest {
       HttpResponse<Buffer> answered = Await.result(client.get(server.actualPort(), "127.0.0.1", "/answered").send());
       assertThat(answered.bodyAsString()).as("an answer already sent is left alone").isEqualTo("done");
       assertThat(logs.text()).doesNotContain("/answered failed");
+
+      try (Socket socket = new Socket("127.0.0.1", server.actualPort())) {
+        socket.getOutputStream().write("GET /gone HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+      }
+      Await.result(gone.future());
+      assertThat(logs.text()).as("no answer is attempted to a client that left").doesNotContain("/gone failed");
     } finally {
       logs.stop();
       client.close();

@@ -3,9 +3,11 @@ package dev.eventrouter.forward.meta;
 import dev.eventrouter.config.IntegrationConfig;
 import dev.eventrouter.config.Network;
 import dev.eventrouter.event.EventIds;
+import dev.eventrouter.forward.KnownValue;
 import dev.eventrouter.forward.NetworkApi;
 import dev.eventrouter.forward.Normalize;
 import dev.eventrouter.forward.Outcome;
+import dev.eventrouter.forward.UserDataMapping;
 import dev.eventrouter.forward.UserField;
 import dev.eventrouter.store.ClaimedDelivery;
 import io.vertx.core.Future;
@@ -33,28 +35,23 @@ public final class MetaApi implements NetworkApi {
   }
 
   @Override
-  public JsonObject body(IntegrationConfig integration, List<ClaimedDelivery> jobs) {
-    JsonArray data = new JsonArray();
-    jobs.forEach(job -> data.add(event(integration, job)));
-    JsonObject body = new JsonObject().put("data", data);
-    if (integration.testEventCode() != null) {
-      body.put("test_event_code", integration.testEventCode());
-    }
-    return body;
+  public JsonObject envelope(IntegrationConfig integration) {
+    return new JsonObject();
   }
 
-  public static JsonObject event(IntegrationConfig integration, ClaimedDelivery job) {
+  @Override
+  public JsonObject event(IntegrationConfig integration, ClaimedDelivery job) {
     JsonObject event = new JsonObject()
         .put("event_name", job.mappedEvent())
         .put("event_time", job.receivedAt().getEpochSecond())
         // The same id on every retry and as the pixel's eventID, so Meta deduplicates.
         .put("event_id", EventIds.format(job.eventId()))
         .put("action_source", integration.source())
-        .put("user_data", userData(job));
+        .put("user_data", USER_DATA.user(job));
     if (job.value() != null) {
       event.put("custom_data", new JsonObject().put("value", job.value()).put("currency", job.currency()));
     }
-    if (job.click() != null && job.click().landingUrl() != null) {
+    if (job.click().landingUrl() != null) {
       event.put("event_source_url", job.click().landingUrl());
     }
     return event;
@@ -64,7 +61,7 @@ public final class MetaApi implements NetworkApi {
    * Meta's user_data keys, normalised and hashed per its customer-information parameters
    * (https://developers.facebook.com/docs/marketing-api/conversions-api/parameters/customer-information-parameters).
    */
-  public static final List<UserField> USER_FIELDS = List.of(
+  private static final List<UserField> FIELDS = List.of(
       new UserField("email", "em", Normalize::email, HASHED_LIST),
       new UserField("phone", "ph", Normalize::metaPhone, HASHED_LIST),
       new UserField("first_name", "fn", Normalize::name, HASHED),
@@ -76,22 +73,19 @@ public final class MetaApi implements NetworkApi {
       new UserField("zip", "zp", Normalize::zip, HASHED),
       new UserField("country", "country", Normalize::country, HASHED));
 
-  /** Contact data from the table; external ids hashed; IP, user agent, fbc and fbp never hashed. */
-  public static JsonObject userData(ClaimedDelivery job) {
-    JsonObject user = new JsonObject().put("external_id", new JsonArray(UserField.externalIds(job)));
-    UserField.putAll(USER_FIELDS, job, user);
-    UserField.putIfKnown(user, "client_ip_address", job.clientIp());
-    UserField.putIfKnown(user, "client_user_agent", job.userAgent());
-    if (job.click() != null) {
-      UserField.putIfKnown(user, "fbc", job.click().fbc());
-      UserField.putIfKnown(user, "fbp", job.click().fbp());
-    }
-    return user;
-  }
+  /** What Meta takes as it is: the browser's IP and user agent, and the click's fbc and fbp cookies. */
+  private static final List<KnownValue> KNOWN_VALUES = List.of(
+      new KnownValue("client_ip_address", ClaimedDelivery::clientIp),
+      new KnownValue("client_user_agent", ClaimedDelivery::userAgent),
+      new KnownValue("fbc", job -> job.click().fbc()),
+      new KnownValue("fbp", job -> job.click().fbp()));
+
+  /** Meta's user_data: external ids always as a list. */
+  public static final UserDataMapping USER_DATA = new UserDataMapping(JsonArray::new, FIELDS, KNOWN_VALUES);
 
   @Override
-  public List<UserField> userFields() {
-    return USER_FIELDS;
+  public UserDataMapping userData() {
+    return USER_DATA;
   }
 
   @Override

@@ -3,9 +3,11 @@ package dev.eventrouter.forward.tiktok;
 import dev.eventrouter.config.IntegrationConfig;
 import dev.eventrouter.config.Network;
 import dev.eventrouter.event.EventIds;
+import dev.eventrouter.forward.KnownValue;
 import dev.eventrouter.forward.NetworkApi;
 import dev.eventrouter.forward.Normalize;
 import dev.eventrouter.forward.Outcome;
+import dev.eventrouter.forward.UserDataMapping;
 import dev.eventrouter.forward.UserField;
 import dev.eventrouter.store.ClaimedDelivery;
 import io.vertx.core.Future;
@@ -35,32 +37,23 @@ public final class TikTokApi implements NetworkApi {
   }
 
   @Override
-  public JsonObject body(IntegrationConfig integration, List<ClaimedDelivery> jobs) {
-    JsonArray data = new JsonArray();
-    jobs.forEach(job -> data.add(event(integration, job)));
-    JsonObject body = new JsonObject()
-        .put("event_source", integration.source())
-        .put("event_source_id", integration.pixel());
-    // Every public implementation (RudderStack, Segment, Stape) sends it at the top level; so do we.
-    if (integration.testEventCode() != null) {
-      body.put("test_event_code", integration.testEventCode());
-    }
-    return body.put("data", data);
+  public JsonObject envelope(IntegrationConfig integration) {
+    return new JsonObject().put("event_source", integration.source()).put("event_source_id", integration.pixel());
   }
 
-  public static JsonObject event(IntegrationConfig integration, ClaimedDelivery job) {
+  @Override
+  public JsonObject event(IntegrationConfig integration, ClaimedDelivery job) {
     JsonObject event = new JsonObject()
         .put("event", job.mappedEvent())
         .put("event_time", job.receivedAt().getEpochSecond())
         .put("event_id", EventIds.format(job.eventId()))
-        .put("user", user(job));
+        .put("user", USER_DATA.user(job));
     if (job.value() != null) {
       event.put("properties", new JsonObject().put("value", job.value()).put("currency", job.currency()));
     }
     // The landing page when the session has one; otherwise the configured fallback (see ConfigParser), which every
     // web integration has.
-    String pageUrl = job.click() != null && job.click().landingUrl() != null ? job.click().landingUrl()
-        : integration.pageUrl();
+    String pageUrl = job.click().landingUrl() != null ? job.click().landingUrl() : integration.pageUrl();
     if (pageUrl != null) {
       event.put("page", new JsonObject().put("url", pageUrl));
     }
@@ -74,7 +67,7 @@ public final class TikTokApi implements NetworkApi {
    * for the same fields: so one person hashes alike on both networks, except the phone, which TikTok wants in E.164
    * with its '+'. TikTok's names: lower case and punctuation removed, as Meta's. City, state and country go plain.
    */
-  public static final List<UserField> USER_FIELDS = List.of(
+  private static final List<UserField> FIELDS = List.of(
       new UserField("email", "email", Normalize::email, HASHED),
       new UserField("phone", "phone", Normalize::tiktokPhone, HASHED),
       new UserField("first_name", "first_name", Normalize::name, HASHED),
@@ -84,22 +77,20 @@ public final class TikTokApi implements NetworkApi {
       new UserField("state", "state", Normalize::state, PLAIN),
       new UserField("country", "country", Normalize::country, PLAIN));
 
-  public static JsonObject user(ClaimedDelivery job) {
-    List<String> ids = UserField.externalIds(job);
-    JsonObject user = new JsonObject().put("external_id", ids.size() == 1 ? ids.get(0) : new JsonArray(ids));
-    UserField.putAll(USER_FIELDS, job, user);
-    UserField.putIfKnown(user, "ip", job.clientIp());
-    UserField.putIfKnown(user, "user_agent", job.userAgent());
-    if (job.click() != null) {
-      UserField.putIfKnown(user, "ttclid", job.click().ttclid());
-      UserField.putIfKnown(user, "ttp", job.click().ttp());
-    }
-    return user;
-  }
+  /** What TikTok takes as it is: the browser's IP and user agent, and the click's ttclid and ttp cookie. */
+  private static final List<KnownValue> KNOWN_VALUES = List.of(
+      new KnownValue("ip", ClaimedDelivery::clientIp),
+      new KnownValue("user_agent", ClaimedDelivery::userAgent),
+      new KnownValue("ttclid", job -> job.click().ttclid()),
+      new KnownValue("ttp", job -> job.click().ttp()));
+
+  /** TikTok's user: one external id as a string, two as a list. */
+  public static final UserDataMapping USER_DATA = new UserDataMapping(
+      ids -> ids.size() == 1 ? ids.get(0) : new JsonArray(ids), FIELDS, KNOWN_VALUES);
 
   @Override
-  public List<UserField> userFields() {
-    return USER_FIELDS;
+  public UserDataMapping userData() {
+    return USER_DATA;
   }
 
   @Override
