@@ -55,6 +55,7 @@ class PayloadUnitTest {
   void meta() {
     MetaApi api = new MetaApi();
     assertThat(api.network()).isEqualTo(Network.META);
+    assertThat(api.userData()).isSameAs(MetaApi.USER_DATA);
     JsonObject body = api.body(integration(Network.META, "TEST1", null), List.of(purchase(), lead()));
 
     assertThat(body).isEqualTo(new JsonObject()
@@ -82,6 +83,7 @@ class PayloadUnitTest {
   void tiktok() {
     TikTokApi api = new TikTokApi();
     assertThat(api.network()).isEqualTo(Network.TIKTOK);
+    assertThat(api.userData()).isSameAs(TikTokApi.USER_DATA);
     JsonObject body = api.body(integration(Network.TIKTOK, "TEST2", "https://t.me/demo_bot"),
         List.of(purchase(), lead()));
 
@@ -109,8 +111,9 @@ class PayloadUnitTest {
   @Test
   @DisplayName("rejected lists exactly the given keys a rule refuses; a pre-hashed value is never refused")
   void rejectedFields() {
-    JsonObject userData = new JsonObject().put("email", "user@").put("phone", "+1 650 555 1212")
-        .put("first_name", Sha256.hex("ann")).put("city", "!!!");
+    // A pre-hashed phone would fail the phone rule (a 64-character hex string is no number) were it not pre-hashed.
+    JsonObject userData = new JsonObject().put("email", "user@").put("phone", Sha256.hex("16505551212"))
+        .put("first_name", "Ann").put("city", "!!!");
     ClaimedDelivery job = new ClaimedDelivery(4, 10, UUID.randomUUID(), "i", "Lead", 0, 42, null, "USD", userData, AT,
         null);
 
