@@ -37,6 +37,11 @@ public final class TikTokApi implements NetworkApi {
   }
 
   @Override
+  public UserDataMapping userData() {
+    return USER_DATA;
+  }
+
+  @Override
   public JsonObject envelope(IntegrationConfig integration) {
     return new JsonObject().put("event_source", integration.source()).put("event_source_id", integration.pixel());
   }
@@ -87,11 +92,6 @@ public final class TikTokApi implements NetworkApi {
   /** TikTok's user: one external id as a string, two as a list. */
   public static final UserDataMapping USER_DATA = new UserDataMapping(
       ids -> ids.size() == 1 ? ids.get(0) : new JsonArray(ids), FIELDS, KNOWN_VALUES);
-
-  @Override
-  public UserDataMapping userData() {
-    return USER_DATA;
-  }
 
   @Override
   public Future<HttpResponse<Buffer>> send(WebClient client, IntegrationConfig integration, JsonObject body,
