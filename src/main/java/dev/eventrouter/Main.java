@@ -4,6 +4,10 @@ import dev.eventrouter.common.StartupException;
 import dev.eventrouter.config.ApiKeys;
 import dev.eventrouter.config.ConfigException;
 import dev.eventrouter.config.ConfigLoader;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Vertx;
@@ -61,6 +65,11 @@ public final class Main {
   private static int serve(String configPath, PrintStream err) {
     // One registry for Vert.x's own metrics (HTTP server, pools, event bus) and the service's, served at /metrics.
     PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    // The JVM's own: heap and its pools, GC pauses, threads, CPU (what an operator and the benchmark read first).
+    new JvmMemoryMetrics().bindTo(metrics);
+    new JvmGcMetrics().bindTo(metrics);
+    new JvmThreadMetrics().bindTo(metrics);
+    new ProcessorMetrics().bindTo(metrics);
     Vertx vertx = Vertx.builder()
         .with(new VertxOptions().setMetricsOptions(new MicrometerMetricsOptions()
             .setEnabled(true)

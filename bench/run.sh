@@ -1,0 +1,203 @@
+#!/usr/bin/env bash
+# Throughput benchmark of the packaged service: see bench/README.md.
+#   bench/run.sh            full run: the ceiling and scenarios (a), (b), (c), about 4 minutes
+#   bench/run.sh --smoke    the same table in small, a few seconds a scenario (exercised by BenchSmokeIT)
+# Environment: DATABASE_URL (an external PostgreSQL instead of the embedded one), BENCH_PORT (default 18080),
+# BENCH_KEEP=1 (keep the work directory with the logs).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+mode=full
+for arg in "$@"; do
+  case "$arg" in
+    --smoke) mode=smoke ;;
+    -h | --help) sed -n '2,6p' "$0"; exit 0 ;;
+    *) echo "bench: unknown option $arg (try --help)" >&2; exit 2 ;;
+  esac
+done
+if [ "$mode" = smoke ]; then
+  warmup=1; duration=3; drain=20; high=16; low=8
+else
+  warmup=10; duration=20; drain=120; high=256; low=64
+fi
+
+jar=target/event-router.jar
+[ -f "$jar" ] || mvn -B -q package -DskipTests
+
+if ! command -v wrk > /dev/null && [ "$(id -u)" = 0 ] && command -v apt-get > /dev/null; then
+  echo "bench: installing wrk (Debian package)" >&2
+  apt-get install -y -q wrk > /dev/null 2>&1 || { apt-get update -q > /dev/null && apt-get install -y -q wrk > /dev/null; }
+fi
+command -v wrk > /dev/null || { echo "bench: wrk is missing (Debian package wrk) and cannot be installed here" >&2; exit 3; }
+
+port=${BENCH_PORT:-18080}
+fake_port=$((port + 10))
+work=$(mktemp -d /tmp/event-router-bench.XXXXXX)
+service_pid=
+fake_pid=
+
+cleanup() {
+  [ -n "$service_pid" ] && kill "$service_pid" 2> /dev/null && wait "$service_pid" 2> /dev/null || true
+  [ -n "$fake_pid" ] && kill "$fake_pid" 2> /dev/null && wait "$fake_pid" 2> /dev/null || true
+  if [ "${BENCH_KEEP:-0}" = 1 ]; then echo "bench: logs kept in $work" >&2; else rm -rf "$work"; fi
+}
+trap cleanup EXIT
+
+# One key opens one workspace: a key for the plain workspace, another for the forwarding one.
+key=bench-key-1
+key2=bench-key-2
+plain_ws=11111111-1111-4111-8111-111111111111
+forward_ws=22222222-2222-4222-8222-222222222222
+unlimited='{"per_second": 1000000, "burst": 1000000}'
+cat > "$work/config.json" << EOF
+{
+  "http": {"host": "127.0.0.1", "port": $port},
+  "database": {"data_dir": "$work/postgres"},
+  "workspaces": [
+    {"id": "$plain_ws", "name": "bench", "api_keys": ["$(java -jar "$jar" hash-key "$key")"],
+     "rate_limit": $unlimited},
+    {"id": "$forward_ws", "name": "bench-forward", "api_keys": ["$(java -jar "$jar" hash-key "$key2")"],
+     "rate_limit": $unlimited,
+     "integrations": [
+       {"id": "meta", "type": "meta", "pixel_id": "1234567890", "access_token": "bench-token",
+        "api_base": "http://127.0.0.1:$fake_port"},
+       {"id": "tiktok", "type": "tiktok", "pixel_code": "BENCH", "access_token": "bench-token",
+        "api_base": "http://127.0.0.1:$fake_port", "page_url": "https://bench.example/"}]}
+  ]
+}
+EOF
+
+java -Xmx512m -cp "$jar" bench/FakeNetworks.java "$fake_port" > "$work/fake.log" 2>&1 &
+fake_pid=$!
+java -Xmx512m -jar "$jar" --config "$work/config.json" > "$work/service.log" 2>&1 &
+service_pid=$!
+
+wait_for() { # url seconds
+  local deadline=$((SECONDS + $2))
+  until curl -fs -o /dev/null "$1"; do
+    [ $SECONDS -lt $deadline ] || { echo "bench: $1 did not answer within $2 s; see $work" >&2; BENCH_KEEP=1; exit 4; }
+    sleep 0.2
+  done
+}
+wait_for "http://127.0.0.1:$port/health" 90
+wait_for "http://127.0.0.1:$fake_port/stats" 60
+
+clk=$(getconf CLK_TCK)
+ticks() { # CPU ticks (user + system) of the given pids
+  local total=0 pid
+  for pid in "$@"; do
+    [ -r "/proc/$pid/stat" ] || continue
+    total=$((total + $(awk '{print $14 + $15}' "/proc/$pid/stat")))
+  done
+  echo "$total"
+}
+# The embedded server's postmaster (its command line names the data directory) and all its backends.
+postgres_pids() {
+  local postmaster
+  for postmaster in $(pgrep -f -- "-D $work/postgres" || true); do
+    echo "$postmaster $(pgrep -P "$postmaster" | tr '\n' ' ')"
+  done
+}
+machine_ticks() { awk '/^cpu / {print $2 + $3 + $4 + $7 + $8}' /proc/stat; }
+stored() { curl -fs "http://127.0.0.1:$port/metrics" | awk '/^event_router_events_stored_total/ {s += $NF} END {printf "%d", s}'; }
+heap() { curl -fs "http://127.0.0.1:$port/metrics" | awk '/^jvm_memory_used_bytes\{.*area="heap"/ {s += $NF} END {printf "%d", s}'; }
+fake_stats() { curl -fs "http://127.0.0.1:$fake_port/stats"; }
+
+# delivered_all N: waits (up to the drain time) until both fakes hold N distinct events.
+delivered_all() {
+  local deadline=$((SECONDS + drain))
+  until python3 -c 'import json, sys; s = json.loads(sys.argv[1]); sys.exit(min(s["meta"]["unique"], s["tiktok"]["unique"]) < int(sys.argv[2]))' \
+      "$(fake_stats)" "$1"; do
+    [ $SECONDS -lt $deadline ] || return 1
+    sleep 0.5
+  done
+}
+
+results="$work/results.jsonl"
+: > "$results"
+
+# run NAME WORKSPACE KEY SESSION(0/1) CONNECTIONS FORWARDED(0/1)
+run() {
+  local name=$1 ws=$2 k=$3 session=$4 conns=$5 forwarded=$6
+  export BENCH_WORKSPACE=$ws BENCH_KEY=$k BENCH_SESSION=$session
+  if [ "$forwarded" = 1 ]; then # let the warm-up's deliveries arrive, then count from zero
+    curl -fs -X POST "http://127.0.0.1:$fake_port/reset" > /dev/null
+    local before
+    before=$(stored)
+    wrk -t2 -c"$conns" -d"${warmup}s" -s bench/event.lua "http://127.0.0.1:$port" > /dev/null
+    delivered_all $(($(stored) - before)) || echo "bench: the warm-up's deliveries did not all arrive" >&2
+    curl -fs -X POST "http://127.0.0.1:$fake_port/reset" > /dev/null
+  else
+    wrk -t2 -c"$conns" -d"${warmup}s" -s bench/event.lua "http://127.0.0.1:$port" > /dev/null
+  fi
+  local stored0 pg svc0 pg0 fake0 all0 peak=0 h
+  stored0=$(stored); pg=$(postgres_pids)
+  svc0=$(ticks "$service_pid"); pg0=$(ticks $pg); fake0=$(ticks "$fake_pid"); all0=$(machine_ticks)
+  wrk -t2 -c"$conns" -d"${duration}s" -s bench/event.lua "http://127.0.0.1:$port" > "$work/wrk-$name.txt" &
+  local wrk_pid=$!
+  while kill -0 "$wrk_pid" 2> /dev/null; do
+    h=$(heap); [ "${h:-0}" -gt "$peak" ] && peak=$h
+    sleep 1
+  done
+  wait "$wrk_pid"
+  local svc1 pg1 fake1 all1 stored1 at_end after_drain=""
+  svc1=$(ticks "$service_pid"); pg1=$(ticks $pg); fake1=$(ticks "$fake_pid"); all1=$(machine_ticks)
+  stored1=$(stored)
+  at_end=$(fake_stats)
+  if [ "$forwarded" = 1 ]; then
+    delivered_all $((stored1 - stored0)) || true
+    after_drain=$(fake_stats)
+  fi
+  python3 - "$name" "$conns" "$work/wrk-$name.txt" "$((stored1 - stored0))" "$((svc1 - svc0))" "$((pg1 - pg0))" \
+      "$((fake1 - fake0))" "$((all1 - all0))" "$clk" "$peak" "$(awk '/VmHWM/ {print $2}' "/proc/$service_pid/status")" \
+      "$forwarded" "$at_end" "${after_drain:-null}" >> "$results" << 'EOF'
+import json, sys
+(name, conns, wrk_out, accepted, svc, pg, fake, total, clk, heap, rss, forwarded, at_end, after) = sys.argv[1:]
+fields = dict(kv.split("=") for kv in open(wrk_out).read().split("RESULT ", 1)[1].split())
+seconds = int(fields["duration_us"]) / 1e6
+cores = lambda ticks: int(ticks) / int(clk) / seconds
+row = {"scenario": name, "connections": int(conns), "requests": int(fields["requests"]),
+       "accepted": int(accepted), "seconds": seconds,
+       "per_second": int(accepted) / seconds, "requests_per_second": int(fields["requests"]) / seconds,
+       "errors": int(fields["status_errors"]) + int(fields["connect_errors"]) + int(fields["timeouts"]),
+       "p50_ms": int(fields["p50_us"]) / 1000, "p99_ms": int(fields["p99_us"]) / 1000,
+       "max_ms": int(fields["max_us"]) / 1000, "heap_mb": int(heap) / 2**20, "rss_mb": int(rss) / 1024,
+       "cpu": {"service": cores(svc), "postgres": cores(pg), "fakes": cores(fake),
+               "load and rest": cores(int(total) - int(svc) - int(pg) - int(fake))}}
+if forwarded == "1":
+    end, after = json.loads(at_end), json.loads(after)
+    row["delivered_per_second"] = min(end[n]["unique"] for n in ("meta", "tiktok")) / seconds
+    row["backlog_at_end"] = sum(int(accepted) - end[n]["unique"] for n in ("meta", "tiktok"))
+    row["lost"] = sum(max(0, int(accepted) - after[n]["unique"]) for n in ("meta", "tiktok"))
+    row["duplicated"] = sum(after[n]["received"] - after[n]["unique"] for n in ("meta", "tiktok"))
+print(json.dumps(row))
+EOF
+}
+
+echo "bench: $mode run on $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo), $(date -u +%F)" >&2
+run ceiling-401 "$plain_ws" wrong-key 1 "$high" 0
+run a-session-supplied "$plain_ws" "$key" 1 "$high" 0
+run a-session-supplied "$plain_ws" "$key" 1 "$low" 0
+run b-session-omitted "$plain_ws" "$key" 0 "$high" 0
+run c-two-integrations "$forward_ws" "$key2" 1 "$low" 1
+
+python3 - "$results" "$mode" << 'EOF'
+import json, sys
+rows = [json.loads(line) for line in open(sys.argv[1])]
+ceiling = rows[0]["requests_per_second"]
+print(f"\n{sys.argv[2]} run; the ceiling is the same load answered 401 (HTTP, routing, body, auth; no store)\n")
+print("| scenario | conns | events/s | p50 ms | p99 ms | max ms | of ceiling | delivered/s | backlog at end | lost | duplicated | heap MB | RSS MB | CPU cores: service / postgres / fakes / load+rest |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+for r in rows:
+    rate = r["requests_per_second"] if r["scenario"].startswith("ceiling") else r["per_second"]
+    forwarded = "delivered_per_second" in r
+    cpu = r["cpu"]
+    print(f"| {r['scenario']} | {r['connections']} | {rate:,.0f} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | {r['max_ms']:.0f} "
+          f"| {rate / ceiling:.0%} | {r['delivered_per_second']:,.0f} | {r['backlog_at_end']:,} | {r['lost']} | {r['duplicated']} "
+          if forwarded else
+          f"| {r['scenario']} | {r['connections']} | {rate:,.0f} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | {r['max_ms']:.0f} "
+          f"| {rate / ceiling:.0%} | - | - | - | - ", end="")
+    print(f"| {r['heap_mb']:.0f} | {r['rss_mb']:.0f} | {cpu['service']:.2f} / {cpu['postgres']:.2f} / {cpu['fakes']:.2f} / {cpu['load and rest']:.2f} |")
+errors = sum(r["errors"] for r in rows[1:])
+print(f"\nrequests answered other than 200 in the stored scenarios: {errors}")
+EOF

@@ -1,0 +1,47 @@
+package dev.eventrouter;
+
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Runs {@code bench/run.sh --smoke} on the packaged jar so the benchmark cannot rot. Nothing timed is asserted: only
+ * that the script runs, prints its table for every scenario, every stored request was answered 200, and the
+ * forwarding scenario lost and duplicated nothing at the fakes.
+ */
+class BenchSmokeIT {
+
+  private static final int WRK_MISSING = 3;
+
+  @Test
+  @DisplayName("bench/run.sh --smoke prints the table; nothing refused, lost or delivered twice")
+  void smoke() throws IOException, InterruptedException {
+    Process process = new ProcessBuilder("bash", "bench/run.sh", "--smoke")
+        .redirectErrorStream(true)
+        .directory(Path.of(".").toFile())
+        .start();
+    process.getOutputStream().close();
+    byte[] output = process.getInputStream().readAllBytes();
+    assertThat(process.waitFor(5, TimeUnit.MINUTES)).isTrue();
+    String text = new String(output, StandardCharsets.UTF_8);
+    // .ci/run installs wrk (Debian) when missing; only a machine where it cannot be installed skips this test.
+    Assumptions.assumeFalse(process.exitValue() == WRK_MISSING, "wrk is missing and cannot be installed here: " + text);
+
+    assertThat(process.exitValue()).as(text).isZero();
+    List<String> rows = text.lines().filter(line -> line.startsWith("| ") && !line.startsWith("| scenario")).toList();
+    assertThat(rows).as(text).extracting(row -> row.split("\\|")[1].trim()).containsExactly("ceiling-401",
+        "a-session-supplied", "a-session-supplied", "b-session-omitted", "c-two-integrations");
+    assertThat(text).contains("requests answered other than 200 in the stored scenarios: 0");
+    String[] forwarding = rows.get(4).split("\\|");
+    assertThat(forwarding[10].trim()).as("lost").isEqualTo("0");
+    assertThat(forwarding[11].trim()).as("duplicated").isEqualTo("0");
+  }
+}
