@@ -52,7 +52,7 @@ unlimited='{"per_second": 1000000, "burst": 1000000}'
 cat > "$work/config.json" << EOF
 {
   "http": {"host": "127.0.0.1", "port": $port},
-  "database": {"data_dir": "$work/postgres"},
+  "database": {"data_dir": "$work/postgres"${BENCH_DATABASE:+, $BENCH_DATABASE}},
   "workspaces": [
     {"id": "$plain_ws", "name": "bench", "api_keys": ["$(java -jar "$jar" hash-key "$key")"],
      "rate_limit": $unlimited},

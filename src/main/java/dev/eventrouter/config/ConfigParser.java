@@ -90,7 +90,7 @@ public final class ConfigParser {
         Path.of(r.string(json, "data_dir", "database.data_dir", "data/postgres")),
         (int) r.integer(json, "pool_size", "database.pool_size", 8, 1, 200),
         (int) r.integer(json, "write_batch_size", "database.write_batch_size", 500, 1, 5000),
-        r.integer(json, "write_linger_ms", "database.write_linger_ms", 2, 1, 1000),
+        r.integer(json, "write_linger_ms", "database.write_linger_ms", 0, 0, 1000),
         (int) r.integer(json, "max_pending_writes", "database.max_pending_writes", 20_000, 1, 1_000_000));
   }
 }
