@@ -2,16 +2,20 @@
 # Throughput benchmark of the packaged service: see bench/README.md.
 #   bench/run.sh            full run: the ceiling and scenarios (a), (b), (c), about 4 minutes
 #   bench/run.sh --smoke    the same table in small, a few seconds a scenario (exercised by BenchSmokeIT)
+#   bench/run.sh --profile  also records the service with JDK Flight Recorder during scenario (a) at the higher
+#                           connection count and prints its hottest frames
 # Environment: DATABASE_URL (an external PostgreSQL instead of the embedded one), BENCH_PORT (default 18080),
 # BENCH_KEEP=1 (keep the work directory with the logs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 mode=full
+profile=0
 for arg in "$@"; do
   case "$arg" in
     --smoke) mode=smoke ;;
-    -h | --help) sed -n '2,6p' "$0"; exit 0 ;;
+    --profile) profile=1 ;;
+    -h | --help) sed -n '2,8p' "$0"; exit 0 ;;
     *) echo "bench: unknown option $arg (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -116,9 +120,11 @@ delivered_all() {
 results="$work/results.jsonl"
 : > "$results"
 
-# run NAME WORKSPACE KEY SESSION(0/1) CONNECTIONS FORWARDED(0/1)
+jdk_bin=$(dirname "$(readlink -f "$(command -v java)")")
+
+# run NAME WORKSPACE KEY SESSION(0/1) CONNECTIONS FORWARDED(0/1) [PROFILE(0/1)]
 run() {
-  local name=$1 ws=$2 k=$3 session=$4 conns=$5 forwarded=$6
+  local name=$1 ws=$2 k=$3 session=$4 conns=$5 forwarded=$6 record=${7:-0}
   export BENCH_WORKSPACE=$ws BENCH_KEY=$k BENCH_SESSION=$session
   if [ "$forwarded" = 1 ]; then # let the warm-up's deliveries arrive, then count from zero
     curl -fs -X POST "http://127.0.0.1:$fake_port/reset" > /dev/null
@@ -133,6 +139,8 @@ run() {
   local stored0 pg svc0 pg0 fake0 all0 peak=0 h
   stored0=$(stored); pg=$(postgres_pids)
   svc0=$(ticks "$service_pid"); pg0=$(ticks $pg); fake0=$(ticks "$fake_pid"); all0=$(machine_ticks)
+  [ "$record" = 1 ] && "$jdk_bin/jcmd" "$service_pid" JFR.start name=bench settings=default \
+    filename="$work/service.jfr" > /dev/null
   wrk -t2 -c"$conns" -d"${duration}s" -s bench/event.lua "http://127.0.0.1:$port" > "$work/wrk-$name.txt" &
   local wrk_pid=$!
   while kill -0 "$wrk_pid" 2> /dev/null; do
@@ -140,6 +148,7 @@ run() {
     sleep 1
   done
   wait "$wrk_pid"
+  [ "$record" = 1 ] && "$jdk_bin/jcmd" "$service_pid" JFR.stop name=bench > /dev/null
   local svc1 pg1 fake1 all1 stored1 at_end after_drain=""
   svc1=$(ticks "$service_pid"); pg1=$(ticks $pg); fake1=$(ticks "$fake_pid"); all1=$(machine_ticks)
   stored1=$(stored)
@@ -180,6 +189,8 @@ run a-session-supplied "$plain_ws" "$key" 1 "$high" 0
 run a-session-supplied "$plain_ws" "$key" 1 "$low" 0
 run b-session-omitted "$plain_ws" "$key" 0 "$high" 0
 run c-two-integrations "$forward_ws" "$key2" 1 "$low" 1
+# Recorded in a run of its own, so the recording's cost stays out of the (a) rows above.
+[ "$profile" = 1 ] && run a-profiled "$plain_ws" "$key" 1 "$high" 0 1
 
 python3 - "$results" "$mode" << 'EOF'
 import json, sys
@@ -201,3 +212,36 @@ for r in rows:
 errors = sum(r["errors"] for r in rows[1:])
 print(f"\nrequests answered other than 200 in the stored scenarios: {errors}")
 EOF
+
+if [ "$profile" = 1 ]; then
+  "$jdk_bin/jfr" print --json --events jdk.ExecutionSample "$work/service.jfr" > "$work/samples.json"
+  python3 - "$work/samples.json" "$work/service.jfr" << 'EOF'
+import collections, json, sys
+events = json.load(open(sys.argv[1]))["recording"]["events"]
+def name(frame):
+    method = frame["method"]
+    return method["type"]["name"].replace("/", ".") + "." + method["name"]
+LIBRARIES = ["dev.eventrouter", "io.netty", "com.fasterxml.jackson", "io.vertx.pgclient", "io.vertx.sqlclient",
+             "io.vertx.ext.web", "io.vertx.core.eventbus", "io.vertx.core.json", "io.vertx", "io.micrometer",
+             "java.util.regex", "java.util", "java.lang", "jdk", "sun"]
+def library(frame_name):
+    return next((lib for lib in LIBRARIES if frame_name.startswith(lib + ".")), "other")
+top, ours, threads, libraries = (collections.Counter() for _ in range(4))
+for event in events:
+    frames = event["values"]["stackTrace"]["frames"]
+    if not frames:
+        continue
+    top[name(frames[0])] += 1
+    libraries[library(name(frames[0]))] += 1
+    mine = next((name(f) for f in frames if name(f).startswith("dev.eventrouter.")), "(no dev.eventrouter frame)")
+    ours[mine] += 1
+    threads[event["values"]["sampledThread"]["javaName"].rstrip("0123456789-")] += 1
+total = sum(top.values())
+print(f"\nprofile of scenario (a) (a-profiled above): {total} CPU samples, recording kept at {sys.argv[2]} (BENCH_KEEP=1)")
+for title, counter in (("by library (top frame)", libraries), ("hottest frames", top),
+                       ("nearest dev.eventrouter frame", ours), ("threads", threads)):
+    print(f"\n{title}:")
+    for key, count in counter.most_common(15):
+        print(f"  {count / total:6.1%}  {key}")
+EOF
+fi

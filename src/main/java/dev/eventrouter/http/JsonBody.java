@@ -119,6 +119,9 @@ final class JsonBody {
 
   /** A key as it can be shown in an error: offending characters as {@code \\uXXXX}. */
   private static String printable(String key) {
+    if (storable(key)) { // nearly every key: no copy on the hot path
+      return key;
+    }
     StringBuilder out = new StringBuilder();
     key.chars().forEach(c -> {
       if (c == 0 || Character.isSurrogate((char) c)) {
