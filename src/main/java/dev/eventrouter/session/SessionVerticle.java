@@ -36,9 +36,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -64,6 +66,7 @@ public final class SessionVerticle extends VerticleBase {
   private SessionResolver resolver;
   private Batcher<NewEvent, WriteResult> writes;
   private final Map<String, Counter> storedBySource = new HashMap<>();
+  private final Set<String> wakesDue = new HashSet<>();
 
   /** @param writer where events are written (the events table, or a test's faulty double) */
   public SessionVerticle(Database database, EventIds ids, LiveConfig live, MeterRegistry metrics, EventWriter writer) {
@@ -176,10 +179,19 @@ public final class SessionVerticle extends VerticleBase {
         : then.apply(found.get()).map(Optional::of));
   }
 
-  /** Tells the forwarders of these networks, on every node, that deliveries are due. */
+  /**
+   * Tells the forwarders of these networks, on every node, that deliveries are due: once per event-loop turn, however
+   * many events were stored in it (a committed batch answers all its events in one turn).
+   */
   private void wakeForwarders(List<String> networks) {
-    networks.stream().distinct()
-        .forEach(network -> vertx.eventBus().publish(Addresses.deliveriesDue(network), network));
+    boolean scheduled = !wakesDue.isEmpty();
+    wakesDue.addAll(networks);
+    if (!scheduled && !wakesDue.isEmpty()) {
+      vertx.runOnContext(v -> {
+        wakesDue.forEach(network -> vertx.eventBus().publish(Addresses.deliveriesDue(network), network));
+        wakesDue.clear();
+      });
+    }
   }
 
   private static void answer(Message<JsonObject> message, Future<Optional<JsonObject>> result) {
