@@ -120,5 +120,10 @@ class PayloadUnitTest {
     assertThat(MetaApi.USER_DATA.rejected(job)).containsExactly("email", "city");
     assertThat(TikTokApi.USER_DATA.rejected(job)).containsExactly("email", "city");
     assertThat(MetaApi.USER_DATA.rejected(lead())).isEmpty();
+    // TikTok takes the country plain: a hash there is no country. Meta takes it hashed, so a hash is accepted.
+    ClaimedDelivery hashedCountry = new ClaimedDelivery(5, 11, UUID.randomUUID(), "i", "Lead", 0, 42, null, "USD",
+        new JsonObject().put("country", Sha256.hex("us")), AT, null);
+    assertThat(MetaApi.USER_DATA.rejected(hashedCountry)).isEmpty();
+    assertThat(TikTokApi.USER_DATA.rejected(hashedCountry)).containsExactly("country");
   }
 }
