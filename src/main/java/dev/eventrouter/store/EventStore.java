@@ -3,7 +3,6 @@ package dev.eventrouter.store;
 import dev.eventrouter.event.ConversionEvent;
 import dev.eventrouter.event.EventIds;
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.pgclient.PgException;
 import io.vertx.sqlclient.Pool;
@@ -12,6 +11,9 @@ import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.Tuple;
 
 import java.math.BigDecimal;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -19,7 +21,8 @@ import java.util.function.Supplier;
 
 /**
  * SQL for the events table. A whole batch is one statement (or, when some events carry an Idempotency-Key, one
- * transaction with the key claims of {@link IdempotencyKeys}), with the rows passed as one JSON array parameter.
+ * transaction with the key claims of {@link IdempotencyKeys}), with the rows passed column by column as typed arrays
+ * ({@code unnest}): cheaper for PostgreSQL to read than one JSON array of rows.
  */
 public final class EventStore implements EventWriter {
 
@@ -31,18 +34,19 @@ public final class EventStore implements EventWriter {
       WITH inserted AS (
           INSERT INTO events (event_id, workspace_id, event_name, telegram_id, session_id, session_source, value,
                               currency, user_data, idempotency_key, status, received_at)
-          SELECT event_id, workspace_id, event_name, telegram_id, session_id, session_source, value, currency,
-                 user_data, idempotency_key, 'processed', received_at
-            FROM jsonb_to_recordset($1::jsonb) AS t(event_id bigint, workspace_id uuid, event_name text,
-                 telegram_id bigint, session_id text, session_source text, value numeric, currency text,
-                 user_data jsonb, idempotency_key text, received_at timestamptz)
+          SELECT event_id, workspace_id, event_name, telegram_id, session_id, session_source, value::numeric,
+                 currency, user_data::jsonb, idempotency_key, 'processed', received_at
+            FROM unnest($1::bigint[], $2::uuid[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[],
+                        $8::text[], $9::text[], $10::text[], $11::timestamptz[])
+                 AS t(event_id, workspace_id, event_name, telegram_id, session_id, session_source, value, currency,
+                      user_data, idempotency_key, received_at)
           RETURNING event_id, workspace_id, telegram_id, session_id, received_at),
       outbox AS (
           INSERT INTO deliveries (event_id, workspace_id, integration_id, network, mapped_event, status,
                                   next_attempt_at)
           SELECT d.event_id, i.workspace_id, d.integration_id, d.network, d.mapped_event, 'pending', now()
-            FROM jsonb_to_recordset($2::jsonb) AS d(event_id bigint, integration_id text, network text,
-                 mapped_event text)
+            FROM unnest($12::bigint[], $13::text[], $14::text[], $15::text[])
+                 AS d(event_id, integration_id, network, mapped_event)
             JOIN inserted i ON i.event_id = d.event_id)
       INSERT INTO last_sessions (workspace_id, telegram_id, session_id, updated_at)
       SELECT DISTINCT ON (workspace_id, telegram_id) workspace_id, telegram_id, session_id, received_at
@@ -115,26 +119,51 @@ public final class EventStore implements EventWriter {
     if (batch.isEmpty()) {
       return Future.succeededFuture();
     }
-    JsonArray rows = new JsonArray();
-    JsonArray deliveries = new JsonArray();
-    for (NewEvent e : batch) {
-      e.deliveries().forEach(d -> deliveries.add(new JsonObject().put("event_id", e.eventId())
-          .put("integration_id", d.integrationId()).put("network", d.network()).put("mapped_event", d.mappedEvent())));
+    int n = batch.size();
+    Long[] eventIds = new Long[n];
+    UUID[] workspaceIds = new UUID[n];
+    String[] names = new String[n];
+    Long[] telegramIds = new Long[n];
+    String[] sessionIds = new String[n];
+    String[] sources = new String[n];
+    // Values and user_data go as text: the client's array encoder does not take a null BigDecimal element.
+    String[] values = new String[n];
+    String[] currencies = new String[n];
+    String[] userData = new String[n];
+    String[] keys = new String[n];
+    OffsetDateTime[] receivedAt = new OffsetDateTime[n];
+    List<Long> deliveryEvents = new ArrayList<>();
+    List<String> integrations = new ArrayList<>();
+    List<String> networks = new ArrayList<>();
+    List<String> mappedEvents = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      NewEvent e = batch.get(i);
       ConversionEvent event = e.event();
-      rows.add(new JsonObject()
-          .put("event_id", e.eventId())
-          .put("workspace_id", event.workspaceId().toString())
-          .put("event_name", event.eventName())
-          .put("telegram_id", event.telegramId())
-          .put("session_id", e.session().sessionId())
-          .put("session_source", e.session().source())
-          .put("value", event.value())
-          .put("currency", event.currency())
-          .put("user_data", event.userData())
-          .put("idempotency_key", e.idempotencyKey())
-          .put("received_at", e.receivedAt().toString()));
+      eventIds[i] = e.eventId();
+      workspaceIds[i] = event.workspaceId();
+      names[i] = event.eventName();
+      telegramIds[i] = event.telegramId();
+      sessionIds[i] = e.session().sessionId();
+      sources[i] = e.session().source();
+      values[i] = event.value() == null ? null : event.value().toPlainString();
+      currencies[i] = event.currency();
+      userData[i] = event.userData() == null ? null : event.userData().encode();
+      keys[i] = e.idempotencyKey();
+      receivedAt[i] = e.receivedAt().atOffset(ZoneOffset.UTC);
+      for (NewEvent.Delivery d : e.deliveries()) {
+        deliveryEvents.add(e.eventId());
+        integrations.add(d.integrationId());
+        networks.add(d.network());
+        mappedEvents.add(d.mappedEvent());
+      }
     }
-    return client.preparedQuery(INSERT_EVENTS).execute(Tuple.of(rows, deliveries)).mapEmpty();
+    Tuple params = Tuple.tuple().addArrayOfLong(eventIds).addArrayOfUUID(workspaceIds).addArrayOfString(names)
+        .addArrayOfLong(telegramIds).addArrayOfString(sessionIds).addArrayOfString(sources)
+        .addArrayOfString(values).addArrayOfString(currencies).addArrayOfString(userData)
+        .addArrayOfString(keys).addArrayOfOffsetDateTime(receivedAt)
+        .addArrayOfLong(deliveryEvents.toArray(Long[]::new)).addArrayOfString(integrations.toArray(String[]::new))
+        .addArrayOfString(networks.toArray(String[]::new)).addArrayOfString(mappedEvents.toArray(String[]::new));
+    return client.preparedQuery(INSERT_EVENTS).execute(params).mapEmpty();
   }
 
   /** Two batches claiming overlapping keys can still deadlock at the edges; PostgreSQL breaks it, we try again. */
