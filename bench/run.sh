@@ -126,15 +126,13 @@ jdk_bin=$(dirname "$(readlink -f "$(command -v java)")")
 run() {
   local name=$1 ws=$2 k=$3 session=$4 conns=$5 forwarded=$6 record=${7:-0}
   export BENCH_WORKSPACE=$ws BENCH_KEY=$k BENCH_SESSION=$session
+  local before
+  before=$(stored)
+  [ "$forwarded" = 1 ] && curl -fs -X POST "http://127.0.0.1:$fake_port/reset" > /dev/null
+  wrk -t2 -c"$conns" -d"${warmup}s" -s bench/event.lua "http://127.0.0.1:$port" > /dev/null
   if [ "$forwarded" = 1 ]; then # let the warm-up's deliveries arrive, then count from zero
-    curl -fs -X POST "http://127.0.0.1:$fake_port/reset" > /dev/null
-    local before
-    before=$(stored)
-    wrk -t2 -c"$conns" -d"${warmup}s" -s bench/event.lua "http://127.0.0.1:$port" > /dev/null
     delivered_all $(($(stored) - before)) || echo "bench: the warm-up's deliveries did not all arrive" >&2
     curl -fs -X POST "http://127.0.0.1:$fake_port/reset" > /dev/null
-  else
-    wrk -t2 -c"$conns" -d"${warmup}s" -s bench/event.lua "http://127.0.0.1:$port" > /dev/null
   fi
   local stored0 pg svc0 pg0 fake0 all0 peak=0 h
   stored0=$(stored); pg=$(postgres_pids)

@@ -1,7 +1,9 @@
 package dev.eventrouter.config;
 
+import dev.eventrouter.event.EventMap;
 import dev.eventrouter.event.EventMapping;
 import dev.eventrouter.http.ApiKeyAuthenticator;
+import dev.eventrouter.support.LogCapture;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -14,6 +16,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -225,9 +228,9 @@ class ConfigTest {
   @DisplayName("a reload keeps the running http and database settings, and says so only when they differ")
   void reloadKeepsRestartSettings() {
     LiveConfig live = new LiveConfig(resolve(valid(), Map.of()));
-    List<AppConfig> seen = new java.util.ArrayList<>();
+    List<AppConfig> seen = new ArrayList<>();
     live.onChange(seen::add);
-    dev.eventrouter.support.LogCapture logs = dev.eventrouter.support.LogCapture.start();
+    LogCapture logs = LogCapture.start();
     try {
       JsonObject same = valid();
       ws(same).put("name", "renamed");
@@ -363,19 +366,19 @@ class ConfigTest {
 
     WorkspaceConfig workspace = resolve(config, Map.of()).workspaces().get(0);
 
-    assertThat(dev.eventrouter.event.EventMap.mapping(workspace, "REG"))
+    assertThat(EventMap.mapping(workspace, "REG"))
         .isEqualTo(new EventMapping("CompleteRegistration", "CompleteRegistration", false));
-    assertThat(dev.eventrouter.event.EventMap.requiresValue(workspace, "VIP")).isTrue();
-    assertThat(dev.eventrouter.event.EventMap.mapping(workspace, "VIP"))
+    assertThat(EventMap.requiresValue(workspace, "VIP")).isTrue();
+    assertThat(EventMap.mapping(workspace, "VIP"))
         .isEqualTo(new EventMapping("Purchase", "CompletePayment", true));
-    EventMapping subscribe = dev.eventrouter.event.EventMap.mapping(workspace, "Subscribe");
+    EventMapping subscribe = EventMap.mapping(workspace, "Subscribe");
     assertThat(subscribe).as("a row naming Meta only keeps TikTok's default")
         .isEqualTo(new EventMapping("Subscribe", "SubmitForm", false));
     assertThat(subscribe.nameFor(Network.META)).isEqualTo("Subscribe");
     assertThat(subscribe.nameFor(Network.TIKTOK)).isEqualTo("SubmitForm");
-    assertThat(dev.eventrouter.event.EventMap.mapping(workspace, "FTD")).as("monetary left out stays the default's")
+    assertThat(EventMap.mapping(workspace, "FTD")).as("monetary left out stays the default's")
         .isEqualTo(new EventMapping("Purchase", "Purchase", true));
-    assertThat(dev.eventrouter.event.EventMap.mapping(workspace, "Level Up"))
+    assertThat(EventMap.mapping(workspace, "Level Up"))
         .isEqualTo(new EventMapping("Level Up", "Level Up", false));
   }
 
