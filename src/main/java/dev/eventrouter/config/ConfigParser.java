@@ -17,7 +17,7 @@ public final class ConfigParser {
   private static final Set<String> HTTP_KEYS =
       Set.of("host", "port", "max_body_bytes", "instances", "request_timeout_ms");
   private static final Set<String> DATABASE_KEYS = Set.of("url", "data_dir", "pool_size", "write_batch_size",
-      "write_linger_ms", "max_pending_writes");
+      "write_linger_ms", "max_pending_writes", "retention_days");
   private static final Set<String> SESSION_KEYS = Set.of("source_timeout_ms");
   private static final Set<String> DELIVERY_KEYS = Set.of("batch_size", "linger_ms", "request_timeout_ms",
       "initial_backoff_ms", "max_backoff_ms", "scan_interval_ms", "breaker");
@@ -91,6 +91,8 @@ public final class ConfigParser {
         (int) r.integer(json, "pool_size", "database.pool_size", 8, 1, 200),
         (int) r.integer(json, "write_batch_size", "database.write_batch_size", 500, 1, 5000),
         r.integer(json, "write_linger_ms", "database.write_linger_ms", 0, 0, 1000),
-        (int) r.integer(json, "max_pending_writes", "database.max_pending_writes", 20_000, 1, 1_000_000));
+        (int) r.integer(json, "max_pending_writes", "database.max_pending_writes", 20_000, 1, 1_000_000),
+        (int) r.integer(json, "retention_days", "database.retention_days", DatabaseConfig.DEFAULT_RETENTION_DAYS,
+            DatabaseConfig.MIN_RETENTION_DAYS, 3650));
   }
 }

@@ -9,9 +9,15 @@ import java.nio.file.Path;
  * @param writeBatchSize most events gathered into one group commit
  * @param writeLingerMs  how long the first event of a group commit waits for company
  * @param maxPendingWrites events waiting for a commit before new ones are refused with 503
+ * @param retentionDays  days events and their deliveries are kept; older days are dropped whole
  */
 public record DatabaseConfig(String url, Path dataDir, int poolSize, int writeBatchSize, long writeLingerMs,
-                             int maxPendingWrites) {
+                             int maxPendingWrites, int retentionDays) {
+
+  /** Longer than the networks accept events (7 days) plus the day being written: a retrying delivery is never cut. */
+  public static final int MIN_RETENTION_DAYS = 8;
+  public static final int DEFAULT_RETENTION_DAYS = 30;
+
 
   public boolean embedded() {
     return url == null;

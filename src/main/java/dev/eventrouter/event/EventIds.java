@@ -1,6 +1,7 @@
 package dev.eventrouter.event;
 
 import java.time.Clock;
+import java.time.Instant;
 
 /**
  * Time-ordered 64-bit event ids: 41 bits of milliseconds since 2024-01-01, 10 bits of node id, 12 bits of sequence.
@@ -40,6 +41,11 @@ public final class EventIds {
       sequence = 0;
     }
     return (lastMs << (NODE_BITS + SEQUENCE_BITS)) | (node << SEQUENCE_BITS) | sequence;
+  }
+
+  /** The smallest id made at or after the given instant (on any node): where a time range of ids starts. */
+  public static long firstIdAt(Instant at) {
+    return (at.toEpochMilli() - EPOCH_MS) << (NODE_BITS + SEQUENCE_BITS);
   }
 
   public static String format(long id) {

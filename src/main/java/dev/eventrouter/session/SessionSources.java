@@ -22,7 +22,10 @@ final class SessionSources {
                        WHERE s.workspace_id = t.workspace_id AND s.telegram_id = t.telegram_id
                        ORDER BY s.created_at DESC LIMIT 1) s ON true""";
 
-  /** The newest stored event of the user that carries a session, within the workspace's attribution window ($3). */
+  /**
+   * The newest stored event of the user that carries a session, within the workspace's attribution window ($3). The
+   * same bound on the event id (time-ordered) lets PostgreSQL skip the day partitions before the window.
+   */
   private static final String NEWEST_EVENT_WITH_SESSION = """
       SELECT t.i, e.session_id
         FROM unnest($1::uuid[], $2::bigint[], $3::int[]) WITH ORDINALITY AS t(workspace_id, telegram_id, days, i)
@@ -30,6 +33,7 @@ final class SessionSources {
                        WHERE e.workspace_id = t.workspace_id AND e.telegram_id = t.telegram_id
                          AND e.session_id IS NOT NULL
                          AND e.received_at >= now() - make_interval(days => t.days)
+                         AND e.event_id >= event_id_floor(now() - make_interval(days => t.days))
                        ORDER BY e.received_at DESC LIMIT 1) e ON true""";
 
   /** The last session any event of the user ended with, without a time limit. */

@@ -1,5 +1,6 @@
 package dev.eventrouter.store;
 
+import dev.eventrouter.common.LogSafe;
 import dev.eventrouter.config.DatabaseConfig;
 import dev.eventrouter.event.EventIds;
 import io.vertx.core.Future;
@@ -10,11 +11,16 @@ import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.PoolOptions;
 import org.flywaydb.core.Flyway;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Clock;
+import java.time.LocalDate;
+import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 
 /**
@@ -23,20 +29,28 @@ import javax.sql.DataSource;
  */
 public final class Database {
 
+  private static final Logger LOG = LoggerFactory.getLogger(Database.class);
   private static final long READ_STATEMENT_TIMEOUT_MS = 2_000;
+  private static final long PARTITIONS_EVERY_MS = TimeUnit.HOURS.toMillis(1);
 
   private final Vertx vertx;
   private final PostgresServer server;
   private final Pool pool;
   private final Pool readPool;
   private final int nodeId;
+  private final int retentionDays;
+  private final Clock clock;
+  private long partitionTimer = -1;
 
-  private Database(Vertx vertx, PostgresServer server, Pool pool, Pool readPool, int nodeId) {
+  private Database(Vertx vertx, PostgresServer server, Pool pool, Pool readPool, int nodeId, int retentionDays,
+                   Clock clock) {
     this.vertx = vertx;
     this.server = server;
     this.pool = pool;
     this.readPool = readPool;
     this.nodeId = nodeId;
+    this.retentionDays = retentionDays;
+    this.clock = clock;
   }
 
   /**
@@ -53,7 +67,28 @@ public final class Database {
             pool(vertx, prepared.server, "event-router-write", config.poolSize(), writeTimeoutMs, 0),
             pool(vertx, prepared.server, "event-router-read", Math.max(2, config.poolSize() / 2),
                 READ_STATEMENT_TIMEOUT_MS, readLockTimeoutMs),
-            prepared.nodeId));
+            prepared.nodeId, config.retentionDays(), Clock.systemUTC()))
+        // The partitions ahead exist before the first insert; a database that refuses them fails the start.
+        .compose(database -> database.maintainPartitions()
+            .map(round -> database.keepPartitions())
+            .recover(e -> database.close().transform(ignored -> Future.failedFuture(e))));
+  }
+
+  /** One round of partition upkeep for today (UTC): create ahead, drop past the retention. */
+  public Future<Partitions.Round> maintainPartitions() {
+    return Partitions.maintain(pool, LocalDate.now(clock), retentionDays).onSuccess(round -> {
+      if (!round.created().isEmpty() || !round.dropped().isEmpty()) {
+        LOG.info("partitions created: {}; dropped (older than {} days): {}", round.created(), retentionDays,
+            round.dropped());
+      }
+    });
+  }
+
+  /** Hourly: a day boundary is never more than an hour late, and the partitions ahead absorb failing rounds. */
+  private Database keepPartitions() {
+    partitionTimer = vertx.setPeriodic(PARTITIONS_EVERY_MS, id -> maintainPartitions()
+        .onFailure(e -> LOG.warn("partition upkeep failed, tried again within the hour: {}", LogSafe.describe(e))));
+    return this;
   }
 
   private record Prepared(PostgresServer server, int nodeId) {}
@@ -114,6 +149,7 @@ public final class Database {
   }
 
   public Future<Void> close() {
+    vertx.cancelTimer(partitionTimer);
     return pool.close().eventually(readPool::close).eventually(() -> vertx.executeBlocking(() -> {
       server.close();
       return null;

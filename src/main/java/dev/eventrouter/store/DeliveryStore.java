@@ -37,39 +37,49 @@ public final class DeliveryStore implements DeliveryQueue {
         FROM due
         JOIN events e ON e.event_id = due.event_id
         LEFT JOIN click_sessions c ON c.workspace_id = e.workspace_id AND c.session_id = e.session_id
-       WHERE d.delivery_id = due.delivery_id
+       WHERE d.event_id = due.event_id AND d.delivery_id = due.delivery_id
       RETURNING d.delivery_id, d.event_id, d.workspace_id, d.integration_id, d.mapped_event, d.attempts,
                 e.telegram_id, e.value, e.currency, e.user_data, e.received_at,
                 c.session_id AS click_session, c.fbclid, c.fbc, c.fbp, c.ttclid, c.ttp, c.client_ip, c.user_agent,
                 c.landing_url, c.clicked_at""";
 
+  /**
+   * The claimed rows an outcome applies to, $1 their event ids and $2 their delivery ids: a delivery is addressed by
+   * both, so PostgreSQL reads only the partition of its event's day.
+   */
+  private static final String CLAIMED_ROWS = """
+        FROM unnest($1::bigint[], $2::bigint[]) AS j(event_id, delivery_id)
+       WHERE d.event_id = j.event_id AND d.delivery_id = j.delivery_id""";
+
   static final String DELIVERED = """
-      UPDATE deliveries SET status = 'delivered', attempts = attempts + 1, delivered_at = now(), last_error = NULL,
+      UPDATE deliveries d SET status = 'delivered', attempts = attempts + 1, delivered_at = now(), last_error = NULL,
              updated_at = now()
-       WHERE delivery_id = ANY($1)""";
+      """ + CLAIMED_ROWS;
 
   static final String RETRY = """
-      UPDATE deliveries SET status = 'retrying', attempts = attempts + 1, last_error = $2, next_attempt_at = $3,
+      UPDATE deliveries d SET status = 'retrying', attempts = attempts + 1, last_error = $3, next_attempt_at = $4,
              updated_at = now()
-       WHERE delivery_id = ANY($1)""";
+      """ + CLAIMED_ROWS;
 
   static final String FAILED = """
-      UPDATE deliveries SET status = 'failed', attempts = attempts + 1, last_error = $2, updated_at = now()
-       WHERE delivery_id = ANY($1)""";
+      UPDATE deliveries d SET status = 'failed', attempts = attempts + 1, last_error = $3, updated_at = now()
+      """ + CLAIMED_ROWS;
 
   /** Ends without a request: expired, or no longer configured. Attempts are not spent. */
   static final String CLOSED = """
-      UPDATE deliveries SET status = $2, last_error = $3, updated_at = now() WHERE delivery_id = ANY($1)""";
+      UPDATE deliveries d SET status = $3, last_error = $4, updated_at = now()
+      """ + CLAIMED_ROWS;
 
   /** Stores the payloads that would have been sent, one per delivery, in one statement. */
   static final String DRY_RUN = """
       UPDATE deliveries d SET status = 'dry_run', payload = p.payload, updated_at = now()
-        FROM jsonb_to_recordset($1::jsonb) AS p(delivery_id bigint, payload jsonb)
-       WHERE d.delivery_id = p.delivery_id""";
+        FROM jsonb_to_recordset($1::jsonb) AS p(event_id bigint, delivery_id bigint, payload jsonb)
+       WHERE d.event_id = p.event_id AND d.delivery_id = p.delivery_id""";
 
   /** Waits (breaker open) without spending an attempt. */
   static final String DEFER = """
-      UPDATE deliveries SET next_attempt_at = $2, updated_at = now() WHERE delivery_id = ANY($1)""";
+      UPDATE deliveries d SET next_attempt_at = $3, updated_at = now()
+      """ + CLAIMED_ROWS;
 
   static final String FOR_EVENT = """
       SELECT integration_id, network, mapped_event, status, attempts, last_error, delivered_at, payload
@@ -116,36 +126,37 @@ public final class DeliveryStore implements DeliveryQueue {
 
   @Override
   public Future<Void> delivered(List<ClaimedDelivery> jobs) {
-    return pool.preparedQuery(DELIVERED).execute(Tuple.of(ids(jobs))).mapEmpty();
+    return pool.preparedQuery(DELIVERED).execute(claimed(jobs)).mapEmpty();
   }
 
   @Override
   public Future<Void> retry(List<ClaimedDelivery> jobs, String error, Instant nextAttempt) {
-    return pool.preparedQuery(RETRY).execute(Tuple.of(ids(jobs), error, nextAttempt.atOffset(ZoneOffset.UTC)))
-        .mapEmpty();
+    return pool.preparedQuery(RETRY).execute(claimed(jobs).addString(error)
+        .addOffsetDateTime(nextAttempt.atOffset(ZoneOffset.UTC))).mapEmpty();
   }
 
   @Override
   public Future<Void> failed(List<ClaimedDelivery> jobs, String error) {
-    return pool.preparedQuery(FAILED).execute(Tuple.of(ids(jobs), error)).mapEmpty();
+    return pool.preparedQuery(FAILED).execute(claimed(jobs).addString(error)).mapEmpty();
   }
 
   @Override
   public Future<Void> end(List<ClaimedDelivery> jobs, String status, String reason) {
-    return pool.preparedQuery(CLOSED).execute(Tuple.of(ids(jobs), status, reason)).mapEmpty();
+    return pool.preparedQuery(CLOSED).execute(claimed(jobs).addString(status).addString(reason)).mapEmpty();
   }
 
   @Override
   public Future<Void> dryRun(Map<ClaimedDelivery, JsonObject> payloads) {
     JsonArray rows = new JsonArray();
-    payloads.forEach((job, payload) -> rows.add(new JsonObject().put("delivery_id", job.deliveryId())
-        .put("payload", payload)));
+    payloads.forEach((job, payload) -> rows.add(new JsonObject().put("event_id", job.eventId())
+        .put("delivery_id", job.deliveryId()).put("payload", payload)));
     return pool.preparedQuery(DRY_RUN).execute(Tuple.of(rows)).mapEmpty();
   }
 
   @Override
   public Future<Void> defer(List<ClaimedDelivery> jobs, Instant until) {
-    return pool.preparedQuery(DEFER).execute(Tuple.of(ids(jobs), until.atOffset(ZoneOffset.UTC))).mapEmpty();
+    return pool.preparedQuery(DEFER).execute(claimed(jobs).addOffsetDateTime(until.atOffset(ZoneOffset.UTC)))
+        .mapEmpty();
   }
 
   /** The deliveries of an event, as the status endpoint shows them. */
@@ -180,8 +191,11 @@ public final class DeliveryStore implements DeliveryQueue {
     });
   }
 
-  private static Long[] ids(List<ClaimedDelivery> jobs) {
-    return jobs.stream().map(ClaimedDelivery::deliveryId).toArray(Long[]::new);
+  /** $1 and $2 of {@link #CLAIMED_ROWS}. */
+  private static Tuple claimed(List<ClaimedDelivery> jobs) {
+    return Tuple.tuple()
+        .addArrayOfLong(jobs.stream().map(ClaimedDelivery::eventId).toArray(Long[]::new))
+        .addArrayOfLong(jobs.stream().map(ClaimedDelivery::deliveryId).toArray(Long[]::new));
   }
 
 }

@@ -71,11 +71,13 @@ public final class EventStore implements EventWriter {
 
   /**
    * A failure caused by the data of a row rather than by the database being unavailable: SQLSTATE classes 22 (data
-   * exception) and 23 (integrity constraint violation), https://www.postgresql.org/docs/current/errcodes-appendix.html
+   * exception) and 23 (integrity constraint violation), https://www.postgresql.org/docs/current/errcodes-appendix.html.
+   * Except a missing partition (also 23514): that is the server's fault, never the event's.
    */
   public static boolean isDataError(Throwable failure) {
     return failure instanceof PgException pg && pg.getSqlState() != null
-        && (pg.getSqlState().startsWith("22") || pg.getSqlState().startsWith("23"));
+        && (pg.getSqlState().startsWith("22") || pg.getSqlState().startsWith("23"))
+        && !(pg.getErrorMessage() != null && pg.getErrorMessage().startsWith("no partition of relation"));
   }
 
   @Override

@@ -100,7 +100,8 @@ class ConfigTest {
         bad("http.prot: unknown key", c -> c.getJsonObject("http").put("prot", 1)),
         bad("http.port: must be a whole number", c -> c.getJsonObject("http").put("port", 70000)),
         bad("workspaces[0].rate_limit.per_second", c -> ws(c).put("rate_limit", new JsonObject().put("per_second", 0))),
-        bad("database.url: must look like postgresql://", c -> c.getJsonObject("database").put("url", "mysql://x")),
+        bad("database.retention_days: must be a whole number", c -> c.getJsonObject("database")
+            .put("retention_days", DatabaseConfig.MIN_RETENTION_DAYS - 1)),
         bad("workspaces[0].bot_name", c -> ws(c).put("bot_name", "t.me/some bot")),
         bad("workspaces[0].attribution_window_days", c -> ws(c).put("attribution_window_days", 0)),
         bad("session.source_timeout_ms", c -> c.put("session", new JsonObject().put("source_timeout_ms", "fast"))),
@@ -195,7 +196,7 @@ class ConfigTest {
     JsonObject config = valid().put("delivery", new JsonObject().put("initial_backoff_ms", 4000)
         .put("max_backoff_ms", 4000).put("batch_size", 1000));
     config.getJsonObject("http").put("port", 65535).put("max_body_bytes", 4096L);
-    config.getJsonObject("database").put("url", "postgres://app@db:5432/events");
+    config.getJsonObject("database").put("url", "postgres://app@db:5432/events").put("retention_days", 8);
     ws(config).put("rate_limit", new JsonObject().put("per_second", 0.5).put("burst", 1));
 
     AppConfig resolved = resolve(config, Map.of());
@@ -206,6 +207,8 @@ class ConfigTest {
     assertThat(resolved.http().port()).isEqualTo(65535);
     assertThat(resolved.http().maxBodyBytes()).as("a long in range is a whole number too").isEqualTo(4096);
     assertThat(resolved.database().url()).isEqualTo("postgres://app@db:5432/events");
+    assertThat(resolved.database().retentionDays()).isEqualTo(8);
+    assertThat(resolve(valid(), Map.of()).database().retentionDays()).as("default").isEqualTo(30);
     assertThat(resolved.workspaces().get(0).rateLimit()).isEqualTo(new RateLimitConfig(0.5, 1));
     assertThat(resolve(valid().put("http", new JsonObject().put("port", 0)), Map.of()).http().port()).isZero();
   }
