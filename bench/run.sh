@@ -4,6 +4,8 @@
 #   bench/run.sh --smoke    the same table in small, a few seconds a scenario (exercised by BenchSmokeIT)
 #   bench/run.sh --profile  also records the service with JDK Flight Recorder during scenario (a) at the higher
 #                           connection count and prints its hottest frames
+#   bench/run.sh --soak     scenario (a) until 20 million events are stored (BENCH_SOAK_EVENTS), printing the
+#                           insert rate of each million
 # Environment: DATABASE_URL (an external PostgreSQL instead of the embedded one), BENCH_PORT (default 18080),
 # BENCH_KEEP=1 (keep the work directory with the logs).
 set -euo pipefail
@@ -11,11 +13,13 @@ cd "$(dirname "$0")/.."
 
 mode=full
 profile=0
+soak=0
 for arg in "$@"; do
   case "$arg" in
     --smoke) mode=smoke ;;
     --profile) profile=1 ;;
-    -h | --help) sed -n '2,8p' "$0"; exit 0 ;;
+    --soak) soak=1 ;;
+    -h | --help) sed -n '2,10p' "$0"; exit 0 ;;
     *) echo "bench: unknown option $arg (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -104,6 +108,7 @@ postgres_pids() {
 }
 machine_ticks() { awk '/^cpu / {print $2 + $3 + $4 + $7 + $8}' /proc/stat; }
 stored() { curl -fs "http://127.0.0.1:$port/metrics" | awk '/^event_router_events_stored_total/ {s += $NF} END {printf "%d", s}'; }
+commits() { curl -fs "http://127.0.0.1:$port/metrics" | awk '/^event_router_write_commits_total/ {s += $NF} END {printf "%d", s}'; }
 heap() { curl -fs "http://127.0.0.1:$port/metrics" | awk '/^jvm_memory_used_bytes\{.*area="heap"/ {s += $NF} END {printf "%d", s}'; }
 fake_stats() { curl -fs "http://127.0.0.1:$fake_port/stats"; }
 
@@ -134,8 +139,8 @@ run() {
     delivered_all $(($(stored) - before)) || echo "bench: the warm-up's deliveries did not all arrive" >&2
     curl -fs -X POST "http://127.0.0.1:$fake_port/reset" > /dev/null
   fi
-  local stored0 pg svc0 pg0 fake0 all0 peak=0 h
-  stored0=$(stored); pg=$(postgres_pids)
+  local stored0 commits0 pg svc0 pg0 fake0 all0 peak=0 h
+  stored0=$(stored); commits0=$(commits); pg=$(postgres_pids)
   svc0=$(ticks "$service_pid"); pg0=$(ticks $pg); fake0=$(ticks "$fake_pid"); all0=$(machine_ticks)
   [ "$record" = 1 ] && "$jdk_bin/jcmd" "$service_pid" JFR.start name=bench settings=default \
     filename="$work/service.jfr" > /dev/null
@@ -150,6 +155,8 @@ run() {
   local svc1 pg1 fake1 all1 stored1 at_end after_drain=""
   svc1=$(ticks "$service_pid"); pg1=$(ticks $pg); fake1=$(ticks "$fake_pid"); all1=$(machine_ticks)
   stored1=$(stored)
+  local commits1
+  commits1=$(commits)
   at_end=$(fake_stats)
   if [ "$forwarded" = 1 ]; then
     delivered_all $((stored1 - stored0)) || true
@@ -157,9 +164,9 @@ run() {
   fi
   python3 - "$name" "$conns" "$work/wrk-$name.txt" "$((stored1 - stored0))" "$((svc1 - svc0))" "$((pg1 - pg0))" \
       "$((fake1 - fake0))" "$((all1 - all0))" "$clk" "$peak" "$(awk '/VmHWM/ {print $2}' "/proc/$service_pid/status")" \
-      "$forwarded" "$at_end" "${after_drain:-null}" >> "$results" << 'EOF'
+      "$forwarded" "$at_end" "${after_drain:-null}" "$((commits1 - commits0))" >> "$results" << 'EOF'
 import json, sys
-(name, conns, wrk_out, accepted, svc, pg, fake, total, clk, heap, rss, forwarded, at_end, after) = sys.argv[1:]
+(name, conns, wrk_out, accepted, svc, pg, fake, total, clk, heap, rss, forwarded, at_end, after, commits) = sys.argv[1:]
 fields = dict(kv.split("=") for kv in open(wrk_out).read().split("RESULT ", 1)[1].split())
 seconds = int(fields["duration_us"]) / 1e6
 cores = lambda ticks: int(ticks) / int(clk) / seconds
@@ -169,6 +176,7 @@ row = {"scenario": name, "connections": int(conns), "requests": int(fields["requ
        "errors": int(fields["status_errors"]) + int(fields["connect_errors"]) + int(fields["timeouts"]),
        "p50_ms": int(fields["p50_us"]) / 1000, "p99_ms": int(fields["p99_us"]) / 1000,
        "max_ms": int(fields["max_us"]) / 1000, "heap_mb": int(heap) / 2**20, "rss_mb": int(rss) / 1024,
+       "per_commit": int(accepted) / max(1, int(commits)),
        "cpu": {"service": cores(svc), "postgres": cores(pg), "fakes": cores(fake),
                "load and rest": cores(int(total) - int(svc) - int(pg) - int(fake))}}
 if forwarded == "1":
@@ -181,12 +189,100 @@ print(json.dumps(row))
 EOF
 }
 
-echo "bench: $mode run on $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo), $(date -u +%F)" >&2
+# The database the service uses, for the PostgreSQL ceiling.
+pg_url() {
+  if [ -n "${DATABASE_URL:-}" ]; then echo "$DATABASE_URL"; return; fi
+  echo "postgresql://postgres@localhost:$(grep -o 'embedded PostgreSQL started on localhost:[0-9]*' "$work/service.log" \
+    | head -1 | sed 's/.*://')/postgres"
+}
+
+# ceiling_postgres BATCH: PostgreSQL alone, at the service's write pool size (8 connections) and commit size.
+ceiling_postgres() {
+  local batch=$1 pg pg0 all0 pg1 all1 deadline=$((SECONDS + 60))
+  java -Xmx512m -cp "$jar" bench/PgCeiling.java "$(pg_url)" 8 "$batch" "$warmup" "$duration" \
+    > "$work/pg-ceiling.txt" 2>&1 &
+  local ceiling_pid=$!
+  until grep -qs '^measuring' "$work/pg-ceiling.txt"; do
+    kill -0 "$ceiling_pid" 2> /dev/null && [ $SECONDS -lt $deadline ] \
+      || { echo "bench: the PostgreSQL ceiling did not run; see $work/pg-ceiling.txt" >&2; BENCH_KEEP=1; exit 4; }
+    sleep 0.2
+  done
+  pg=$(postgres_pids) # now with the ceiling's own connections
+  pg0=$(ticks $pg); all0=$(machine_ticks)
+  until grep -qs '^measured' "$work/pg-ceiling.txt"; do # read before its connections close
+    kill -0 "$ceiling_pid" 2> /dev/null \
+      || { echo "bench: the PostgreSQL ceiling failed; see $work/pg-ceiling.txt" >&2; BENCH_KEEP=1; exit 4; }
+    sleep 0.2
+  done
+  pg1=$(ticks $pg); all1=$(machine_ticks)
+  wait "$ceiling_pid"
+  python3 - "$work/pg-ceiling.txt" "$batch" "$((pg1 - pg0))" "$((all1 - all0))" "$clk" >> "$results" << 'EOF'
+import json, sys
+(out, batch, pg, total, clk) = sys.argv[1:]
+fields = dict(kv.split("=") for kv in open(out).read().split("RESULT ", 1)[1].split())
+seconds = int(fields["duration_us"]) / 1e6
+cores = lambda ticks: int(ticks) / int(clk) / seconds
+print(json.dumps({"scenario": "ceiling-postgres", "connections": 8, "per_second": int(fields["rows"]) / seconds,
+                  "per_commit": int(batch), "p50_ms": int(fields["p50_us"]) / 1000,
+                  "p99_ms": int(fields["p99_us"]) / 1000, "max_ms": int(fields["max_us"]) / 1000,
+                  "cpu": {"service": 0, "postgres": cores(pg), "fakes": 0,
+                          "load and rest": cores(int(total) - int(pg))}}))
+EOF
+}
+
+# soak: scenario (a) at the higher connection count until BENCH_SOAK_EVENTS are stored; the time of each million.
+soak() {
+  local target=${BENCH_SOAK_EVENTS:-20000000} base n next=1000000 peak=0 h marks
+  export BENCH_WORKSPACE=$plain_ws BENCH_KEY=$key BENCH_SESSION=1
+  wrk -t2 -c"$high" -d"${warmup}s" -s bench/event.lua "http://127.0.0.1:$port" > /dev/null
+  base=$(stored)
+  marks=$(date +%s.%N)
+  wrk -t2 -c"$high" -d24h -s bench/event.lua "http://127.0.0.1:$port" > "$work/wrk-soak.txt" &
+  local wrk_pid=$!
+  while :; do
+    n=$(($(stored) - base))
+    while [ "$n" -ge "$next" ]; do
+      marks="$marks $(date +%s.%N)"
+      echo "bench: soak: $((next / 1000000)) million stored" >&2
+      next=$((next + 1000000))
+    done
+    [ "$n" -lt "$target" ] || break
+    kill -0 "$wrk_pid" 2> /dev/null || { echo "bench: wrk stopped early; see $work" >&2; BENCH_KEEP=1; exit 4; }
+    h=$(heap); [ "${h:-0}" -gt "$peak" ] && peak=$h
+    sleep 1
+  done
+  kill -INT "$wrk_pid"; wait "$wrk_pid" || true
+  python3 - "$high" "$peak" "$(awk '/VmHWM/ {print $2}' "/proc/$service_pid/status")" \
+      "$(du -sm "$work/postgres" 2> /dev/null | cut -f1)" $marks << 'EOF'
+import sys
+conns, heap, rss, disk, *marks = sys.argv[1:]
+marks = [float(m) for m in marks]
+rates = [1e6 / (b - a) for a, b in zip(marks, marks[1:])]
+print(f"\nsoak: {len(rates)} million events stored, scenario (a) at {conns} connections\n")
+print("| million | seconds | events/s | of the first million |")
+print("|---|---|---|---|")
+for i, rate in enumerate(rates):
+    print(f"| {i + 1} | {1e6 / rate:.0f} | {rate:,.0f} | {rate / rates[0]:.0%} |")
+worst = min(rates) / rates[0]
+print(f"\nslowest million: {worst:.0%} of the first ({'within' if worst >= 0.8 else 'NOT within'} 20%); "
+      f"mean {len(rates) * 1e6 / (marks[-1] - marks[0]):,.0f} events/s; peak heap {int(heap) / 2**20:.0f} MB, "
+      f"peak RSS {int(rss) / 1024:.0f} MB; embedded data directory {disk or '-'} MB")
+EOF
+}
+
+echo "bench: $mode$([ "$soak" = 1 ] && echo " soak") run on $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo), $(date -u +%F)" >&2
+if [ "$soak" = 1 ]; then
+  soak
+  exit 0
+fi
 run ceiling-401 "$plain_ws" wrong-key 1 "$high" 0
 run a-session-supplied "$plain_ws" "$key" 1 "$high" 0
 run a-session-supplied "$plain_ws" "$key" 1 "$low" 0
 run b-session-omitted "$plain_ws" "$key" 0 "$high" 0
 run c-two-integrations "$forward_ws" "$key2" 1 "$low" 1
+# PostgreSQL alone, committing the rows of (a) at the commit size the service reached there.
+ceiling_postgres "$(python3 -c 'import json, sys
+print(max(1, round(json.loads(open(sys.argv[1]).readlines()[1])["per_commit"])))' "$results")"
 # Recorded in a run of its own, so the recording's cost stays out of the (a) rows above.
 [ "$profile" = 1 ] && run a-profiled "$plain_ws" "$key" 1 "$high" 0 1
 
@@ -194,20 +290,26 @@ python3 - "$results" "$mode" << 'EOF'
 import json, sys
 rows = [json.loads(line) for line in open(sys.argv[1])]
 ceiling = rows[0]["requests_per_second"]
-print(f"\n{sys.argv[2]} run; the ceiling is the same load answered 401 (HTTP, routing, body, auth; no store)\n")
-print("| scenario | conns | events/s | p50 ms | p99 ms | max ms | of ceiling | delivered/s | backlog at end | lost | duplicated | heap MB | RSS MB | CPU cores: service / postgres / fakes / load+rest |")
-print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+print(f"\n{sys.argv[2]} run; the ceilings: the same load answered 401 (HTTP, routing, body, auth; no store), and "
+      f"PostgreSQL alone inserting the same rows at the service's pool size and commit size\n")
+print("| scenario | conns | events/s | p50 ms | p99 ms | max ms | of 401 ceiling | events/commit | delivered/s "
+      "| backlog at end | lost | duplicated | heap MB | RSS MB | CPU cores: service / postgres / fakes / load+rest |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+dash = "-"
 for r in rows:
-    rate = r["requests_per_second"] if r["scenario"].startswith("ceiling") else r["per_second"]
-    forwarded = "delivered_per_second" in r
+    rate = r["requests_per_second"] if r["scenario"] == "ceiling-401" else r["per_second"]
     cpu = r["cpu"]
-    print(f"| {r['scenario']} | {r['connections']} | {rate:,.0f} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | {r['max_ms']:.0f} "
-          f"| {rate / ceiling:.0%} | {r['delivered_per_second']:,.0f} | {r['backlog_at_end']:,} | {r['lost']} | {r['duplicated']} "
-          if forwarded else
-          f"| {r['scenario']} | {r['connections']} | {rate:,.0f} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | {r['max_ms']:.0f} "
-          f"| {rate / ceiling:.0%} | - | - | - | - ", end="")
-    print(f"| {r['heap_mb']:.0f} | {r['rss_mb']:.0f} | {cpu['service']:.2f} / {cpu['postgres']:.2f} / {cpu['fakes']:.2f} / {cpu['load and rest']:.2f} |")
-errors = sum(r["errors"] for r in rows[1:])
+    cells = [r["scenario"], r["connections"], f"{rate:,.0f}", f"{r['p50_ms']:.1f}", f"{r['p99_ms']:.1f}",
+             f"{r['max_ms']:.0f}", f"{rate / ceiling:.0%}",
+             dash if r["scenario"] == "ceiling-401" else f"{r['per_commit']:.0f}"]
+    cells += ([f"{r['delivered_per_second']:,.0f}", f"{r['backlog_at_end']:,}", r["lost"], r["duplicated"]]
+              if "delivered_per_second" in r else [dash] * 4)
+    cells += [f"{r['heap_mb']:.0f}", f"{r['rss_mb']:.0f}"] if "heap_mb" in r else [dash] * 2
+    cells.append(f"{cpu['service']:.2f} / {cpu['postgres']:.2f} / {cpu['fakes']:.2f} / {cpu['load and rest']:.2f}")
+    print("| " + " | ".join(str(c) for c in cells) + " |")
+print("\nceiling-postgres: p50/p99/max are its commit times; events/commit is the commit size the service reached in "
+      "the first (a) row")
+errors = sum(r.get("errors", 0) for r in rows[1:])
 print(f"\nrequests answered other than 200 in the stored scenarios: {errors}")
 EOF
 

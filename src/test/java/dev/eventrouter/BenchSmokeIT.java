@@ -14,8 +14,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Runs {@code bench/run.sh --smoke} on the packaged jar so the benchmark cannot rot. Nothing timed is asserted: only
- * that the script runs, prints its table for every scenario, every stored request was answered 200, and the
- * forwarding scenario lost and duplicated nothing at the fakes.
+ * that the script runs, prints its table for every scenario and both ceilings, every stored request was answered 200,
+ * and the forwarding scenario lost and duplicated nothing at the fakes.
  */
 class BenchSmokeIT {
 
@@ -38,10 +38,12 @@ class BenchSmokeIT {
     assertThat(process.exitValue()).as(text).isZero();
     List<String> rows = text.lines().filter(line -> line.startsWith("| ") && !line.startsWith("| scenario")).toList();
     assertThat(rows).as(text).extracting(row -> row.split("\\|")[1].trim()).containsExactly("ceiling-401",
-        "a-session-supplied", "a-session-supplied", "b-session-omitted", "c-two-integrations");
+        "a-session-supplied", "a-session-supplied", "b-session-omitted", "c-two-integrations", "ceiling-postgres");
     assertThat(text).contains("requests answered other than 200 in the stored scenarios: 0");
     String[] forwarding = rows.get(4).split("\\|");
-    assertThat(forwarding[10].trim()).as("lost").isEqualTo("0");
-    assertThat(forwarding[11].trim()).as("duplicated").isEqualTo("0");
+    assertThat(forwarding[11].trim()).as("lost").isEqualTo("0");
+    assertThat(forwarding[12].trim()).as("duplicated").isEqualTo("0");
+    String postgresRate = rows.get(5).split("\\|")[3].trim().replace(",", "");
+    assertThat(Long.parseLong(postgresRate)).as("PostgreSQL's own insert rate was measured").isPositive();
   }
 }

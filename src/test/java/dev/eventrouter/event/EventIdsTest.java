@@ -59,6 +59,21 @@ class EventIdsTest {
   }
 
   @Test
+  @DisplayName("the first id of an instant bounds the ids of every node: those of that millisecond on, none before")
+  void firstIdAtBoundsTheIdsOfItsTime() {
+    ManualClock clock = new ManualClock();
+    Instant at = clock.instant();
+    long bound = EventIds.firstIdAt(at);
+
+    assertThat(bound).as("node 0, sequence 0 of that millisecond").isEqualTo(new EventIds(0, clock).next());
+    assertThat(new EventIds(EventIds.MAX_NODES - 1, clock).next()).isGreaterThan(bound);
+    clock.millis.addAndGet(-1);
+    long before = new EventIds(EventIds.MAX_NODES - 1, clock).next();
+    assertThat(before).isLessThan(bound);
+    assertThat(EventIds.firstIdAt(at.plusMillis(1)) - bound).as("a millisecond of ids").isEqualTo(1L << 22);
+  }
+
+  @Test
   @DisplayName("two nodes never issue the same id in the same millisecond")
   void nodesDiffer() {
     ManualClock clock = new ManualClock();

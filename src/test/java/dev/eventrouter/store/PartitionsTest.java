@@ -8,6 +8,7 @@ import dev.eventrouter.event.Resolution;
 import dev.eventrouter.support.TestDatabase;
 import io.vertx.core.Vertx;
 import io.vertx.junit5.VertxExtension;
+import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
@@ -193,6 +194,22 @@ class PartitionsTest {
   }
 
   @Test
+  @DisplayName("a round releases the upkeep lock, so another node's next round can run")
+  void releasesTheLock(Vertx vertx) throws Exception {
+    String url = TestDatabase.freshDatabaseUrl();
+    open(vertx, url);
+    assertThat(Partitions.maintain(database.pool(), TODAY, 30).await().ran()).isTrue();
+
+    // A session outside the pool, as another node's would be: a lock left held by a pool connection stops it.
+    try (Connection c = PostgresServer.dataSource(PgConnectOptions.fromUri(url)).getConnection();
+         Statement s = c.createStatement();
+         var rs = s.executeQuery("SELECT pg_try_advisory_lock(" + Partitions.LOCK_KEY + ")")) {
+      rs.next();
+      assertThat(rs.getBoolean(1)).isTrue();
+    }
+  }
+
+  @Test
   @DisplayName("an event whose day has no partition is a server failure, never the event's fault")
   void noPartition(Vertx vertx) {
     open(vertx, TestDatabase.freshDatabaseUrl());
@@ -207,7 +224,7 @@ class PartitionsTest {
   @DisplayName("a database from before partitioning keeps its rows: they become today's partition, and work on")
   void migratesExistingTables(Vertx vertx) throws Exception {
     String url = TestDatabase.freshDatabaseUrl();
-    var dataSource = PostgresServer.dataSource(io.vertx.pgclient.PgConnectOptions.fromUri(url));
+    var dataSource = PostgresServer.dataSource(PgConnectOptions.fromUri(url));
     Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").target("3").load().migrate();
     long eventId = EventIds.firstIdAt(Instant.now().minusSeconds(3_600)) + 7;
     try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {

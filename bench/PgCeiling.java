@@ -1,0 +1,139 @@
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.pgclient.PgBuilder;
+import io.vertx.pgclient.PgConnectOptions;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.PoolOptions;
+import io.vertx.sqlclient.Tuple;
+
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * PostgreSQL's own insert ceiling for the rows the service writes: CONNECTIONS connections, each committing batches
+ * of BATCH event rows as fast as it can, with the statement shape the service uses (typed arrays through unnest),
+ * into a scratch copy of the events table with the same columns and indexes. No HTTP, no JSON parsing, no bus:
+ * what the database and disk allow at this commit size. Run from the shaded jar's classpath:
+ * java -cp target/event-router.jar bench/PgCeiling.java URL CONNECTIONS BATCH WARMUP_S SECONDS
+ *
+ * Prints one line: RESULT rows=n commits=c duration_us=d p50_us=.. p99_us=.. max_us=.. (commit latency).
+ */
+public final class PgCeiling {
+
+  private static final String INSERT = """
+      INSERT INTO bench_events (event_id, workspace_id, event_name, telegram_id, session_id, session_source, value,
+                                currency, user_data, idempotency_key, status, received_at)
+      SELECT event_id, workspace_id, event_name, telegram_id, session_id, 'supplied', value::numeric, currency,
+             user_data::jsonb, NULL, 'processed', received_at
+        FROM unnest($1::bigint[], $2::uuid[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[],
+                    $8::text[], $9::timestamptz[])
+             AS t(event_id, workspace_id, event_name, telegram_id, session_id, value, currency, user_data,
+                  received_at)""";
+  private static final String[] NAMES = {"REG", "FTD", "Subscribe", "DEP", "JoinRequest", "Purchase", "TRIAL"};
+  private static final UUID WORKSPACE = UUID.fromString("11111111-1111-4111-8111-111111111111");
+
+  public static void main(String[] args) {
+    String url = args[0];
+    int connections = Integer.parseInt(args[1]);
+    int batch = Integer.parseInt(args[2]);
+    long warmupMs = Long.parseLong(args[3]) * 1000;
+    long runMs = Long.parseLong(args[4]) * 1000;
+    Vertx vertx = Vertx.vertx();
+    Pool pool = PgBuilder.pool().with(new PoolOptions().setMaxSize(connections))
+        .connectingTo(PgConnectOptions.fromUri(url).setCachePreparedStatements(true)).using(vertx).build();
+    pool.query("DROP TABLE IF EXISTS bench_events; CREATE TABLE bench_events (LIKE events INCLUDING ALL)").execute()
+        .await();
+    AtomicLong ids = new AtomicLong(System.currentTimeMillis() << 22);
+    AtomicLong rows = new AtomicLong();
+    AtomicLong commits = new AtomicLong();
+    ConcurrentLinkedQueue<Long> latencies = new ConcurrentLinkedQueue<>();
+    long start = System.currentTimeMillis();
+    long measureFrom = start + warmupMs;
+    long end = measureFrom + runMs;
+    vertx.setTimer(Math.max(1, warmupMs), id -> {
+      System.out.println("measuring");
+      System.out.flush();
+    });
+    List<Future<Void>> workers = new ArrayList<>();
+    for (int i = 0; i < connections; i++) {
+      Promise<Void> done = Promise.promise();
+      loop(pool, batch, ids, end, measureFrom, rows, commits, latencies, done);
+      workers.add(done.future());
+    }
+    Future.all(workers).await();
+    System.out.println("measured");
+    System.out.flush();
+    long[] sorted = latencies.stream().mapToLong(Long::longValue).sorted().toArray();
+    pool.query("DROP TABLE bench_events").execute().await();
+    System.out.printf("RESULT rows=%d commits=%d duration_us=%d p50_us=%d p99_us=%d max_us=%d%n", rows.get(),
+        commits.get(), runMs * 1000, percentile(sorted, 0.50), percentile(sorted, 0.99),
+        sorted.length == 0 ? 0 : sorted[sorted.length - 1]);
+    pool.close().await();
+    vertx.close().await();
+  }
+
+  private static long percentile(long[] sorted, double q) {
+    return sorted.length == 0 ? 0 : sorted[(int) Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  }
+
+  /** One connection's commits, one after another, until the end; callbacks rather than a chain of futures. */
+  private static void loop(Pool pool, int batch, AtomicLong ids, long end, long measureFrom, AtomicLong rows,
+                           AtomicLong commits, ConcurrentLinkedQueue<Long> latencies, Promise<Void> done) {
+    if (System.currentTimeMillis() >= end) {
+      done.complete();
+      return;
+    }
+    long began = System.nanoTime();
+    pool.preparedQuery(INSERT).execute(rows(batch, ids)).onComplete(result -> {
+      if (result.failed()) {
+        done.fail(result.cause());
+        return;
+      }
+      long now = System.currentTimeMillis();
+      if (now >= measureFrom && now < end) {
+        rows.addAndGet(batch);
+        commits.incrementAndGet();
+        latencies.add((System.nanoTime() - began) / 1000);
+      }
+      loop(pool, batch, ids, end, measureFrom, rows, commits, latencies, done);
+    });
+  }
+
+  /** Rows like the benchmark's events: varied user and name, a value on purchases, an e-mail and IP. */
+  private static Tuple rows(int n, AtomicLong ids) {
+    ThreadLocalRandom random = ThreadLocalRandom.current();
+    Long[] eventIds = new Long[n];
+    UUID[] workspaces = new UUID[n];
+    String[] names = new String[n];
+    Long[] telegramIds = new Long[n];
+    String[] sessions = new String[n];
+    String[] values = new String[n];
+    String[] currencies = new String[n];
+    String[] userData = new String[n];
+    OffsetDateTime[] receivedAt = new OffsetDateTime[n];
+    OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+    for (int i = 0; i < n; i++) {
+      long telegramId = random.nextLong(1, 5_000_000);
+      eventIds[i] = ids.incrementAndGet();
+      workspaces[i] = WORKSPACE;
+      names[i] = NAMES[random.nextInt(NAMES.length)];
+      telegramIds[i] = telegramId;
+      sessions[i] = "s" + telegramId;
+      boolean monetary = names[i].equals("FTD") || names[i].equals("DEP") || names[i].equals("Purchase");
+      values[i] = monetary ? "49.99" : null;
+      currencies[i] = "USD";
+      userData[i] = "{\"email\":\"user" + telegramId + "@example.com\",\"client_ip\":\"203.0.113.7\"}";
+      receivedAt[i] = now;
+    }
+    return Tuple.tuple().addArrayOfLong(eventIds).addArrayOfUUID(workspaces).addArrayOfString(names)
+        .addArrayOfLong(telegramIds).addArrayOfString(sessions).addArrayOfString(values)
+        .addArrayOfString(currencies).addArrayOfString(userData).addArrayOfOffsetDateTime(receivedAt);
+  }
+}
