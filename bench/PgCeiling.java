@@ -23,7 +23,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * what the database and disk allow at this commit size. Run from the shaded jar's classpath:
  * java -cp target/event-router.jar bench/PgCeiling.java URL CONNECTIONS BATCH WARMUP_S SECONDS
  *
- * Prints one line: RESULT rows=n commits=c duration_us=d p50_us=.. p99_us=.. max_us=.. (commit latency).
+ * Prints "measuring" when the warm-up ends, "measured" when the run ends (so bench/run.sh can read CPU times around
+ * it), then RESULT rows=n commits=c duration_us=d p50_us=.. p99_us=.. max_us=.. (commit latency).
  */
 public final class PgCeiling {
 
@@ -51,7 +52,7 @@ public final class PgCeiling {
     pool.query("DROP TABLE IF EXISTS bench_events; CREATE TABLE bench_events (LIKE events INCLUDING ALL)").execute()
         .await();
     AtomicLong ids = new AtomicLong(System.currentTimeMillis() << 22);
-    AtomicLong rows = new AtomicLong();
+    AtomicLong stored = new AtomicLong();
     AtomicLong commits = new AtomicLong();
     ConcurrentLinkedQueue<Long> latencies = new ConcurrentLinkedQueue<>();
     long start = System.currentTimeMillis();
@@ -64,7 +65,7 @@ public final class PgCeiling {
     List<Future<Void>> workers = new ArrayList<>();
     for (int i = 0; i < connections; i++) {
       Promise<Void> done = Promise.promise();
-      loop(pool, batch, ids, end, measureFrom, rows, commits, latencies, done);
+      loop(pool, batch, ids, end, measureFrom, stored, commits, latencies, done);
       workers.add(done.future());
     }
     Future.all(workers).await();
@@ -72,7 +73,7 @@ public final class PgCeiling {
     System.out.flush();
     long[] sorted = latencies.stream().mapToLong(Long::longValue).sorted().toArray();
     pool.query("DROP TABLE bench_events").execute().await();
-    System.out.printf("RESULT rows=%d commits=%d duration_us=%d p50_us=%d p99_us=%d max_us=%d%n", rows.get(),
+    System.out.printf("RESULT rows=%d commits=%d duration_us=%d p50_us=%d p99_us=%d max_us=%d%n", stored.get(),
         commits.get(), runMs * 1000, percentile(sorted, 0.50), percentile(sorted, 0.99),
         sorted.length == 0 ? 0 : sorted[sorted.length - 1]);
     pool.close().await();
@@ -84,7 +85,7 @@ public final class PgCeiling {
   }
 
   /** One connection's commits, one after another, until the end; callbacks rather than a chain of futures. */
-  private static void loop(Pool pool, int batch, AtomicLong ids, long end, long measureFrom, AtomicLong rows,
+  private static void loop(Pool pool, int batch, AtomicLong ids, long end, long measureFrom, AtomicLong stored,
                            AtomicLong commits, ConcurrentLinkedQueue<Long> latencies, Promise<Void> done) {
     if (System.currentTimeMillis() >= end) {
       done.complete();
@@ -98,11 +99,11 @@ public final class PgCeiling {
       }
       long now = System.currentTimeMillis();
       if (now >= measureFrom && now < end) {
-        rows.addAndGet(batch);
+        stored.addAndGet(batch);
         commits.incrementAndGet();
         latencies.add((System.nanoTime() - began) / 1000);
       }
-      loop(pool, batch, ids, end, measureFrom, rows, commits, latencies, done);
+      loop(pool, batch, ids, end, measureFrom, stored, commits, latencies, done);
     });
   }
 

@@ -91,13 +91,19 @@ wait_for "http://127.0.0.1:$port/health" 90
 wait_for "http://127.0.0.1:$fake_port/stats" 60
 
 clk=$(getconf CLK_TCK)
-ticks() { # CPU ticks (user + system) of the given pids
-  local total=0 pid
+ticks() { # CPU ticks (user + system) of each given pid, as "pid:ticks" words
+  local pid
   for pid in "$@"; do
-    [ -r "/proc/$pid/stat" ] || continue
-    total=$((total + $(awk '{print $14 + $15}' "/proc/$pid/stat")))
+    [ -r "/proc/$pid/stat" ] && awk -v pid="$pid" '{printf "%s:%d ", pid, $14 + $15}' "/proc/$pid/stat" 2> /dev/null
   done
-  echo "$total"
+  echo
+}
+# spent BEFORE AFTER: the ticks spent between two ticks samples by the processes in both. A process that ended
+# in between (a PostgreSQL backend, an autovacuum worker) is left out rather than subtracting its whole past.
+spent() {
+  python3 -c 'import sys
+before, after = (dict(w.split(":") for w in a.split()) for a in sys.argv[1:])
+print(sum(int(t) - int(before[p]) for p, t in after.items() if p in before))' "$1" "$2"
 }
 # The embedded server's postmaster (its command line names the data directory) and all its backends.
 postgres_pids() {
@@ -162,8 +168,8 @@ run() {
     delivered_all $((stored1 - stored0)) || true
     after_drain=$(fake_stats)
   fi
-  python3 - "$name" "$conns" "$work/wrk-$name.txt" "$((stored1 - stored0))" "$((svc1 - svc0))" "$((pg1 - pg0))" \
-      "$((fake1 - fake0))" "$((all1 - all0))" "$clk" "$peak" "$(awk '/VmHWM/ {print $2}' "/proc/$service_pid/status")" \
+  python3 - "$name" "$conns" "$work/wrk-$name.txt" "$((stored1 - stored0))" "$(spent "$svc0" "$svc1")" "$(spent "$pg0" "$pg1")" \
+      "$(spent "$fake0" "$fake1")" "$((all1 - all0))" "$clk" "$peak" "$(awk '/VmHWM/ {print $2}' "/proc/$service_pid/status")" \
       "$forwarded" "$at_end" "${after_drain:-null}" "$((commits1 - commits0))" >> "$results" << 'EOF'
 import json, sys
 (name, conns, wrk_out, accepted, svc, pg, fake, total, clk, heap, rss, forwarded, at_end, after, commits) = sys.argv[1:]
@@ -196,27 +202,32 @@ pg_url() {
     | head -1 | sed 's/.*://')/postgres"
 }
 
+# ceiling_says LINE PID DEADLINE [EACH]: waits until the ceiling run prints LINE, running the command EACH at every
+# look; stops the benchmark if the run ends first.
+ceiling_says() {
+  until grep -qs "^$1\$" "$work/pg-ceiling.txt"; do
+    [ -z "${4:-}" ] || "$4"
+    kill -0 "$2" 2> /dev/null && [ $SECONDS -lt "$3" ] \
+      || { echo "bench: the PostgreSQL ceiling did not print '$1'; see $work/pg-ceiling.txt" >&2; BENCH_KEEP=1; exit 4; }
+    sleep 0.2
+  done
+}
+
+ceiling_sample() { pg1=$(ticks $pg); all1=$(machine_ticks); }
+
 # ceiling_postgres BATCH: PostgreSQL alone, at the service's write pool size (8 connections) and commit size.
 ceiling_postgres() {
-  local batch=$1 pg pg0 all0 pg1 all1 deadline=$((SECONDS + 60))
+  local batch=$1 pg pg0 all0 pg1 all1 started=$SECONDS
   java -Xmx512m -cp "$jar" bench/PgCeiling.java "$(pg_url)" 8 "$batch" "$warmup" "$duration" \
     > "$work/pg-ceiling.txt" 2>&1 &
   local ceiling_pid=$!
-  until grep -qs '^measuring' "$work/pg-ceiling.txt"; do
-    kill -0 "$ceiling_pid" 2> /dev/null && [ $SECONDS -lt $deadline ] \
-      || { echo "bench: the PostgreSQL ceiling did not run; see $work/pg-ceiling.txt" >&2; BENCH_KEEP=1; exit 4; }
-    sleep 0.2
-  done
+  ceiling_says measuring "$ceiling_pid" $((started + 60))
   pg=$(postgres_pids) # now with the ceiling's own connections
-  pg0=$(ticks $pg); all0=$(machine_ticks)
-  until grep -qs '^measured' "$work/pg-ceiling.txt"; do # read before its connections close
-    kill -0 "$ceiling_pid" 2> /dev/null \
-      || { echo "bench: the PostgreSQL ceiling failed; see $work/pg-ceiling.txt" >&2; BENCH_KEEP=1; exit 4; }
-    sleep 0.2
-  done
-  pg1=$(ticks $pg); all1=$(machine_ticks)
+  pg0=$(ticks $pg); all0=$(machine_ticks); pg1=$pg0; all1=$all0
+  # Its connections' backends end within moments of "measured": the last look before it (at most 0.2 s early) counts.
+  ceiling_says measured "$ceiling_pid" $((started + 60 + duration)) ceiling_sample
   wait "$ceiling_pid"
-  python3 - "$work/pg-ceiling.txt" "$batch" "$((pg1 - pg0))" "$((all1 - all0))" "$clk" >> "$results" << 'EOF'
+  python3 - "$work/pg-ceiling.txt" "$batch" "$(spent "$pg0" "$pg1")" "$((all1 - all0))" "$clk" >> "$results" << 'EOF'
 import json, sys
 (out, batch, pg, total, clk) = sys.argv[1:]
 fields = dict(kv.split("=") for kv in open(out).read().split("RESULT ", 1)[1].split())
