@@ -11,6 +11,7 @@ import org.slf4j.LoggerFactory;
 
 import javax.sql.DataSource;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,6 +32,18 @@ public final class PostgresServer implements AutoCloseable {
     this.connectOptions = connectOptions;
     this.embedded = embedded;
     this.guard = guard;
+  }
+
+  /**
+   * An eighth of the memory this process may see (a container's limit where there is one), between PostgreSQL's
+   * default 128 MB and 2 GB. The server shares the machine with the service, so less than the quarter advised for a
+   * dedicated one (https://www.postgresql.org/docs/current/runtime-config-resource.html#GUC-SHARED-BUFFERS); enough
+   * that the indexes a day's partition takes random inserts into stay in it.
+   */
+  static long sharedBuffersMb() {
+    long total = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+        .getTotalMemorySize();
+    return Math.max(128, Math.min(2048, total / 8 / (1024 * 1024)));
   }
 
   public static PostgresServer start(DatabaseConfig config) throws IOException {
@@ -58,8 +71,9 @@ public final class PostgresServer implements AutoCloseable {
           // Write-heavy WAL settings (https://www.postgresql.org/docs/current/wal-configuration.html): keep 1 GB of
           // segments to recycle, since creating new ones during a burst stalls commits, and checkpoint less often.
           .setServerConfig("min_wal_size", "1GB")
-          .setServerConfig("max_wal_size", "4GB")
-          .setServerConfig("checkpoint_timeout", "15min")
+          .setServerConfig("max_wal_size", "8GB")
+          .setServerConfig("checkpoint_timeout", "30min")
+          .setServerConfig("shared_buffers", sharedBuffersMb() + "MB")
           // Crash recovery after a kill may replay a lot of WAL; a server that dies at once is caught sooner.
           .setPGStartupWait(Duration.ofSeconds(60)));
       guard.watch();

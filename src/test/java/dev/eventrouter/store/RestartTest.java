@@ -4,6 +4,7 @@ import dev.eventrouter.support.TestApp;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.junit5.VertxExtension;
+import io.vertx.sqlclient.Row;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -39,6 +40,14 @@ class RestartTest {
       assertThat(secondId).isNotEqualTo(firstId);
       assertThat(second.router().database().nodeId()).isNotEqualTo(firstNode);
       assertThat(second.count("events")).isEqualTo(2);
+      // The embedded server runs with what an acknowledged event and a write-heavy load need.
+      Row settings = second.rows("SELECT current_setting('fsync') AS fsync, "
+          + "current_setting('synchronous_commit') AS sync, current_setting('max_wal_size') AS max_wal, "
+          + "pg_size_bytes(current_setting('shared_buffers')) / 1048576 AS shared_mb").get(0);
+      assertThat(settings.getString("fsync")).isEqualTo("on");
+      assertThat(settings.getString("sync")).isEqualTo("on");
+      assertThat(settings.getString("max_wal")).isEqualTo("8GB");
+      assertThat(settings.getLong("shared_mb")).isEqualTo(PostgresServer.sharedBuffersMb()).isBetween(128L, 2048L);
     } finally {
       second.close();
     }
