@@ -1,8 +1,11 @@
 package dev.eventrouter;
 
 import dev.eventrouter.config.AppConfig;
+import dev.eventrouter.config.DemoKey;
 import dev.eventrouter.event.EventIds;
 import dev.eventrouter.config.LiveConfig;
+import dev.eventrouter.forward.BacklogMonitor;
+import dev.eventrouter.forward.BreakerBoard;
 import dev.eventrouter.forward.ForwarderVerticle;
 import dev.eventrouter.forward.NetworkApi;
 import dev.eventrouter.forward.meta.MetaApi;
@@ -18,6 +21,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.ext.healthchecks.HealthChecks;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,6 +60,12 @@ public final class EventRouter {
   public static Future<EventRouter> start(Vertx vertx, LiveConfig live, PrometheusMeterRegistry metrics,
                                           Function<Database, EventWriter> writers) {
     AppConfig config = live.current();
+    List<String> exposed = DemoKey.exposedIn(config);
+    if (!exposed.isEmpty()) {
+      LOG.warn("SECURITY: workspaces {} accept the published demo API key, and the server listens on {}: anyone who "
+          + "can reach it can post conversions for them. Give them keys of your own (README, \"API keys\") or "
+          + "set http.host to 127.0.0.1", exposed, config.http().host());
+    }
     return Database.open(vertx, config.database(), config.http().requestTimeoutMs(),
         config.session().sourceTimeoutMs()).compose(database -> {
       List<String> deployments = new ArrayList<>();
@@ -63,17 +73,22 @@ public final class EventRouter {
       AccessControl access = new AccessControl(config.workspaces(), System::nanoTime);
       live.onChange(next -> access.update(next.workspaces()));
       AtomicReference<HttpVerticle> firstHttp = new AtomicReference<>();
+      BreakerBoard breakers = new BreakerBoard(metrics);
+      DeliveryStore deliveries = new DeliveryStore(database.pool(), database.readPool());
+      HealthChecks readiness = Readiness.checks(vertx, database, live, breakers, null);
       Future<String> chain = vertx
           .deployVerticle(new SessionVerticle(database, ids, live, metrics, writers.apply(database)))
           .onSuccess(deployments::add);
       for (NetworkApi network : List.of(new MetaApi(), new TikTokApi())) {
-        chain = chain.compose(id -> vertx.deployVerticle(new ForwarderVerticle(network,
-            new DeliveryStore(database.pool(), database.readPool()), live, metrics)))
+        chain = chain.compose(id -> vertx.deployVerticle(new ForwarderVerticle(network, deliveries, live, metrics,
+                breakers)))
             .onSuccess(deployments::add);
       }
+      chain = chain.compose(id -> vertx.deployVerticle(new BacklogMonitor(deliveries::backlog, metrics)))
+          .onSuccess(deployments::add);
       return chain
           .compose(id -> vertx.deployVerticle(() -> {
-            HttpVerticle verticle = new HttpVerticle(config.http(), access, metrics);
+            HttpVerticle verticle = new HttpVerticle(config.http(), access, metrics, readiness);
             firstHttp.compareAndSet(null, verticle);
             return verticle;
           }, new DeploymentOptions().setInstances(config.http().instances())))

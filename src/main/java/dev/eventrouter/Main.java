@@ -29,7 +29,6 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Main {
 
-  private static final Logger LOG = LoggerFactory.getLogger(Main.class);
   /** How often the config file is checked for changes. */
   private static final long CONFIG_SCAN_MS = 5_000;
   private static final long CLOSE_WAIT_SECONDS = 10;
@@ -37,7 +36,23 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
+    String logFormatProblem = logFormatProblem(System.getenv("LOG_FORMAT"));
+    if (logFormatProblem != null) {
+      System.err.println(logFormatProblem);
+      System.exit(2);
+    }
     System.exit(run(args, System.out, System.err));
+  }
+
+  /** Not a constant: logging starts only after LOG_FORMAT has been checked, so a refusal is one clean line. */
+  private static Logger log() {
+    return LoggerFactory.getLogger(Main.class);
+  }
+
+  /** logback.xml picks its appender by LOG_FORMAT; any other value would silently leave the service without logs. */
+  static String logFormatProblem(String logFormat) {
+    return logFormat == null || logFormat.equals("text") || logFormat.equals("json") ? null
+        : "LOG_FORMAT must be text (the default) or json, not '" + logFormat + "'";
   }
 
   /** Returns the exit code of a command, or blocks serving until the JVM is asked to stop. */
@@ -90,14 +105,14 @@ public final class Main {
       closeWithin(vertx);
       return 1;
     } catch (Exception e) { // await() rethrows checked exceptions too (IOException from the embedded server)
-      LOG.debug("start-up failure", e);
+      log().debug("start-up failure", e);
       err.println(StartupException.explain(e));
       closeWithin(vertx);
       return 1;
     }
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      LOG.info("shutting down");
+      log().info("shutting down");
       config.retriever().close();
       router.close().eventually(vertx::close).await();
       stopped.countDown();
@@ -115,7 +130,7 @@ public final class Main {
     try {
       vertx.close().await(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS);
     } catch (Exception e) {
-      LOG.warn("Vert.x did not close within {} s after a failed start; exiting anyway", CLOSE_WAIT_SECONDS);
+      log().warn("Vert.x did not close within {} s after a failed start; exiting anyway", CLOSE_WAIT_SECONDS);
     }
   }
 }

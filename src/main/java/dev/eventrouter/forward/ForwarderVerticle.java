@@ -55,19 +55,27 @@ public final class ForwarderVerticle extends VerticleBase {
   private final Map<IntegrationKey, IntegrationChannel> channels = new HashMap<>();
   private final NetworkApi api;
   private final DeliveryQueue store;
+  private final BreakerBoard breakers;
+  private final DeliveryMetrics deliveries;
   private boolean running;
   private boolean wokenWhileRunning;
   private boolean stopping;
   private Future<Void> cycle = Future.succeededFuture();
   private long scanTimer;
 
-  /** @param api the network this verticle delivers to (its payloads, request and answers) */
-  public ForwarderVerticle(NetworkApi api, DeliveryQueue store, LiveConfig live, MeterRegistry metrics) {
+  /**
+   * @param api      the network this verticle delivers to (its payloads, request and answers)
+   * @param breakers where its integrations' breaker states are shown
+   */
+  public ForwarderVerticle(NetworkApi api, DeliveryQueue store, LiveConfig live, MeterRegistry metrics,
+                           BreakerBoard breakers) {
     this.api = api;
     this.network = api.network();
     this.store = store;
     this.live = live;
     this.metrics = metrics;
+    this.breakers = breakers;
+    this.deliveries = new DeliveryMetrics(metrics, network.id);
   }
 
   @Override
@@ -150,7 +158,9 @@ public final class ForwarderVerticle extends VerticleBase {
   private Future<Void> processIntegration(IntegrationKey key, List<ClaimedDelivery> jobs, DeliveryConfig config) {
     Optional<IntegrationConfig> found = integration(key);
     if (found.isEmpty() || !found.get().enabled()) {
-      return store.end(jobs, "failed", "integration " + key.integrationId() + " is no longer configured or enabled");
+      return store.end(jobs, "failed", "integration " + key.integrationId() + " is no longer configured or enabled")
+          .onSuccess(v -> deliveries.count(key.workspaceId(), key.integrationId(), DeliveryMetrics.FAILED,
+              jobs.size()));
     }
     IntegrationConfig integration = found.get();
     Instant oldest = Instant.now().minus(MAX_EVENT_AGE);
@@ -159,11 +169,15 @@ public final class ForwarderVerticle extends VerticleBase {
     fresh.stream().filter(job -> job.attempts() == 0).forEach(this::countRejected);
     Future<Void> done = expired.isEmpty() ? Future.succeededFuture()
         : store.end(expired, "expired", "event older than " + MAX_EVENT_AGE.toDays() + " days; "
-            + network.id + " does not accept it");
+            + network.id + " does not accept it")
+            .onSuccess(v -> deliveries.count(key.workspaceId(), key.integrationId(), DeliveryMetrics.EXPIRED,
+                expired.size()));
     if (integration.dryRun()) {
       Map<ClaimedDelivery, JsonObject> payloads = new LinkedHashMap<>();
       fresh.forEach(job -> payloads.put(job, api.body(integration, List.of(job))));
-      return payloads.isEmpty() ? done : done.compose(v -> store.dryRun(payloads));
+      return payloads.isEmpty() ? done : done.compose(v -> store.dryRun(payloads))
+          .onSuccess(v -> deliveries.count(key.workspaceId(), key.integrationId(), DeliveryMetrics.DRY_RUN,
+              payloads.size()));
     }
     for (int from = 0; from < fresh.size(); from += config.batchSize()) {
       List<ClaimedDelivery> batch = fresh.subList(from, Math.min(fresh.size(), from + config.batchSize()));
@@ -187,7 +201,8 @@ public final class ForwarderVerticle extends VerticleBase {
   /** The channel of an integration, made on first use with the delivery settings then in force. */
   private IntegrationChannel channel(IntegrationKey key, DeliveryConfig config) {
     return channels.computeIfAbsent(key, k -> new IntegrationChannel(vertx,
-        network.id + ":" + k.workspaceId() + "/" + k.integrationId(), api, store, config));
+        new BreakerBoard.Key(network.id, k.workspaceId(), k.integrationId()), api, store, config, breakers,
+        deliveries));
   }
 
   /** Closes the channels of integrations a reload removed, so their clients and breakers do not stay open. */

@@ -7,6 +7,7 @@ import dev.eventrouter.store.ClaimedDelivery;
 import dev.eventrouter.store.DeliveryOutcomes;
 import io.vertx.circuitbreaker.CircuitBreaker;
 import io.vertx.circuitbreaker.CircuitBreakerOptions;
+import io.vertx.circuitbreaker.CircuitBreakerState;
 import io.vertx.circuitbreaker.OpenCircuitException;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -41,18 +42,34 @@ final class IntegrationChannel {
   private final DeliveryOutcomes store;
   private final WebClient client;
   private final CircuitBreaker breaker;
+  private final BreakerBoard.Key key;
+  private final BreakerBoard board;
+  private final DeliveryMetrics metrics;
 
-  IntegrationChannel(Vertx vertx, String name, NetworkApi api, DeliveryOutcomes store, DeliveryConfig config) {
+  IntegrationChannel(Vertx vertx, BreakerBoard.Key key, NetworkApi api, DeliveryOutcomes store, DeliveryConfig config,
+                     BreakerBoard board, DeliveryMetrics metrics) {
     this.api = api;
     this.store = store;
+    this.key = key;
+    this.board = board;
+    this.metrics = metrics;
+    String name = key.toString();
     this.breaker = CircuitBreaker.create(name, vertx, new CircuitBreakerOptions()
         .setMaxFailures(config.breakerFailures())
         .setResetTimeout(config.breakerResetMs())
         .setTimeout(-1) // the request has its own timeout
         .setNotificationAddress(null));
-    breaker.openHandler(v -> LOG.warn("circuit breaker {} opened: its deliveries wait", name))
-        .halfOpenHandler(v -> LOG.info("circuit breaker {} half-open: trying one request", name))
-        .closeHandler(v -> LOG.info("circuit breaker {} closed", name));
+    breaker.openHandler(v -> {
+      board.set(key, CircuitBreakerState.OPEN);
+      LOG.warn("circuit breaker {} opened: its deliveries wait", name);
+    }).halfOpenHandler(v -> {
+      board.set(key, CircuitBreakerState.HALF_OPEN);
+      LOG.info("circuit breaker {} half-open: trying one request", name);
+    }).closeHandler(v -> {
+      board.set(key, CircuitBreakerState.CLOSED);
+      LOG.info("circuit breaker {} closed", name);
+    });
+    board.set(key, CircuitBreakerState.CLOSED);
     this.client = WebClient.create(vertx, new WebClientOptions().setUserAgent("event-router")
         .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, config.requestTimeoutMs())));
   }
@@ -69,7 +86,8 @@ final class IntegrationChannel {
         .compose(outcome -> record(integration, jobs, outcome, config), failure -> {
           if (failure instanceof OpenCircuitException) {
             // Wait for the breaker without spending attempts.
-            return store.defer(jobs, Instant.now().plusMillis(config.breakerResetMs()));
+            return store.defer(jobs, Instant.now().plusMillis(config.breakerResetMs()))
+                .onSuccess(v -> count(jobs, DeliveryMetrics.DEFERRED));
           }
           Outcome.Retry retry = failure instanceof TransientFailure transientFailure ? transientFailure.retry
               : new Outcome.Retry(api.network().id + " request failed: " + LogSafe.describe(failure), 0);
@@ -80,18 +98,24 @@ final class IntegrationChannel {
   void close() {
     client.close();
     breaker.close();
+    board.remove(key);
+  }
+
+  private void count(List<ClaimedDelivery> jobs, String outcome) {
+    metrics.count(key.workspaceId(), key.integrationId(), outcome, jobs.size());
   }
 
   private Future<Void> record(IntegrationConfig integration, List<ClaimedDelivery> jobs, Outcome outcome,
                               DeliveryConfig config) {
     String token = integration.accessToken();
     if (outcome instanceof Outcome.Delivered) {
-      return store.delivered(jobs);
+      return store.delivered(jobs).onSuccess(v -> metrics.delivered(jobs, Instant.now()));
     }
     if (outcome instanceof Outcome.Retry retry) {
       long backoff = Backoff.delayMs(jobs.get(0).attempts(), config.initialBackoffMs(), config.maxBackoffMs());
       return store.retry(jobs, Redact.token(retry.error(), token),
-          Instant.now().plusMillis(Math.max(backoff, retry.retryAfterMs())));
+          Instant.now().plusMillis(Math.max(backoff, retry.retryAfterMs())))
+          .onSuccess(v -> count(jobs, DeliveryMetrics.RETRIED));
     }
     if (outcome instanceof Outcome.InvalidData && jobs.size() > 1) {
       // One bad event fails the whole request: halve until it stands alone, so the others go through.
@@ -102,10 +126,11 @@ final class IntegrationChannel {
     if (outcome instanceof Outcome.Unauthorized unauthorized) {
       LOG.warn("{} integration {} refused our token or permissions; rotate the access token: {}", api.network().id,
           integration.id(), Redact.token(unauthorized.error(), token));
-      return store.failed(jobs, Redact.token(unauthorized.error(), token));
+      return store.failed(jobs, Redact.token(unauthorized.error(), token))
+          .onSuccess(v -> count(jobs, DeliveryMetrics.FAILED));
     }
     String error = outcome instanceof Outcome.InvalidData invalid ? invalid.error()
         : ((Outcome.Failed) outcome).error();
-    return store.failed(jobs, Redact.token(error, token));
+    return store.failed(jobs, Redact.token(error, token)).onSuccess(v -> count(jobs, DeliveryMetrics.FAILED));
   }
 }

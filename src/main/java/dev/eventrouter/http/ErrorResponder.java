@@ -1,5 +1,6 @@
 package dev.eventrouter.http;
 
+import dev.eventrouter.bus.BusHeaders;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.vertx.core.Handler;
@@ -8,6 +9,7 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.RoutingContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 /**
  * The one place that turns any failure (a handler's {@link ApiException}, a router 404/405, a body-handler 413, an
@@ -56,7 +58,11 @@ public final class ErrorResponder implements Handler<RoutingContext> {
     }
     ApiException error = toApiError(rc, status);
     if (error.code() == ErrorCode.INTERNAL_ERROR) {
-      LOG.error("request {} {} {} failed", RequestIds.of(rc), rc.request().method(), rc.request().path(), rc.failure());
+      // In the message for a text log, and as its own field (MDC) for a JSON one.
+      try (MDC.MDCCloseable ignored = MDC.putCloseable(BusHeaders.REQUEST_ID, RequestIds.of(rc))) {
+        LOG.error("request {} {} {} failed", RequestIds.of(rc), rc.request().method(), rc.request().path(),
+            rc.failure());
+      }
     }
     if (error.retryAfterSeconds() != null) {
       rc.response().putHeader(HttpHeaders.RETRY_AFTER, String.valueOf(error.retryAfterSeconds()));

@@ -31,7 +31,11 @@ final class EventsApi {
 
   void ingest(RoutingContext rc) {
     Instant receivedAt = Instant.now();
-    ConversionEvent event = EventValidator.validate(Edge.ownBody(rc), Edge.workspace(rc));
+    JsonObject body = Edge.ownBody(rc);
+    if (body.getValue("event_name") instanceof String name) {
+      IngestCounter.named(rc, Edge.workspace(rc), name);
+    }
+    ConversionEvent event = EventValidator.validate(body, Edge.workspace(rc));
     String idempotencyKey = idempotencyKey(rc);
     // The write is not started once this request has been answered 503; a margin of about one slow commit keeps
     // a write that starts just in time from committing after the answer.
@@ -39,7 +43,7 @@ final class EventsApi {
         store.timeoutMs() / 10));
     IngestRequest request = new IngestRequest(event, receivedAt, idempotencyKey,
         idempotencyKey == null ? null : event.contentHash(), deadline);
-    store.ask(Addresses.EVENTS_INGEST, request.toJson())
+    store.ask(Addresses.EVENTS_INGEST, request.toJson(), rc)
         .onSuccess(reply -> {
           IngestReply stored = IngestReply.fromJson(reply);
           if (stored.replayed()) {
@@ -55,7 +59,7 @@ final class EventsApi {
 
   /** A key sees only its own workspace's events; any other id is simply not found. */
   void status(RoutingContext rc) {
-    store.ask(Addresses.EVENTS_GET, eventQuery(rc))
+    store.ask(Addresses.EVENTS_GET, eventQuery(rc), rc)
         .onSuccess(event -> {
           String value = event.getString("value");
           Responses.ok(rc, event.put("value", value == null ? null : new BigDecimal(value)));
@@ -65,7 +69,7 @@ final class EventsApi {
 
   /** Re-queues the event's failed and expired deliveries. */
   void redeliver(RoutingContext rc) {
-    store.ask(Addresses.EVENTS_REDELIVER, eventQuery(rc))
+    store.ask(Addresses.EVENTS_REDELIVER, eventQuery(rc), rc)
         .onSuccess(result -> Responses.ok(rc, result))
         .onFailure(rc::fail);
   }

@@ -5,34 +5,40 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.VerticleBase;
-import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
-import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Route;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
+import io.vertx.ext.web.healthchecks.HealthCheckHandler;
+import io.vertx.ext.healthchecks.HealthChecks;
+import io.vertx.ext.healthchecks.Status;
+import io.vertx.micrometer.PrometheusScrapingHandler;
 
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
 /**
  * The public API. Authenticates, rate-limits and validates at the edge, then asks the SessionVerticle over the event
- * bus and answers only with what it replies: 200 only for what is committed. Every route is served under /api/v1
- * and, as an alias, /v1.
+ * bus and answers only with what it replies: 200 only for what is committed. The API router is mounted under /api/v1
+ * and, as an alias, /v1; health and metrics sit at the root, without a key.
  */
 public final class HttpVerticle extends VerticleBase {
 
   private final HttpConfig config;
   private final AccessControl access;
   private final PrometheusMeterRegistry metrics;
+  private final HealthChecks readiness;
   private HttpServer server;
 
-  public HttpVerticle(HttpConfig config, AccessControl access, PrometheusMeterRegistry metrics) {
+  /** @param readiness what {@code /health/ready} checks: the node can take events now */
+  public HttpVerticle(HttpConfig config, AccessControl access, PrometheusMeterRegistry metrics,
+                      HealthChecks readiness) {
     this.config = config;
     this.access = access;
     this.metrics = metrics;
+    this.readiness = readiness;
   }
 
   @Override
@@ -40,19 +46,28 @@ public final class HttpVerticle extends VerticleBase {
     StoreClient store = new StoreClient(vertx, config.requestTimeoutMs());
     EventsApi events = new EventsApi(store);
     SessionsApi sessions = new SessionsApi(store);
+    IngestCounter ingestCounter = new IngestCounter(metrics);
+    Router api = Router.router(vertx);
+    api.post("/events/custom").handler(ingestCounter::onAnswer);
+    post(api, "/events/custom", events::ingest);
+    post(api, "/sessions", sessions::capture);
+    post(api, "/sessions/invites", sessions::invite);
+    // Only evt_<digits>, so GET on /events/custom stays a 405 rather than a lookup of an id "custom".
+    String event = "\\/events\\/(?<eventId>evt_[0-9]+)";
+    authenticated(api.getWithRegex(event)).handler(events::status);
+    authenticated(api.postWithRegex(event + "\\/redeliver")).handler(events::redeliver);
+
     Router router = Router.router(vertx);
     router.route().handler(RequestIds::assign);
-    router.get("/health").handler(rc -> Responses.ok(rc, new JsonObject().put("status", "up")));
-    router.get("/metrics").handler(this::metrics);
-    for (String prefix : new String[] {"/api/v1", "/v1"}) {
-      post(router, prefix + "/events/custom", events::ingest);
-      post(router, prefix + "/sessions", sessions::capture);
-      post(router, prefix + "/sessions/invites", sessions::invite);
-      // Only evt_<digits>, so GET on /events/custom stays a 405 rather than a lookup of an id "custom".
-      String event = prefix.replace("/", "\\/") + "\\/events\\/(?<eventId>evt_[0-9]+)";
-      authenticated(router.getWithRegex(event)).handler(events::status);
-      authenticated(router.postWithRegex(event + "\\/redeliver")).handler(events::redeliver);
-    }
+    // Liveness: the process and its event loop answer. Readiness: it can take events now (503 names the check).
+    HealthCheckHandler live = HealthCheckHandler.create(vertx)
+        .register("process", promise -> promise.complete(Status.OK()));
+    router.get("/health/live").handler(live);
+    router.get("/health").handler(live);
+    router.get("/health/ready").handler(HealthCheckHandler.createWithHealthChecks(readiness));
+    router.get("/metrics").handler(PrometheusScrapingHandler.create(metrics));
+    router.route("/api/v1/*").subRouter(api);
+    router.route("/v1/*").subRouter(api);
     ErrorResponder errors = new ErrorResponder();
     router.route().failureHandler(errors);
     // What the router answers by itself (an unreadable path is a 400 before any route matches) gets the same body.
@@ -73,11 +88,6 @@ public final class HttpVerticle extends VerticleBase {
 
   private Route authenticated(Route route) {
     return route.handler(Edge.authenticate(access)).handler(Edge.rateLimit(access));
-  }
-
-  private void metrics(RoutingContext rc) {
-    rc.response().putHeader(HttpHeaders.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")
-        .end(metrics.scrape());
   }
 
   /** Stops accepting, and lets requests under way finish (each is bounded by the request timeout). */

@@ -5,19 +5,32 @@ import io.vertx.ext.web.RoutingContext;
 import java.util.HexFormat;
 import java.util.concurrent.ThreadLocalRandom;
 
-/** A short id per request, sent back as X-Request-Id and used in logs instead of anything the client sent. */
+/**
+ * The request id: the client's own X-Request-Id when it is sane, so a client can follow its request through our
+ * logs, else a new one. Echoed on every answer, errors included, and written in the log lines of the request.
+ */
 final class RequestIds {
 
   static final String HEADER = "X-Request-Id";
+  static final int MAX_LENGTH = 128;
   private static final String KEY = "request_id";
 
   private RequestIds() {}
 
   static void assign(RoutingContext rc) {
-    String id = next();
+    String given = rc.request().getHeader(HEADER);
+    String id = isSane(given) ? given : next();
     rc.put(KEY, id);
     rc.response().putHeader(HEADER, id);
     rc.next();
+  }
+
+  /**
+   * Visible ASCII only (no spaces, no control characters), 1 to {@value #MAX_LENGTH} characters: nothing that could
+   * forge or split a log line, or grow one without bound.
+   */
+  static boolean isSane(String id) {
+    return id != null && !id.isEmpty() && id.length() <= MAX_LENGTH && id.chars().allMatch(c -> c > 0x20 && c < 0x7f);
   }
 
   static String next() {

@@ -21,7 +21,7 @@ final class SessionsApi {
   void capture(RoutingContext rc) {
     ClickSession click = SessionValidator.click(Edge.ownBody(rc), Instant.now());
     WorkspaceConfig workspace = Edge.workspace(rc);
-    store.ask(Addresses.SESSIONS_CAPTURE, click.toJson())
+    store.ask(Addresses.SESSIONS_CAPTURE, click.toJson(), rc)
         .onSuccess(stored -> {
           JsonObject data = new JsonObject().put("session_id", click.sessionId());
           if (workspace.botName() != null) {
@@ -34,7 +34,7 @@ final class SessionsApi {
 
   void invite(RoutingContext rc) {
     InviteSession invite = SessionValidator.invite(Edge.ownBody(rc));
-    store.ask(Addresses.SESSIONS_INVITE, invite.toJson())
+    store.ask(Addresses.SESSIONS_INVITE, invite.toJson(), rc)
         .onSuccess(stored -> Responses.ok(rc, new JsonObject()
             .put("session_id", invite.sessionId())
             .put("telegram_id", invite.telegramId())))

@@ -1,12 +1,14 @@
 package dev.eventrouter.http;
 
 import dev.eventrouter.bus.BusFailure;
+import dev.eventrouter.bus.BusHeaders;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
 
 /**
  * The one way the API handlers ask the SessionVerticle: request/reply over the event bus, bounded by the request
@@ -29,10 +31,16 @@ final class StoreClient {
     return timeoutMs;
   }
 
-  /** Any failure but a documented one means "not confirmed, retry later". */
-  Future<JsonObject> ask(String address, JsonObject message) {
+  /**
+   * Asks this node's own SessionVerticle (local only: on a clustered bus an answer must never depend on, or be given
+   * by, another member), with the request id as a header for its log lines. Any failure but a documented one means
+   * "not confirmed, retry later".
+   */
+  Future<JsonObject> ask(String address, JsonObject message, RoutingContext rc) {
+    DeliveryOptions options = new DeliveryOptions().setSendTimeout(timeoutMs).setLocalOnly(true)
+        .addHeader(BusHeaders.REQUEST_ID, RequestIds.of(rc));
     return vertx.eventBus()
-        .<JsonObject>request(address, message, new DeliveryOptions().setSendTimeout(timeoutMs))
+        .<JsonObject>request(address, message, options)
         .map(Message::body)
         .recover(failure -> Future.failedFuture(toApiError(failure)));
   }

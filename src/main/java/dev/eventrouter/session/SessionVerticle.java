@@ -2,6 +2,7 @@ package dev.eventrouter.session;
 
 import dev.eventrouter.common.LogSafe;
 import dev.eventrouter.bus.Addresses;
+import dev.eventrouter.bus.BusHeaders;
 import dev.eventrouter.bus.BusFailure;
 import dev.eventrouter.bus.EventRef;
 import dev.eventrouter.bus.IngestReply;
@@ -25,6 +26,7 @@ import dev.eventrouter.store.NewEvent;
 import dev.eventrouter.store.WriteResult;
 import dev.eventrouter.store.SessionStore;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
@@ -34,6 +36,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.pgclient.PgException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 import java.util.HashMap;
 import java.util.HashSet;
@@ -85,7 +88,16 @@ public final class SessionVerticle extends VerticleBase {
     sessions = new SessionStore(database.pool());
     resolver = new SessionResolver(SessionSources.inOrder(vertx, database.readPool(), this::attributionWindowDays),
         () -> live.current().session().sourceTimeoutMs());
-    writes = new Batcher<>(vertx, writer::insertBatch, config.database().writeBatchSize(),
+    DistributionSummary batchSizes = DistributionSummary.builder("event_router.write.batch_size")
+        .description("events per group commit: throughput follows it")
+        .publishPercentileHistogram()
+        .minimumExpectedValue(1.0)
+        .maximumExpectedValue((double) config.database().writeBatchSize())
+        .register(metrics);
+    writes = new Batcher<NewEvent, WriteResult>(vertx, batch -> {
+      batchSizes.record(batch.size());
+      return writer.insertBatch(batch);
+    }, config.database().writeBatchSize(),
         config.database().writeLingerMs(), config.database().poolSize(), config.database().maxPendingWrites())
         .isolating(EventStore::isDataError);
     // Stored events over commits shows how many requests share each commit.
@@ -94,9 +106,11 @@ public final class SessionVerticle extends VerticleBase {
         .onSuccess(n -> LOG.debug("purged {} expired idempotency keys", n))
         .onFailure(e -> LOG.warn("purging expired idempotency keys failed: {}", LogSafe.describe(e))));
     return Future.all(
-        vertx.eventBus().<JsonObject>consumer(Addresses.EVENTS_INGEST, this::ingest).completion(),
-        vertx.eventBus().<JsonObject>consumer(Addresses.EVENTS_GET, this::find).completion(),
-        vertx.eventBus().<JsonObject>consumer(Addresses.EVENTS_REDELIVER, this::redeliver).completion(),
+        // Local consumers: the node that took a request stores and answers it; on a clustered bus no other member
+        // can be asked, or delay an answer.
+        vertx.eventBus().<JsonObject>localConsumer(Addresses.EVENTS_INGEST, this::ingest).completion(),
+        vertx.eventBus().<JsonObject>localConsumer(Addresses.EVENTS_GET, this::find).completion(),
+        vertx.eventBus().<JsonObject>localConsumer(Addresses.EVENTS_REDELIVER, this::redeliver).completion(),
         reply(Addresses.SESSIONS_CAPTURE, json -> sessions.save(ClickSession.fromJson(json))),
         reply(Addresses.SESSIONS_INVITE, json -> sessions.save(InviteSession.fromJson(json))));
   }
@@ -197,7 +211,8 @@ public final class SessionVerticle extends VerticleBase {
   private static void answer(Message<JsonObject> message, Future<Optional<JsonObject>> result) {
     result.onComplete(done -> {
       if (done.failed()) {
-        LOG.warn("{} failed: {}", message.address(), LogSafe.describe(done.cause()));
+        logFor(message, () -> LOG.warn("request {}: {} failed: {}", requestId(message), message.address(),
+            LogSafe.describe(done.cause())));
         message.fail(BusFailure.UNAVAILABLE, "not done");
       } else if (done.result().isPresent()) {
         message.reply(done.result().get());
@@ -214,18 +229,32 @@ public final class SessionVerticle extends VerticleBase {
   private static void failWrite(Message<?> message, String what, Throwable failure) {
     if (EventStore.isDataError(failure)) {
       PgException refused = (PgException) failure;
-      LOG.warn("{} refused by the database: {}", what, LogSafe.describe(refused));
+      logFor(message, () -> LOG.warn("request {}: {} refused by the database: {}", requestId(message), what,
+          LogSafe.describe(refused)));
       message.fail(BusFailure.REFUSED, "The database refused a value of this request: " + refused.getErrorMessage()
           + " (SQLSTATE " + refused.getSqlState() + "). It was not stored; change it before sending again.");
     } else {
-      LOG.warn("{} not stored, answered unavailable: {}", what, LogSafe.describe(failure));
+      logFor(message, () -> LOG.warn("request {}: {} not stored, answered unavailable: {}", requestId(message), what,
+          LogSafe.describe(failure)));
       message.fail(BusFailure.UNAVAILABLE, what + " not stored");
+    }
+  }
+
+  private static String requestId(Message<?> message) {
+    String id = message.headers().get(BusHeaders.REQUEST_ID);
+    return id == null ? "-" : id;
+  }
+
+  /** Logs with the request id of the message as its own field (MDC) too, for JSON logs. */
+  private static void logFor(Message<?> message, Runnable log) {
+    try (MDC.MDCCloseable ignored = MDC.putCloseable(BusHeaders.REQUEST_ID, requestId(message))) {
+      log.run();
     }
   }
 
   /** A consumer that stores what it is sent and replies with the same JSON once stored. */
   private Future<Void> reply(String address, Function<JsonObject, Future<Void>> store) {
-    return vertx.eventBus().<JsonObject>consumer(address, message -> store.apply(message.body()).onComplete(done -> {
+    return vertx.eventBus().<JsonObject>localConsumer(address, message -> store.apply(message.body()).onComplete(done -> {
       if (done.failed()) {
         failWrite(message, address, done.cause());
       } else {

@@ -10,6 +10,7 @@ import io.vertx.pgclient.PgBuilder;
 import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.PoolOptions;
+import io.vertx.sqlclient.Tuple;
 import org.flywaydb.core.Flyway;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,17 +39,19 @@ public final class Database {
   private final Pool pool;
   private final Pool readPool;
   private final int nodeId;
+  private final String schemaVersion;
   private final int retentionDays;
   private final Clock clock;
   private long partitionTimer = -1;
 
-  private Database(Vertx vertx, PostgresServer server, Pool pool, Pool readPool, int nodeId, int retentionDays,
-                   Clock clock) {
+  private Database(Vertx vertx, PostgresServer server, Pool pool, Pool readPool, int nodeId, String schemaVersion,
+                   int retentionDays, Clock clock) {
     this.vertx = vertx;
     this.server = server;
     this.pool = pool;
     this.readPool = readPool;
     this.nodeId = nodeId;
+    this.schemaVersion = schemaVersion;
     this.retentionDays = retentionDays;
     this.clock = clock;
   }
@@ -67,7 +70,7 @@ public final class Database {
             pool(vertx, prepared.server, "event-router-write", config.poolSize(), writeTimeoutMs, 0),
             pool(vertx, prepared.server, "event-router-read", Math.max(2, config.poolSize() / 2),
                 READ_STATEMENT_TIMEOUT_MS, readLockTimeoutMs),
-            prepared.nodeId, config.retentionDays(), Clock.systemUTC()))
+            prepared.nodeId, prepared.schemaVersion, config.retentionDays(), Clock.systemUTC()))
         // The partitions ahead exist before the first insert; a database that refuses them fails the start.
         .compose(database -> database.maintainPartitions()
             .map(round -> database.keepPartitions())
@@ -91,14 +94,15 @@ public final class Database {
     return this;
   }
 
-  private record Prepared(PostgresServer server, int nodeId) {}
+  private record Prepared(PostgresServer server, int nodeId, String schemaVersion) {}
 
   private static Prepared prepare(DatabaseConfig config) throws Exception {
     PostgresServer server = PostgresServer.start(config);
     try {
       DataSource dataSource = server.dataSource();
-      Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").load().migrate();
-      return new Prepared(server, leaseNodeId(dataSource));
+      Flyway flyway = Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").load();
+      flyway.migrate();
+      return new Prepared(server, leaseNodeId(dataSource), flyway.info().current().getVersion().getVersion());
     } catch (Exception | Error e) {
       server.close();
       throw e;
@@ -146,6 +150,25 @@ public final class Database {
 
   public int nodeId() {
     return nodeId;
+  }
+
+  /** The schema version this process migrated to (or found) at start. */
+  public String schemaVersion() {
+    return schemaVersion;
+  }
+
+  /** Whether PostgreSQL answers a query now, on the read pool (a probe must not take a writer's connection). */
+  public Future<Void> ping() {
+    return readPool.query("SELECT 1").execute().mapEmpty();
+  }
+
+  /**
+   * Whether the schema this process needs is still applied: a database restored from an older backup, or replaced,
+   * would fail every write. A newer version applied by a newer node (a rolling upgrade) keeps it true.
+   */
+  public Future<Boolean> schemaApplied() {
+    return readPool.preparedQuery("SELECT 1 FROM flyway_schema_history WHERE version = $1 AND success")
+        .execute(Tuple.of(schemaVersion)).map(rows -> rows.size() > 0);
   }
 
   public Future<Void> close() {

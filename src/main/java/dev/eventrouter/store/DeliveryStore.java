@@ -13,6 +13,7 @@ import io.vertx.sqlclient.Tuple;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -42,6 +43,14 @@ public final class DeliveryStore implements DeliveryQueue {
                 e.telegram_id, e.value, e.currency, e.user_data, e.received_at,
                 c.session_id AS click_session, c.fbclid, c.fbc, c.fbp, c.ttclid, c.ttp, c.client_ip, c.user_agent,
                 c.landing_url, c.clicked_at""";
+
+  private static final String BACKLOG = """
+      SELECT status, count(*) AS depth,
+             EXTRACT(EPOCH FROM now() - min(next_attempt_at) FILTER (WHERE next_attempt_at <= now()))::float8
+               AS overdue_s
+        FROM deliveries
+       WHERE network = $1 AND status IN ('pending', 'retrying')
+       GROUP BY status""";
 
   /**
    * The claimed rows an outcome applies to, $1 their event ids and $2 their delivery ids: a delivery is addressed by
@@ -190,6 +199,26 @@ public final class DeliveryStore implements DeliveryQueue {
       return networks;
     });
   }
+
+  /**
+   * What one network still has to send, from the partial index of due deliveries: how many pending and retrying,
+   * and how long the longest-waiting due one has been due (zero when none is).
+   */
+  public Future<Backlog> backlog(Network network) {
+    return readPool.preparedQuery(BACKLOG).execute(Tuple.of(network.id)).map(rows -> {
+      Map<String, Long> depth = new HashMap<>(Map.of("pending", 0L, "retrying", 0L));
+      double overdue = 0;
+      for (Row row : rows) {
+        depth.put(row.getString("status"), row.getLong("depth"));
+        Double seconds = row.getDouble("overdue_s");
+        overdue = Math.max(overdue, seconds == null ? 0 : seconds);
+      }
+      return new Backlog(Map.copyOf(depth), overdue);
+    });
+  }
+
+  /** @param depth deliveries to send by state (pending, retrying); claimed ones under lease included */
+  public record Backlog(Map<String, Long> depth, double oldestDueSeconds) {}
 
   /** $1 and $2 of {@link #CLAIMED_ROWS}. */
   private static Tuple claimed(List<ClaimedDelivery> jobs) {

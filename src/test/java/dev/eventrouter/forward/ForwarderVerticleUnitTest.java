@@ -70,7 +70,8 @@ class ForwarderVerticleUnitTest {
 
   private LiveConfig deploy(JsonObject delivery, JsonArray integrations) {
     LiveConfig live = new LiveConfig(config(delivery, integrations));
-    deployment = Await.result(vertx.deployVerticle(new ForwarderVerticle(new MetaApi(), queue, live, metrics)));
+    deployment = Await.result(vertx.deployVerticle(new ForwarderVerticle(new MetaApi(), queue, live, metrics,
+        new BreakerBoard(metrics))));
     return live;
   }
 
@@ -122,6 +123,17 @@ class ForwarderVerticleUnitTest {
     assertThat(fake.received("meta").get(0).eventIds()).containsExactly("evt_5001");
     assertThat(queue.dryRunPayloads.get(0).getJsonArray("data").getJsonObject(0).getString("event_id"))
         .isEqualTo("evt_5002");
+    // Counted once each outcome is written, so the figures can lag the recording by a moment.
+    Await.until("the outcomes counted", Await.WAIT, () -> List.of("delivered", "dry_run", "failed", "expired")
+        .stream().allMatch(outcome -> metrics.scrape().contains("outcome=\"" + outcome + "\"")));
+    assertThat(metrics.scrape())
+        .contains("event_router_deliveries_total{integration=\"live\",network=\"meta\",outcome=\"delivered\","
+            + "workspace=\"" + WS + "\"} 1.0")
+        .contains("integration=\"dry\",network=\"meta\",outcome=\"dry_run\"")
+        .contains("integration=\"gone\",network=\"meta\",outcome=\"failed\"")
+        .contains("integration=\"live\",network=\"meta\",outcome=\"expired\"")
+        .contains("event_router_breaker_state{integration=\"live\",network=\"meta\",workspace=\"" + WS
+            + "\"} 0.0");
   }
 
   @Test

@@ -10,6 +10,9 @@ import dev.eventrouter.support.Await;
 import dev.eventrouter.support.FakeAdNetworks.Reply;
 import dev.eventrouter.support.FakeAdNetworks;
 import dev.eventrouter.support.RecordingOutbox;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.junit5.VertxExtension;
@@ -23,6 +26,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.LongStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -36,9 +40,14 @@ class IntegrationChannelUnitTest {
 
   private static final DeliveryConfig CONFIG = new DeliveryConfig(100, 0, 1000, 1000, 60_000, 1000, 2, 60_000);
 
+  private static final UUID WORKSPACE = UUID.fromString("7c9e6679-7425-40de-944b-e07fc1f90ae7");
+  private static final BreakerBoard.Key KEY = new BreakerBoard.Key("meta", WORKSPACE, "m");
+
   private Vertx vertx;
   private FakeAdNetworks fake;
   private RecordingOutbox outcomes;
+  private final SimpleMeterRegistry metrics = new SimpleMeterRegistry();
+  private final BreakerBoard board = new BreakerBoard(metrics);
 
   @BeforeEach
   void start(Vertx vertx) {
@@ -62,20 +71,38 @@ class IntegrationChannelUnitTest {
   }
 
   private static List<ClaimedDelivery> jobs(long... ids) {
-    return LongStream.of(ids).mapToObj(id -> new ClaimedDelivery(id, 1000 + id, UUID.randomUUID(), "m", "Lead", 0,
-        42, null, "USD", null, Instant.now(), null)).toList();
+    return LongStream.of(ids).mapToObj(id -> new ClaimedDelivery(id, 1000 + id, WORKSPACE, "m", "Lead", 0,
+        42, null, "USD", null, Instant.now().minusSeconds(3), null)).toList();
   }
 
   private IntegrationChannel channel(NetworkApi api) {
-    return new IntegrationChannel(vertx, "test", api, outcomes, CONFIG);
+    return new IntegrationChannel(vertx, KEY, api, outcomes, CONFIG, board, new DeliveryMetrics(metrics, "meta"));
+  }
+
+  private double deliveries(String outcome) {
+    Counter counter = metrics.find("event_router.deliveries").tags("network", "meta", "workspace",
+        WORKSPACE.toString(), "integration", "m", "outcome", outcome).counter();
+    return counter == null ? 0 : counter.count();
+  }
+
+  private double breakerGauge() {
+    return metrics.get("event_router.breaker.state").tags("network", "meta", "integration", "m").gauge().value();
   }
 
   @Test
   @DisplayName("accepted: the batch is recorded delivered in one step")
   void delivered() {
+    IntegrationChannel channel = channel(new MetaApi());
+    assertThat(board.snapshot()).containsExactly(Map.entry(KEY.toString(), "CLOSED"));
+    assertThat(breakerGauge()).isZero();
+    channel.close();
     Await.result(channel(new MetaApi()).send(meta(FakeAdNetworks.META_TOKEN, fake.baseUrl()), jobs(1, 2), CONFIG));
     assertThat(outcomes.recorded).containsExactly(new RecordingOutbox.Recorded("delivered", List.of(1L, 2L), null, null));
     assertThat(fake.received("meta").get(0).eventIds()).containsExactly("evt_1001", "evt_1002");
+    assertThat(deliveries("delivered")).isEqualTo(2);
+    Timer latency = metrics.get("event_router.delivery.latency").tags("network", "meta").timer();
+    assertThat(latency.count()).isEqualTo(2);
+    assertThat(latency.max(TimeUnit.SECONDS)).as("from acceptance, not from the request").isGreaterThanOrEqualTo(3);
   }
 
   @Test
@@ -90,6 +117,8 @@ class IntegrationChannelUnitTest {
     assertThat(retry.what()).isEqualTo("retry");
     assertThat(retry.due()).isAfterOrEqualTo(before.plusSeconds(119));
     assertThat(retry.error()).contains("code 2").contains("***").doesNotContain(FakeAdNetworks.META_TOKEN);
+    assertThat(deliveries("retried")).isEqualTo(1);
+    assertThat(deliveries("delivered")).isZero();
   }
 
   @Test
@@ -101,6 +130,7 @@ class IntegrationChannelUnitTest {
     assertThat(outcomes.recorded.get(0).deliveryIds()).containsExactly(1L, 2L, 3L);
     assertThat(outcomes.recorded.get(0).error()).contains("code 190").doesNotContain("bad-token-9");
     assertThat(fake.received("meta")).hasSize(1);
+    assertThat(deliveries("failed")).isEqualTo(3);
   }
 
   @Test
@@ -130,12 +160,17 @@ class IntegrationChannelUnitTest {
       assertThat(r.error()).startsWith("meta request failed");
     });
     Instant before = Instant.now();
+    assertThat(board.snapshot()).containsEntry(KEY.toString(), "OPEN");
+    assertThat(breakerGauge()).isEqualTo(2);
     Await.result(channel.send(meta(FakeAdNetworks.META_TOKEN, fake.baseUrl()), jobs(9), CONFIG));
     RecordingOutbox.Recorded deferred = outcomes.recorded.get(outcomes.recorded.size() - 1);
     assertThat(deferred.what()).isEqualTo("defer");
     assertThat(deferred.due()).isAfterOrEqualTo(before.plusMillis(CONFIG.breakerResetMs() - 1000));
     assertThat(fake.received("meta")).as("no request while the breaker is open").isEmpty();
+    assertThat(deliveries("deferred")).isEqualTo(1);
     channel.close();
+    assertThat(board.snapshot()).as("a closed channel leaves no state behind").isEmpty();
+    assertThat(metrics.find("event_router.breaker.state").gauge()).isNull();
   }
 
   @Test
@@ -161,6 +196,7 @@ class IntegrationChannelUnitTest {
 
     assertThat(outcomes.recorded).containsExactly(
         new RecordingOutbox.Recorded("failed", List.of(1L, 2L), "meta HTTP 400 code 12345: Unknown", null));
+    assertThat(deliveries("failed")).isEqualTo(2);
   }
 
   @Test

@@ -17,6 +17,8 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.json.JsonObject;
+import io.vertx.ext.healthchecks.HealthChecks;
+import io.vertx.ext.healthchecks.Status;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.junit5.VertxExtension;
@@ -60,6 +62,8 @@ class HttpEdgeUnitTest {
   private String deployment;
   private final List<Message<JsonObject>> asked = new CopyOnWriteArrayList<>();
   private volatile Consumer<Message<JsonObject>> store = message -> message.fail(BusFailure.UNAVAILABLE, "down");
+  private volatile boolean databaseUp = true;
+  private final PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
 
   @BeforeEach
   void start(Vertx vertx) {
@@ -74,8 +78,10 @@ class HttpEdgeUnitTest {
     AccessControl access = new AccessControl(List.of(workspace(WS, KEY, 1000, "edge_bot"),
         workspace(OTHER, OTHER_KEY, 1, "edge_bot"), workspace(NO_BOT, NO_BOT_KEY, 1000, null)),
         System::nanoTime);
+    HealthChecks readiness = HealthChecks.create(vertx)
+        .register("database", promise -> promise.complete(new Status().setOk(databaseUp)));
     HttpVerticle verticle = new HttpVerticle(new HttpConfig("127.0.0.1", 0, 2048, 1, TIMEOUT_MS), access,
-        new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+        metrics, readiness);
     deployment = Await.result(vertx.deployVerticle(verticle));
     port = verticle.actualPort();
     client = WebClient.create(vertx);
@@ -274,15 +280,62 @@ class HttpEdgeUnitTest {
   }
 
   @Test
-  @DisplayName("health and metrics answer without a key; metrics in Prometheus text")
-  void healthAndMetrics() {
-    HttpResponse<Buffer> health = Await.result(client.get(port, "127.0.0.1", "/health").send());
-    assertThat(health.bodyAsJsonObject()).isEqualTo(new JsonObject().put("ok", true)
-        .put("data", new JsonObject().put("status", "up")));
-    assertThat(health.getHeader("Content-Type")).startsWith("application/json");
-    HttpResponse<Buffer> metrics = Await.result(client.get(port, "127.0.0.1", "/metrics").send());
-    assertThat(metrics.statusCode()).isEqualTo(200);
-    assertThat(metrics.getHeader("Content-Type")).startsWith("text/plain; version=0.0.4");
+  @DisplayName("liveness answers while the database is down; readiness answers 503 naming the failing check")
+  void health() {
+    HttpResponse<Buffer> ready = Await.result(client.get(port, "127.0.0.1", "/health/ready").send());
+    assertThat(ready.statusCode()).isEqualTo(200);
+    assertThat(ready.bodyAsJsonObject().getString("status")).isEqualTo("UP");
+    databaseUp = false;
+    HttpResponse<Buffer> notReady = Await.result(client.get(port, "127.0.0.1", "/health/ready").send());
+    assertThat(notReady.statusCode()).isEqualTo(503);
+    assertThat(notReady.bodyAsJsonObject().getJsonArray("checks").getJsonObject(0))
+        .isEqualTo(new JsonObject().put("id", "database").put("status", "DOWN"));
+    for (String path : List.of("/health/live", "/health")) {
+      HttpResponse<Buffer> live = Await.result(client.get(port, "127.0.0.1", path).send());
+      assertThat(live.statusCode()).as(path).isEqualTo(200);
+      assertThat(live.bodyAsJsonObject().getString("status")).isEqualTo("UP");
+      assertThat(live.getHeader("Content-Type")).startsWith("application/json");
+    }
+  }
+
+  @Test
+  @DisplayName("metrics in Prometheus text, without a key, with ingest answers counted by bounded event name and status")
+  void metrics() {
+    store = message -> message.reply(new IngestReply("evt_1", "s1", IngestReply.PROCESSED, false).toJson());
+    postEvent(event());
+    postEvent(event().put("event_name", "MyOwnEvent_" + UUID.randomUUID()));
+    postEvent(event().put("event_name", "FTD").put("value", "oops"));
+    post("/v1/events/custom", "wrong", "application/json", event().encode());
+    HttpResponse<Buffer> scrape = Await.result(client.get(port, "127.0.0.1", "/metrics").send());
+    assertThat(scrape.statusCode()).isEqualTo(200);
+    assertThat(scrape.getHeader("Content-Type")).startsWith("text/plain");
+    assertThat(scrape.bodyAsString())
+        .contains("event_router_http_events_total{event_name=\"REG\",status=\"200\"} 1.0")
+        .contains("event_router_http_events_total{event_name=\"other\",status=\"200\"} 1.0")
+        .contains("event_router_http_events_total{event_name=\"FTD\",status=\"400\"} 1.0")
+        .contains("event_router_http_events_total{event_name=\"unknown\",status=\"401\"} 1.0")
+        .doesNotContain("MyOwnEvent_");
+  }
+
+  @Test
+  @DisplayName("a sane X-Request-Id is echoed and sent with the bus request; any other is replaced by a new id")
+  void requestIds() {
+    store = message -> message.reply(new IngestReply("evt_1", "s1", IngestReply.PROCESSED, false).toJson());
+    String sane = "client-req_42:" + "x".repeat(100);
+    HttpResponse<Buffer> echoed = Await.result(client.post(port, "127.0.0.1", "/api/v1/events/custom")
+        .putHeader("x-api-key", KEY).putHeader("Content-Type", "application/json").putHeader("X-Request-Id", sane)
+        .sendBuffer(event().toBuffer()));
+    assertThat(echoed.getHeader("X-Request-Id")).isEqualTo(sane);
+    assertThat(asked.get(0).headers().get("request_id")).isEqualTo(sane);
+    HttpResponse<Buffer> error = Await.result(client.get(port, "127.0.0.1", "/nothing")
+        .putHeader("X-Request-Id", "abc-1").send());
+    assertError(error, 404, "not_found");
+    assertThat(error.getHeader("X-Request-Id")).as("on errors too").isEqualTo("abc-1");
+    for (String insane : List.of("x".repeat(129), "two words", "tab\there", "caf\u00e9")) {
+      HttpResponse<Buffer> replaced = Await.result(client.get(port, "127.0.0.1", "/health/live")
+          .putHeader("X-Request-Id", insane).send());
+      assertThat(replaced.getHeader("X-Request-Id")).as(insane).matches("[0-9a-f]{16}");
+    }
   }
 
   @Test

@@ -20,9 +20,11 @@ import java.math.BigDecimal;
 import java.time.OffsetDateTime;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
@@ -447,11 +449,22 @@ class IngestApiTest extends ServiceTest {
   }
 
   @Test
-  @DisplayName("health answers without a key")
+  @DisplayName("liveness and readiness answer without a key; ready shows each check with its detail")
   void health() {
-    HttpResponse<Buffer> response = app.client().get(app.port(), "127.0.0.1", "/health").send().await();
+    assertThat(app.client().get(app.port(), "127.0.0.1", "/health/live").send().await().statusCode())
+        .isEqualTo(200);
+    HttpResponse<Buffer> response = app.client().get(app.port(), "127.0.0.1", "/health/ready").send().await();
 
     assertThat(response.statusCode()).isEqualTo(200);
-    assertThat(response.bodyAsJsonObject().getJsonObject("data").getString("status")).isEqualTo("up");
+    JsonObject ready = response.bodyAsJsonObject();
+    assertThat(ready.getString("status")).isEqualTo("UP");
+    Map<String, JsonObject> checks = ready.getJsonArray("checks").stream().map(c -> (JsonObject) c)
+        .collect(Collectors.toMap(c -> c.getString("id"), c -> c));
+    assertThat(checks.keySet()).containsExactlyInAnyOrder("database", "migrations", "config", "integrations");
+    assertThat(checks.values()).allSatisfy(c -> assertThat(c.getString("status")).isEqualTo("UP"));
+    assertThat(checks.get("migrations").getJsonObject("data").getString("version"))
+        .isEqualTo(app.router().database().schemaVersion()).isNotBlank();
+    assertThat(checks.get("config").getJsonObject("data").getInteger("workspaces")).isEqualTo(3);
+    assertThat(checks.get("integrations").getJsonObject("data").getJsonObject("breakers")).isNotNull();
   }
 }

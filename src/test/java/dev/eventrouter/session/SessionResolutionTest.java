@@ -109,7 +109,8 @@ class SessionResolutionTest extends ServiceTest {
     assertThat(resolveFor(KEY_A, WS_A)).containsExactly(null, "none");
     assertThat(app.get("/metrics", null).bodyAsString())
         .containsPattern("event_router_events_stored_total\\{session_source=\"none\"} [1-9]")
-        .containsPattern("event_router_write_commits_total [1-9]");
+        .containsPattern("event_router_write_commits_total [1-9]")
+        .containsPattern("event_router_write_batch_size_count [1-9]");
   }
 
   @ParameterizedTest

@@ -31,7 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class DatabaseOutageTest {
 
   @Test
-  @DisplayName("with PostgreSQL stopped every event gets 503 unavailable with Retry-After, never a 200")
+  @DisplayName("with PostgreSQL stopped every event gets 503 unavailable with Retry-After, never a 200; the node "
+      + "turns unready naming the database, stays live, and its log lines name each request's id")
   void stoppedDatabaseGives503(Vertx vertx) {
     TestDatabase.Server server = TestDatabase.dedicatedServer();
     TestApp app = TestApp.start(vertx, TestApp.config(server.url("postgres")));
@@ -40,8 +41,24 @@ class DatabaseOutageTest {
       JsonObject event = new JsonObject().put("event_name", "REG").put("telegram_id", 1)
           .put("workspace_id", TestApp.WS_A).put("user_data", new JsonObject().put("email", "outage@example.com"));
       assertThat(app.postEvent(TestApp.KEY_A, event).statusCode()).isEqualTo(200);
+      JsonObject ready = app.get("/health/ready", null).bodyAsJsonObject();
+      assertThat(ready.getString("status")).isEqualTo("UP");
+      assertThat(ready.getJsonArray("checks").stream().map(c -> ((JsonObject) c).getString("id")))
+          .containsExactlyInAnyOrder("database", "migrations", "config", "integrations");
 
       server.stop();
+
+      HttpResponse<Buffer> unready = app.get("/health/ready", null);
+      assertThat(unready.statusCode()).isEqualTo(503);
+      assertThat(unready.bodyAsJsonObject().getJsonArray("checks").stream().map(c -> (JsonObject) c)
+          .filter(c -> c.getString("status").equals("DOWN")).map(c -> c.getString("id")))
+          .contains("database");
+      assertThat(app.get("/health/live", null).statusCode()).isEqualTo(200);
+      HttpResponse<Buffer> named = app.post("/api/v1/events/custom",
+          TestApp.jsonHeaders(TestApp.KEY_A).add("X-Request-Id", "outage-req-1"), event.toBuffer());
+      assertError(named, 503, "unavailable");
+      assertThat(logs.mdcValues("request_id")).contains("outage-req-1");
+      assertThat(logs.text()).contains("request outage-req-1: event not stored");
 
       for (int i = 0; i < 5; i++) {
         HttpResponse<Buffer> response = app.postEvent(TestApp.KEY_A, event.copy().put("telegram_id", 100 + i));

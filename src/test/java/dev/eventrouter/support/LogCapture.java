@@ -36,6 +36,12 @@ public final class LogCapture {
         .collect(Collectors.joining("\n"));
   }
 
+  /** The values a key had in the MDC of the captured lines: what a JSON log line carries as its own fields. */
+  public List<String> mdcValues(String key) {
+    return List.copyOf(appender.list).stream().map(e -> e.getMDCPropertyMap().get(key))
+        .filter(java.util.Objects::nonNull).toList();
+  }
+
   public int size() {
     return appender.list.size();
   }
