@@ -1,7 +1,7 @@
 package dev.eventrouter.config;
 
-import java.net.InetAddress;
-import java.net.UnknownHostException;
+import io.netty.util.NetUtil;
+
 import java.util.Arrays;
 import java.util.List;
 
@@ -13,6 +13,7 @@ public final class DemoKey {
 
   public static final String KEY = "demo-key-change-me";
   private static final byte[] DIGEST = ApiKeys.digest(KEY);
+  private static final byte[] IPV6_LOOPBACK = NetUtil.LOCALHOST6.getAddress();
 
   private DemoKey() {}
 
@@ -27,16 +28,12 @@ public final class DemoKey {
         .toList();
   }
 
+  /** localhost, or a literal loopback address (127.0.0.0/8, ::1); a name other than localhost is not looked up. */
   private static boolean isLoopback(String host) {
     if (host.equalsIgnoreCase("localhost")) {
       return true;
     }
-    try {
-      // A literal address only: no name lookup at start for a host that is not one.
-      return host.chars().allMatch(c -> Character.digit(c, 16) >= 0 || c == '.' || c == ':')
-          && InetAddress.getByName(host).isLoopbackAddress();
-    } catch (UnknownHostException e) {
-      return false;
-    }
+    byte[] address = NetUtil.createByteArrayFromIpAddressString(host);
+    return address != null && (address.length == 4 ? address[0] == 127 : Arrays.equals(address, IPV6_LOOPBACK));
   }
 }

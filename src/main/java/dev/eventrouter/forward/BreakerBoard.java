@@ -58,9 +58,6 @@ public final class BreakerBoard {
   }
 
   private static double level(CircuitBreakerState state) {
-    if (state == null) {
-      return Double.NaN;
-    }
     return switch (state) {
       case CLOSED -> 0;
       case HALF_OPEN -> 1;

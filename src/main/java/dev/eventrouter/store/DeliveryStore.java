@@ -13,7 +13,6 @@ import io.vertx.sqlclient.Tuple;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -45,12 +44,12 @@ public final class DeliveryStore implements DeliveryQueue {
                 c.landing_url, c.clicked_at""";
 
   private static final String BACKLOG = """
-      SELECT status, count(*) AS depth,
-             EXTRACT(EPOCH FROM now() - min(next_attempt_at) FILTER (WHERE next_attempt_at <= now()))::float8
-               AS overdue_s
+      SELECT count(*) FILTER (WHERE status = 'pending') AS pending,
+             count(*) FILTER (WHERE status = 'retrying') AS retrying,
+             coalesce(EXTRACT(EPOCH FROM now() - min(next_attempt_at) FILTER (WHERE next_attempt_at <= now())), 0)
+               ::float8 AS overdue_s
         FROM deliveries
-       WHERE network = $1 AND status IN ('pending', 'retrying')
-       GROUP BY status""";
+       WHERE network = $1 AND status IN ('pending', 'retrying')""";
 
   /**
    * The claimed rows an outcome applies to, $1 their event ids and $2 their delivery ids: a delivery is addressed by
@@ -206,19 +205,13 @@ public final class DeliveryStore implements DeliveryQueue {
    */
   public Future<Backlog> backlog(Network network) {
     return readPool.preparedQuery(BACKLOG).execute(Tuple.of(network.id)).map(rows -> {
-      Map<String, Long> depth = new HashMap<>(Map.of("pending", 0L, "retrying", 0L));
-      double overdue = 0;
-      for (Row row : rows) {
-        depth.put(row.getString("status"), row.getLong("depth"));
-        Double seconds = row.getDouble("overdue_s");
-        overdue = Math.max(overdue, seconds == null ? 0 : seconds);
-      }
-      return new Backlog(Map.copyOf(depth), overdue);
+      Row row = rows.iterator().next();
+      return new Backlog(row.getLong("pending"), row.getLong("retrying"), row.getDouble("overdue_s"));
     });
   }
 
-  /** @param depth deliveries to send by state (pending, retrying); claimed ones under lease included */
-  public record Backlog(Map<String, Long> depth, double oldestDueSeconds) {}
+  /** Deliveries to send (claimed ones under lease included), and the longest wait of a due one, in seconds. */
+  public record Backlog(long pending, long retrying, double oldestDueSeconds) {}
 
   /** $1 and $2 of {@link #CLAIMED_ROWS}. */
   private static Tuple claimed(List<ClaimedDelivery> jobs) {

@@ -264,16 +264,28 @@ class ForwarderVerticleUnitTest {
     assertThat(queue.outcomesById()).as("the open breaker is kept from one cycle to the next")
         .containsExactly("retry 1", "defer 3");
 
+    assertThat(breakerGauges()).containsExactly("live=2.0");
     live.replace(config(oneFailureOpens, new JsonArray()));
     int claims = queue.claims();
     wake();
     Await.until("a cycle under the new config", Await.WAIT, () -> queue.claims() > claims);
+    assertThat(breakerGauges()).as("the removed integration's channel is closed, its gauge gone").isEmpty();
     live.replace(config(oneFailureOpens, integrations(fake.baseUrl())));
     queue.due.add(job(2, "live", 0, Instant.now(), null));
     wake();
 
     Await.until("the second delivery recorded", Await.WAIT, () -> queue.outcomesById().size() == 3);
     assertThat(queue.outcomesById()).containsExactly("retry 1", "defer 3", "delivered 2");
+    assertThat(breakerGauges()).containsExactly("live=0.0");
+    Await.result(vertx.undeploy(deployment));
+    deployment = null;
+    assertThat(breakerGauges()).as("a stopped forwarder closes its channels").isEmpty();
+  }
+
+  /** The breaker gauges in /metrics, as integration=value. */
+  private List<String> breakerGauges() {
+    return metrics.find("event_router.breaker.state").gauges().stream()
+        .map(g -> g.getId().getTag("integration") + "=" + g.value()).toList();
   }
 
   @Test

@@ -1,6 +1,8 @@
 package dev.eventrouter.forward;
 
 import dev.eventrouter.common.Sha256;
+import dev.eventrouter.config.Network;
+import dev.eventrouter.store.DeliveryStore;
 import dev.eventrouter.support.Await;
 import dev.eventrouter.support.FakeAdNetworks;
 import dev.eventrouter.support.FakeAdNetworks.Reply;
@@ -290,9 +292,13 @@ class ForwardingTest {
               .isAfter(Instant.now().plusMillis(1000))));
       assertThat(app.rows("SELECT sum(attempts) FROM deliveries WHERE network = 'meta'").get(0).getLong(0))
           .isEqualTo(fake.received("meta").stream().mapToLong(r -> r.eventIds().size()).sum());
+      DeliveryStore store = new DeliveryStore(app.pool(), app.pool());
+      // What /metrics shows as the outbox: three waiting for the breaker, none of them due yet.
+      assertThat(store.backlog(Network.META).await()).isEqualTo(new DeliveryStore.Backlog(0, 3, 0));
 
       fake.scriptMeta(body -> null);
       ids.forEach(id -> awaitStatus(id, "meta", "delivered"));
+      assertThat(store.backlog(Network.META).await()).isEqualTo(new DeliveryStore.Backlog(0, 0, 0));
 
       // While open, no call: the next one comes only when the breaker half-opens, a reset period later
       // (without it, retries would follow within the 100 ms maximum backoff).

@@ -160,7 +160,7 @@ class IntegrationChannelUnitTest {
       assertThat(r.error()).startsWith("meta request failed");
     });
     Instant before = Instant.now();
-    assertThat(board.snapshot()).containsEntry(KEY.toString(), "OPEN");
+    assertThat(board.snapshot()).containsEntry("meta:" + WORKSPACE + "/m", "OPEN");
     assertThat(breakerGauge()).isEqualTo(2);
     Await.result(channel.send(meta(FakeAdNetworks.META_TOKEN, fake.baseUrl()), jobs(9), CONFIG));
     RecordingOutbox.Recorded deferred = outcomes.recorded.get(outcomes.recorded.size() - 1);
@@ -170,7 +170,30 @@ class IntegrationChannelUnitTest {
     assertThat(deliveries("deferred")).isEqualTo(1);
     channel.close();
     assertThat(board.snapshot()).as("a closed channel leaves no state behind").isEmpty();
+    channel.close();
+    assertThat(board.snapshot()).as("closing twice is harmless").isEmpty();
     assertThat(metrics.find("event_router.breaker.state").gauge()).isNull();
+  }
+
+  @Test
+  @DisplayName("the board follows the breaker: open after the threshold, half-open after the reset time, closed "
+      + "after a successful request")
+  void breakerStatesShown() {
+    DeliveryConfig quickReset = new DeliveryConfig(100, 0, 1000, 1000, 60_000, 1000, 2, 200);
+    IntegrationChannel channel = new IntegrationChannel(vertx, KEY, new MetaApi(), outcomes, quickReset, board,
+        new DeliveryMetrics(metrics, "meta"));
+    IntegrationConfig unreachable = meta(FakeAdNetworks.META_TOKEN, "http://127.0.0.1:1");
+    for (int i = 0; i < quickReset.breakerFailures(); i++) {
+      Await.result(channel.send(unreachable, jobs(i), quickReset));
+    }
+    assertThat(board.snapshot()).containsExactly(Map.entry(KEY.toString(), "OPEN"));
+    Await.until("half-open after the reset time", Await.WAIT,
+        () -> "HALF_OPEN".equals(board.snapshot().get(KEY.toString())));
+    assertThat(breakerGauge()).isEqualTo(1);
+    Await.result(channel.send(meta(FakeAdNetworks.META_TOKEN, fake.baseUrl()), jobs(9), quickReset));
+    assertThat(board.snapshot()).containsExactly(Map.entry(KEY.toString(), "CLOSED"));
+    assertThat(breakerGauge()).isZero();
+    channel.close();
   }
 
   @Test

@@ -6,6 +6,7 @@ import dev.eventrouter.bus.EventRef;
 import dev.eventrouter.bus.IngestReply;
 import dev.eventrouter.bus.IngestRequest;
 import dev.eventrouter.config.ApiKeys;
+import dev.eventrouter.config.EventMappingOverride;
 import dev.eventrouter.config.HttpConfig;
 import dev.eventrouter.config.RateLimitConfig;
 import dev.eventrouter.config.WorkspaceConfig;
@@ -95,7 +96,7 @@ class HttpEdgeUnitTest {
   private static WorkspaceConfig workspace(UUID id, String key, double burst, String botName) {
     byte[] hash = HexFormat.of().parseHex(ApiKeys.configValue(key).substring(ApiKeys.PREFIX.length()));
     return new WorkspaceConfig(id, "w", List.of(hash), new RateLimitConfig(0.001, burst), botName, 28, List.of(),
-        Map.of());
+        Map.of("MyDeposit", new EventMappingOverride("Purchase", null, null)));
   }
 
   private static JsonObject event() {
@@ -305,6 +306,8 @@ class HttpEdgeUnitTest {
     postEvent(event());
     postEvent(event().put("event_name", "MyOwnEvent_" + UUID.randomUUID()));
     postEvent(event().put("event_name", "FTD").put("value", "oops"));
+    postEvent(event().put("event_name", "MyDeposit"));
+    assertError(postEvent(event().put("event_name", 42)), 400, "validation_failed");
     post("/v1/events/custom", "wrong", "application/json", event().encode());
     HttpResponse<Buffer> scrape = Await.result(client.get(port, "127.0.0.1", "/metrics").send());
     assertThat(scrape.statusCode()).isEqualTo(200);
@@ -313,6 +316,8 @@ class HttpEdgeUnitTest {
         .contains("event_router_http_events_total{event_name=\"REG\",status=\"200\"} 1.0")
         .contains("event_router_http_events_total{event_name=\"other\",status=\"200\"} 1.0")
         .contains("event_router_http_events_total{event_name=\"FTD\",status=\"400\"} 1.0")
+        .contains("event_router_http_events_total{event_name=\"MyDeposit\",status=\"200\"} 1.0")
+        .contains("event_router_http_events_total{event_name=\"unknown\",status=\"400\"} 1.0")
         .contains("event_router_http_events_total{event_name=\"unknown\",status=\"401\"} 1.0")
         .doesNotContain("MyOwnEvent_");
   }
@@ -321,7 +326,7 @@ class HttpEdgeUnitTest {
   @DisplayName("a sane X-Request-Id is echoed and sent with the bus request; any other is replaced by a new id")
   void requestIds() {
     store = message -> message.reply(new IngestReply("evt_1", "s1", IngestReply.PROCESSED, false).toJson());
-    String sane = "client-req_42:" + "x".repeat(100);
+    String sane = "!client-req_42:~" + "x".repeat(RequestIds.MAX_LENGTH - 16);
     HttpResponse<Buffer> echoed = Await.result(client.post(port, "127.0.0.1", "/api/v1/events/custom")
         .putHeader("x-api-key", KEY).putHeader("Content-Type", "application/json").putHeader("X-Request-Id", sane)
         .sendBuffer(event().toBuffer()));
@@ -331,6 +336,12 @@ class HttpEdgeUnitTest {
         .putHeader("X-Request-Id", "abc-1").send());
     assertError(error, 404, "not_found");
     assertThat(error.getHeader("X-Request-Id")).as("on errors too").isEqualTo("abc-1");
+    assertThat(RequestIds.isSane("x".repeat(RequestIds.MAX_LENGTH))).isTrue();
+    assertThat(RequestIds.isSane("!~")).isTrue();
+    for (String insane : new String[] {null, "", "x".repeat(RequestIds.MAX_LENGTH + 1), "a b", "a\u007fb", "a\tb",
+        "caf\u00e9"}) {
+      assertThat(RequestIds.isSane(insane)).as(String.valueOf(insane)).isFalse();
+    }
     for (String insane : List.of("x".repeat(129), "two words", "tab\there", "caf\u00e9")) {
       HttpResponse<Buffer> replaced = Await.result(client.get(port, "127.0.0.1", "/health/live")
           .putHeader("X-Request-Id", insane).send());
