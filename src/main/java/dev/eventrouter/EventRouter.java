@@ -4,6 +4,7 @@ import dev.eventrouter.config.AppConfig;
 import dev.eventrouter.config.DemoKey;
 import dev.eventrouter.event.EventIds;
 import dev.eventrouter.config.LiveConfig;
+import dev.eventrouter.config.Role;
 import dev.eventrouter.forward.BacklogMonitor;
 import dev.eventrouter.forward.BreakerBoard;
 import dev.eventrouter.forward.ForwarderVerticle;
@@ -21,6 +22,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.spi.cluster.ClusterManager;
 import io.vertx.ext.healthchecks.HealthChecks;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,12 +55,18 @@ public final class EventRouter {
 
   /** @param live the config in force; when it is reloaded, the new one applies to what comes next */
   public static Future<EventRouter> start(Vertx vertx, LiveConfig live, PrometheusMeterRegistry metrics) {
-    return start(vertx, live, metrics, database -> new EventStore(database.pool(), database.readPool()));
+    return start(vertx, live, metrics, null);
+  }
+
+  /** @param cluster the cluster this node's Vert.x joined, or null when it is not clustered */
+  public static Future<EventRouter> start(Vertx vertx, LiveConfig live, PrometheusMeterRegistry metrics,
+                                          ClusterManager cluster) {
+    return start(vertx, live, metrics, cluster, database -> new EventStore(database.pool(), database.readPool()));
   }
 
   /** @param writers where the events of a prepared database are written: the events table, or a test's double */
   public static Future<EventRouter> start(Vertx vertx, LiveConfig live, PrometheusMeterRegistry metrics,
-                                          Function<Database, EventWriter> writers) {
+                                          ClusterManager cluster, Function<Database, EventWriter> writers) {
     AppConfig config = live.current();
     List<String> exposed = DemoKey.exposedIn(config);
     if (!exposed.isEmpty()) {
@@ -73,29 +81,38 @@ public final class EventRouter {
       AccessControl access = new AccessControl(config.workspaces(), System::nanoTime);
       live.onChange(next -> access.update(next.workspaces()));
       AtomicReference<HttpVerticle> firstHttp = new AtomicReference<>();
-      BreakerBoard breakers = new BreakerBoard(metrics);
+      boolean ingest = config.runs(Role.INGEST);
+      boolean forward = config.runs(Role.FORWARD);
+      BreakerBoard breakers = forward ? new BreakerBoard(metrics) : null;
       DeliveryStore deliveries = new DeliveryStore(database.pool(), database.readPool());
-      HealthChecks readiness = Readiness.checks(vertx, database, live, breakers, null);
-      Future<String> chain = vertx
-          .deployVerticle(new SessionVerticle(database, ids, live, metrics, writers.apply(database)))
-          .onSuccess(deployments::add);
-      for (NetworkApi network : List.of(new MetaApi(), new TikTokApi())) {
-        chain = chain.compose(id -> vertx.deployVerticle(new ForwarderVerticle(network, deliveries, live, metrics,
-                breakers)))
+      HealthChecks readiness = Readiness.checks(vertx, database, live, breakers,
+          cluster == null ? null : () -> cluster.getNodes().contains(cluster.getNodeId()));
+      Future<String> chain = Future.succeededFuture();
+      if (ingest) {
+        chain = chain.compose(id -> vertx.deployVerticle(new SessionVerticle(database, ids, live, metrics,
+                writers.apply(database))))
             .onSuccess(deployments::add);
       }
-      chain = chain.compose(id -> vertx.deployVerticle(new BacklogMonitor(deliveries::backlog, metrics)))
-          .onSuccess(deployments::add);
+      if (forward) {
+        for (NetworkApi network : List.of(new MetaApi(), new TikTokApi())) {
+          chain = chain.compose(id -> vertx.deployVerticle(new ForwarderVerticle(network, deliveries, live, metrics,
+                  breakers)))
+              .onSuccess(deployments::add);
+        }
+        chain = chain.compose(id -> vertx.deployVerticle(new BacklogMonitor(deliveries::backlog, metrics)))
+            .onSuccess(deployments::add);
+      }
       return chain
           .compose(id -> vertx.deployVerticle(() -> {
-            HttpVerticle verticle = new HttpVerticle(config.http(), access, metrics, readiness);
+            HttpVerticle verticle = new HttpVerticle(config.http(), ingest ? access : null, metrics, readiness);
             firstHttp.compareAndSet(null, verticle);
             return verticle;
           }, new DeploymentOptions().setInstances(config.http().instances())))
           .onSuccess(deployments::add)
           .map(id -> {
             int port = firstHttp.get().actualPort();
-            LOG.info("event-router listening on {}:{} (node {})", config.http().host(), port, database.nodeId());
+            LOG.info("event-router listening on {}:{} (node {}, roles {})", config.http().host(), port,
+                database.nodeId(), config.roles().stream().map(role -> role.id).sorted().toList());
             return new EventRouter(vertx, database, deployments, port);
           })
           .recover(failure -> undeploy(vertx, deployments)

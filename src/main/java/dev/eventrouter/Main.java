@@ -1,7 +1,9 @@
 package dev.eventrouter;
 
+import dev.eventrouter.cluster.ClusterSetup;
 import dev.eventrouter.common.StartupException;
 import dev.eventrouter.config.ApiKeys;
+import dev.eventrouter.config.AppConfig;
 import dev.eventrouter.config.ConfigException;
 import dev.eventrouter.config.ConfigLoader;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
@@ -11,7 +13,9 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxBuilder;
 import io.vertx.core.VertxOptions;
+import io.vertx.core.spi.cluster.ClusterManager;
 import io.vertx.micrometer.MicrometerMetricsFactory;
 import io.vertx.micrometer.MetricsDomain;
 import io.vertx.micrometer.MicrometerMetricsOptions;
@@ -24,7 +28,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@code java -jar event-router.jar [--config PATH]} runs the service;
+ * {@code java -jar event-router.jar [--config PATH] [--cluster]} runs the service (clustered with
+ * {@code --cluster} or {@code cluster.enabled});
  * {@code java -jar event-router.jar hash-key KEY} prints the config value for an API key.
  */
 public final class Main {
@@ -66,18 +71,31 @@ public final class Main {
       return 0;
     }
     String configPath = null;
+    boolean cluster = false;
     for (int i = 0; i < args.length; i++) {
       if (args[i].equals("--config") && i + 1 < args.length) {
         configPath = args[++i];
+      } else if (args[i].equals("--cluster")) {
+        cluster = true;
       } else {
-        err.println("usage: java -jar event-router.jar [--config PATH] | hash-key KEY");
+        err.println("usage: java -jar event-router.jar [--config PATH] [--cluster] | hash-key KEY");
         return 2;
       }
     }
-    return serve(configPath, err);
+    return serve(configPath, cluster, err);
   }
 
-  private static int serve(String configPath, PrintStream err) {
+  private static int serve(String configPath, boolean cluster, PrintStream err) {
+    ConfigLoader loader = new ConfigLoader(System.getenv(), cluster);
+    Path path = loader.path(configPath);
+    AppConfig initial;
+    try {
+      // Read once before Vert.x exists: whether it is clustered is in the config.
+      initial = loader.readNow(path);
+    } catch (ConfigException e) {
+      err.println(e.getMessage());
+      return 1;
+    }
     // One registry for Vert.x's own metrics (HTTP server, pools, event bus) and the service's, served at /metrics.
     PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     // The JVM's own: heap and its pools, GC pauses, threads, CPU (what an operator and the benchmark read first).
@@ -85,21 +103,34 @@ public final class Main {
     new JvmGcMetrics().bindTo(metrics);
     new JvmThreadMetrics().bindTo(metrics);
     new ProcessorMetrics().bindTo(metrics);
-    Vertx vertx = Vertx.builder()
-        .with(new VertxOptions().setMetricsOptions(new MicrometerMetricsOptions()
-            .setEnabled(true)
-            // Event-bus metrics re-register a gauge for every reply handler (one per request here): measurable
-            // CPU for little insight. HTTP server, pool and client metrics stay.
-            .addDisabledMetricsCategory(MetricsDomain.EVENT_BUS)))
-        .withMetrics(new MicrometerMetricsFactory(metrics))
-        .build();
-    ConfigLoader loader = new ConfigLoader(System.getenv());
-    Path path = loader.path(configPath);
+    VertxOptions options = new VertxOptions().setMetricsOptions(new MicrometerMetricsOptions()
+        .setEnabled(true)
+        // Event-bus metrics re-register a gauge for every reply handler (one per request here): measurable
+        // CPU for little insight. HTTP server, pool and client metrics stay.
+        .addDisabledMetricsCategory(MetricsDomain.EVENT_BUS));
+    VertxBuilder builder = Vertx.builder().withMetrics(new MicrometerMetricsFactory(metrics));
+    Vertx vertx;
+    ClusterManager clusterManager = null;
+    if (initial.cluster().enabled()) {
+      clusterManager = ClusterSetup.clusterManager(initial.cluster());
+      try {
+        vertx = builder.with(ClusterSetup.options(options, initial.cluster()))
+            .withClusterManager(clusterManager)
+            .buildClustered().await();
+      } catch (Exception e) {
+        log().debug("cluster join failure", e);
+        err.println("could not join the cluster on " + initial.cluster().host() + ":" + initial.cluster().port()
+            + ": " + StartupException.explain(e));
+        return 1;
+      }
+    } else {
+      vertx = builder.with(options).build();
+    }
     EventRouter router;
     ConfigLoader.Watched config;
     try {
       config = loader.watch(vertx, path, CONFIG_SCAN_MS).await();
-      router = EventRouter.start(vertx, config.live(), metrics).await();
+      router = EventRouter.start(vertx, config.live(), metrics, clusterManager).await();
     } catch (ConfigException e) {
       err.println(e.getMessage());
       closeWithin(vertx);

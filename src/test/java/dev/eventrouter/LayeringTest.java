@@ -26,6 +26,7 @@ class LayeringTest {
   void layers() {
     layeredArchitecture().consideringOnlyDependenciesInLayers()
         .layer("app").definedBy("dev.eventrouter")
+        .layer("cluster").definedBy("dev.eventrouter.cluster..")
         .layer("http").definedBy("dev.eventrouter.http..")
         .layer("session").definedBy("dev.eventrouter.session..")
         .layer("forward").definedBy("dev.eventrouter.forward..")
@@ -35,6 +36,7 @@ class LayeringTest {
         .layer("config").definedBy("dev.eventrouter.config..")
         .layer("common").definedBy("dev.eventrouter.common..")
         .whereLayer("app").mayNotBeAccessedByAnyLayer()
+        .whereLayer("cluster").mayOnlyBeAccessedByLayers("app")
         .whereLayer("http").mayOnlyBeAccessedByLayers("app")
         .whereLayer("session").mayOnlyBeAccessedByLayers("app")
         .whereLayer("forward").mayOnlyBeAccessedByLayers("app")
@@ -42,7 +44,7 @@ class LayeringTest {
         .whereLayer("bus").mayOnlyBeAccessedByLayers("app", "http", "session", "forward")
         .whereLayer("event").mayOnlyBeAccessedByLayers("app", "http", "session", "forward", "store", "bus")
         .whereLayer("config")
-        .mayOnlyBeAccessedByLayers("app", "http", "session", "forward", "store", "bus", "event")
+        .mayOnlyBeAccessedByLayers("app", "cluster", "http", "session", "forward", "store", "bus", "event")
         .check(CLASSES);
   }
 

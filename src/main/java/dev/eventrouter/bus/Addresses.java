@@ -15,6 +15,13 @@ public final class Addresses {
   /** HttpVerticle -> SessionVerticle: an {@link EventRef}, re-queues its failed or expired deliveries. */
   public static final String EVENTS_REDELIVER = "event-router.events.redeliver";
 
+  /**
+   * Published, cluster-wide, when an integration's circuit breaker opens on a node: a {@code BreakerOpened}. Every
+   * forwarder of that network opens its own breaker for the integration too, so the nodes back off together instead of
+   * each finding the network down by itself. Safe to lose: a node that misses it finds out on its own.
+   */
+  public static final String BREAKER_OPENED = "event-router.breakers.opened";
+
   /** Published when deliveries of a network are due, to wake its ForwarderVerticles (any node may claim them). */
   public static String deliveriesDue(String network) {
     return "event-router.deliveries.due." + network;

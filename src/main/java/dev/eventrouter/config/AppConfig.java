@@ -3,18 +3,27 @@ package dev.eventrouter.config;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
-/** @param byId the workspaces by id, derived from {@code workspaces} */
+/**
+ * @param roles what this node runs
+ * @param byId  the workspaces by id, derived from {@code workspaces}
+ */
 public record AppConfig(HttpConfig http, DatabaseConfig database, SessionConfig session, DeliveryConfig delivery,
-                        List<WorkspaceConfig> workspaces, Map<UUID, WorkspaceConfig> byId) {
+                        ClusterConfig cluster, Set<Role> roles, List<WorkspaceConfig> workspaces,
+                        Map<UUID, WorkspaceConfig> byId) {
 
   public AppConfig(HttpConfig http, DatabaseConfig database, SessionConfig session, DeliveryConfig delivery,
-                   List<WorkspaceConfig> workspaces) {
-    this(http, database, session, delivery, workspaces, workspaces.stream()
+                   ClusterConfig cluster, Set<Role> roles, List<WorkspaceConfig> workspaces) {
+    this(http, database, session, delivery, cluster, roles, workspaces, workspaces.stream()
         .collect(Collectors.toUnmodifiableMap(WorkspaceConfig::id, Function.identity())));
+  }
+
+  public boolean runs(Role role) {
+    return roles.contains(role);
   }
 
   public Optional<WorkspaceConfig> workspace(UUID id) {
@@ -23,6 +32,6 @@ public record AppConfig(HttpConfig http, DatabaseConfig database, SessionConfig 
 
   /** This config with another's hot-reloadable parts: workspaces, sessions and delivery. */
   public AppConfig reloadedFrom(AppConfig next) {
-    return new AppConfig(http, database, next.session, next.delivery, next.workspaces);
+    return new AppConfig(http, database, next.session, next.delivery, cluster, roles, next.workspaces);
   }
 }

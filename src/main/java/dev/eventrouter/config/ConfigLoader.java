@@ -11,6 +11,7 @@ import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,7 +22,8 @@ import java.util.regex.Pattern;
 
 /**
  * Reads the JSON config file through vertx-config, replaces {@code ${ENV_NAME}} inside string values from the
- * environment, lets {@code DATABASE_URL} override {@code database.url}, then parses and validates it.
+ * environment, lets {@code DATABASE_URL} override {@code database.url} and {@code --cluster} turn the cluster on,
+ * then parses and validates it.
  */
 public final class ConfigLoader {
 
@@ -33,9 +35,16 @@ public final class ConfigLoader {
   private static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)}");
 
   private final Map<String, String> env;
+  private final boolean cluster;
 
   public ConfigLoader(Map<String, String> env) {
+    this(env, false);
+  }
+
+  /** @param cluster {@code --cluster} was given: the cluster is on, whatever the file says */
+  public ConfigLoader(Map<String, String> env, boolean cluster) {
     this.env = env;
+    this.cluster = cluster;
   }
 
   /** The config path: {@code --config PATH} wins over {@code EVENT_ROUTER_CONFIG}, then the default. */
@@ -44,6 +53,20 @@ public final class ConfigLoader {
       return Path.of(cliPath);
     }
     return Path.of(env.getOrDefault(CONFIG_ENV, DEFAULT_PATH));
+  }
+
+  /** Reads the file now, on this thread: before Vert.x exists, to learn how to build it. */
+  public AppConfig readNow(Path path) {
+    if (!Files.isRegularFile(path)) {
+      throw new ConfigException("config file not found: " + path.toAbsolutePath());
+    }
+    JsonObject json;
+    try {
+      json = new JsonObject(Files.readString(path));
+    } catch (IOException | RuntimeException e) {
+      throw new ConfigException(path + ": not a valid JSON object (" + e.getMessage() + ")");
+    }
+    return resolve(json);
   }
 
   /** Reads the file once. */
@@ -103,6 +126,10 @@ public final class ConfigLoader {
     if (databaseUrl != null && !databaseUrl.isBlank()) {
       JsonObject database = json.getValue("database") instanceof JsonObject db ? db : new JsonObject();
       json.put("database", database.put("url", databaseUrl));
+    }
+    if (cluster) {
+      JsonObject section = json.getValue("cluster") instanceof JsonObject c ? c : new JsonObject();
+      json.put("cluster", section.put("enabled", true));
     }
     return ConfigParser.parse(json);
   }

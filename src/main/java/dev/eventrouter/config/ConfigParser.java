@@ -1,10 +1,14 @@
 package dev.eventrouter.config;
 
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Turns the config JSON into an {@link AppConfig}. Strict: unknown keys and bad values are collected, each named by
@@ -13,7 +17,8 @@ import java.util.Set;
  */
 public final class ConfigParser {
 
-  private static final Set<String> TOP_LEVEL = Set.of("http", "database", "session", "delivery", "workspaces");
+  private static final Set<String> TOP_LEVEL =
+      Set.of("http", "database", "session", "delivery", "cluster", "roles", "workspaces");
   private static final Set<String> HTTP_KEYS =
       Set.of("host", "port", "max_body_bytes", "instances", "request_timeout_ms");
   private static final Set<String> DATABASE_KEYS = Set.of("url", "data_dir", "pool_size", "write_batch_size",
@@ -22,6 +27,9 @@ public final class ConfigParser {
   private static final Set<String> DELIVERY_KEYS = Set.of("batch_size", "linger_ms", "request_timeout_ms",
       "initial_backoff_ms", "max_backoff_ms", "scan_interval_ms", "breaker");
   private static final Set<String> BREAKER_KEYS = Set.of("failure_threshold", "reset_timeout_ms");
+  private static final Set<String> CLUSTER_KEYS = Set.of("enabled", "host", "port", "bus_port", "members");
+  /** host:port, the host a name, an IPv4 address or a bracketed IPv6 address. */
+  private static final Pattern MEMBER = Pattern.compile("(\\[[0-9A-Fa-f:.]+]|[A-Za-z0-9.-]+):[0-9]{1,5}");
 
   private final JsonReader r = new JsonReader();
 
@@ -38,11 +46,68 @@ public final class ConfigParser {
     DatabaseConfig database = database(r.object(json, "database", "database"));
     SessionConfig session = session(r.object(json, "session", "session"));
     DeliveryConfig delivery = delivery(r.object(json, "delivery", "delivery"));
+    ClusterConfig cluster = cluster(r.object(json, "cluster", "cluster"), database);
+    Set<Role> roles = roles(json.getValue("roles"));
     List<WorkspaceConfig> workspaces = new WorkspaceParser(r).workspaces(json.getValue("workspaces"));
     if (!r.problems().isEmpty()) {
       throw new ConfigException(r.problems());
     }
-    return new AppConfig(http, database, session, delivery, workspaces);
+    return new AppConfig(http, database, session, delivery, cluster, roles, workspaces);
+  }
+
+  private ClusterConfig cluster(JsonObject json, DatabaseConfig database) {
+    r.unknownKeys(json, "cluster", CLUSTER_KEYS);
+    boolean enabled = r.bool(json, "enabled", "cluster.enabled", false);
+    if (enabled && database.embedded()) {
+      r.problem("cluster.enabled: a cluster needs one shared PostgreSQL: set database.url or DATABASE_URL (an "
+          + "embedded database on each node would split the data)");
+    }
+    return new ClusterConfig(enabled,
+        r.string(json, "host", "cluster.host", "127.0.0.1"),
+        (int) r.integer(json, "port", "cluster.port", ClusterConfig.DEFAULT_PORT, 1, 65535),
+        (int) r.integer(json, "bus_port", "cluster.bus_port", 0, 0, 65535),
+        members(json.getValue("members")));
+  }
+
+  private List<String> members(Object value) {
+    if (value == null) {
+      return List.of();
+    }
+    if (!(value instanceof JsonArray array)) {
+      r.problem("cluster.members: must be an array of \"host:port\" strings");
+      return List.of();
+    }
+    List<String> members = new ArrayList<>();
+    for (int i = 0; i < array.size(); i++) {
+      if (array.getValue(i) instanceof String member && MEMBER.matcher(member).matches()) {
+        members.add(member);
+      } else {
+        r.problem("cluster.members[" + i + "]: must be \"host:port\", such as 10.0.0.5:5701");
+      }
+    }
+    return List.copyOf(members);
+  }
+
+  /** Both roles when absent; otherwise a non-empty array of role names. */
+  private Set<Role> roles(Object value) {
+    if (value == null) {
+      return Set.copyOf(EnumSet.allOf(Role.class));
+    }
+    Set<Role> roles = EnumSet.noneOf(Role.class);
+    if (value instanceof JsonArray array) {
+      for (int i = 0; i < array.size(); i++) {
+        Role role = Role.of(array.getValue(i));
+        if (role == null) {
+          r.problem("roles[" + i + "]: must be \"ingest\" or \"forward\"");
+        } else {
+          roles.add(role);
+        }
+      }
+    }
+    if (roles.isEmpty()) {
+      r.problem("roles: must be a non-empty array of \"ingest\" and \"forward\"");
+    }
+    return Set.copyOf(roles);
   }
 
   private DeliveryConfig delivery(JsonObject json) {

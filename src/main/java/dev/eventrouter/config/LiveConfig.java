@@ -10,7 +10,8 @@ import java.util.function.Consumer;
 
 /**
  * The config in force, replaced while running when the file changes: a valid new config applies to what comes next
- * (new events, new deliveries); an invalid one is logged and ignored. HTTP and database settings need a restart.
+ * (new events, new deliveries); an invalid one is logged and ignored. HTTP, database, cluster and roles settings need
+ * a restart.
  */
 public final class LiveConfig {
 
@@ -33,8 +34,10 @@ public final class LiveConfig {
 
   public void replace(AppConfig next) {
     AppConfig before = current.get();
-    if (!before.http().equals(next.http()) || !before.database().equals(next.database())) {
-      LOG.warn("config reload: http and database settings change only on restart; the rest applies now");
+    if (!before.http().equals(next.http()) || !before.database().equals(next.database())
+        || !before.cluster().equals(next.cluster()) || !before.roles().equals(next.roles())) {
+      LOG.warn("config reload: http, database, cluster and roles settings change only on restart; the rest "
+          + "applies now");
     }
     AppConfig applied = before.reloadedFrom(next);
     current.set(applied);

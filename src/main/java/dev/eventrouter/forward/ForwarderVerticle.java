@@ -1,6 +1,7 @@
 package dev.eventrouter.forward;
 
 import dev.eventrouter.bus.Addresses;
+import dev.eventrouter.bus.BreakerOpened;
 import dev.eventrouter.config.DeliveryConfig;
 import dev.eventrouter.config.IntegrationConfig;
 import dev.eventrouter.config.LiveConfig;
@@ -12,6 +13,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.eventbus.Message;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.WebClient;
 import org.slf4j.Logger;
@@ -83,8 +85,9 @@ public final class ForwarderVerticle extends VerticleBase {
     scanTimer = vertx.setPeriodic(live.current().delivery().scanIntervalMs(), id -> wake());
     // The country and state tables take a few hundred milliseconds to build: on a worker, not the event loop.
     return vertx.executeBlocking(Regions::load)
-        .compose(v -> vertx.eventBus().<String>consumer(Addresses.deliveriesDue(network.id), message -> wake())
-            .completion())
+        .compose(v -> Future.join(
+            vertx.eventBus().<String>consumer(Addresses.deliveriesDue(network.id), message -> wake()).completion(),
+            vertx.eventBus().<JsonObject>consumer(Addresses.BREAKER_OPENED, this::peerOpened).completion()))
         .onSuccess(v -> wake());
   }
 
@@ -203,6 +206,15 @@ public final class ForwarderVerticle extends VerticleBase {
     return channels.computeIfAbsent(key, k -> new IntegrationChannel(vertx,
         new BreakerBoard.Key(network.id, k.workspaceId(), k.integrationId()), api, store, config, breakers,
         deliveries));
+  }
+
+  /** A breaker of this network opened on another node (or this one): the same integration's opens here too. */
+  private void peerOpened(Message<JsonObject> message) {
+    BreakerOpened opened = BreakerOpened.fromJson(message.body());
+    IntegrationKey key = new IntegrationKey(opened.workspaceId(), opened.integrationId());
+    if (opened.network().equals(network.id) && !stopping && integration(key).isPresent()) {
+      channel(key, live.current().delivery()).openFromPeer();
+    }
   }
 
   /** Closes the channels of integrations a reload removed, so their clients and breakers do not stay open. */

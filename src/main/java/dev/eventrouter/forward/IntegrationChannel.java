@@ -1,5 +1,7 @@
 package dev.eventrouter.forward;
 
+import dev.eventrouter.bus.Addresses;
+import dev.eventrouter.bus.BreakerOpened;
 import dev.eventrouter.common.LogSafe;
 import dev.eventrouter.config.DeliveryConfig;
 import dev.eventrouter.config.IntegrationConfig;
@@ -62,6 +64,8 @@ final class IntegrationChannel {
     breaker.openHandler(v -> {
       board.set(key, CircuitBreakerState.OPEN);
       LOG.warn("circuit breaker {} opened: its deliveries wait", name);
+      vertx.eventBus().publish(Addresses.BREAKER_OPENED,
+          new BreakerOpened(key.network(), key.workspaceId(), key.integrationId()).toJson());
     }).halfOpenHandler(v -> {
       board.set(key, CircuitBreakerState.HALF_OPEN);
       LOG.info("circuit breaker {} half-open: trying one request", name);
@@ -93,6 +97,17 @@ final class IntegrationChannel {
               : new Outcome.Retry(api.network().id + " request failed: " + LogSafe.describe(failure), 0);
           return record(integration, jobs, retry, config);
         });
+  }
+
+  /**
+   * Another node found the network down: back off with it. Already open, it stays as it is, so the notice this
+   * opening publishes in turn ends there.
+   */
+  void openFromPeer() {
+    if (breaker.state() != CircuitBreakerState.OPEN) {
+      LOG.info("circuit breaker {} opened by another node", key);
+      breaker.open();
+    }
   }
 
   void close() {

@@ -32,7 +32,11 @@ public final class HttpVerticle extends VerticleBase {
   private final HealthChecks readiness;
   private HttpServer server;
 
-  /** @param readiness what {@code /health/ready} checks: the node can take events now */
+  /**
+   * @param access    who may use the API, or null on a node without the ingest role: it serves health and metrics
+   *                  only
+   * @param readiness what {@code /health/ready} checks: the node can take events now
+   */
   public HttpVerticle(HttpConfig config, AccessControl access, PrometheusMeterRegistry metrics,
                       HealthChecks readiness) {
     this.config = config;
@@ -66,8 +70,10 @@ public final class HttpVerticle extends VerticleBase {
     router.get("/health").handler(live);
     router.get("/health/ready").handler(HealthCheckHandler.createWithHealthChecks(readiness));
     router.get("/metrics").handler(PrometheusScrapingHandler.create(metrics));
-    router.route("/api/v1/*").subRouter(api);
-    router.route("/v1/*").subRouter(api);
+    if (access != null) {
+      router.route("/api/v1/*").subRouter(api);
+      router.route("/v1/*").subRouter(api);
+    }
     ErrorResponder errors = new ErrorResponder();
     router.route().failureHandler(errors);
     // What the router answers by itself (an unreadable path is a 400 before any route matches) gets the same body.

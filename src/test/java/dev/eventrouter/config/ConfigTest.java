@@ -103,6 +103,23 @@ class ConfigTest {
         bad("database.retention_days: must be a whole number", c -> c.getJsonObject("database")
             .put("retention_days", DatabaseConfig.MIN_RETENTION_DAYS - 1)),
         bad("workspaces[0].bot_name", c -> ws(c).put("bot_name", "t.me/some bot")),
+        bad("cluster.enabled: a cluster needs one shared PostgreSQL: set database.url or DATABASE_URL",
+            c -> c.put("cluster", new JsonObject().put("enabled", true))),
+        bad("cluster.enabled: must be true or false", c -> c.put("cluster", new JsonObject().put("enabled", "yes"))),
+        bad("cluster.nodes: unknown key", c -> c.put("cluster", new JsonObject().put("nodes", new JsonArray()))),
+        bad("cluster.port: must be a whole number from 1 to 65535",
+            c -> c.put("cluster", new JsonObject().put("port", 0))),
+        bad("cluster.bus_port: must be a whole number from 0 to 65535",
+            c -> c.put("cluster", new JsonObject().put("bus_port", 65536))),
+        bad("cluster.members: must be an array", c -> c.put("cluster", new JsonObject().put("members", "a:1"))),
+        bad("cluster.members[1]: must be \"host:port\"", c -> c.put("cluster", new JsonObject()
+            .put("members", new JsonArray().add("10.0.0.5:5701").add("10.0.0.6")))),
+        bad("cluster.members[0]: must be \"host:port\"", c -> c.put("cluster", new JsonObject()
+            .put("members", new JsonArray().add(5701)))),
+        bad("roles[1]: must be \"ingest\" or \"forward\"", c -> c.put("roles", new JsonArray().add("ingest")
+            .add("deliver"))),
+        bad("roles: must be a non-empty array", c -> c.put("roles", new JsonArray())),
+        bad("roles: must be a non-empty array", c -> c.put("roles", "ingest")),
         bad("workspaces[0].attribution_window_days", c -> ws(c).put("attribution_window_days", 0)),
         bad("session.source_timeout_ms", c -> c.put("session", new JsonObject().put("source_timeout_ms", "fast"))),
         bad("session.timeout: unknown key", c -> c.put("session", new JsonObject().put("timeout", 1))),
@@ -185,9 +202,39 @@ class ConfigTest {
     ws(config).put("id", "nope");
 
     assertThatThrownBy(() -> resolve(config, Map.of())).isInstanceOf(ConfigException.class)
-        .hasMessage("invalid configuration:\n  - telemetry: unknown key (known: database, delivery, http, session, "
-            + "workspaces)\n  - session.timeout: unknown key (known: source_timeout_ms)\n  - workspaces[0].id: "
+        .hasMessage("invalid configuration:\n  - telemetry: unknown key (known: cluster, database, delivery, http, roles, "
+            + "session, workspaces)\n  - session.timeout: unknown key (known: source_timeout_ms)\n  - workspaces[0].id: "
             + "required, a UUID such as 7c9e6679-7425-40de-944b-e07fc1f90ae7");
+  }
+
+  @Test
+  @DisplayName("cluster off and both roles by default; a cluster section and roles as given; --cluster turns it on")
+  void clusterAndRoles() {
+    AppConfig defaults = resolve(valid(), Map.of());
+    assertThat(defaults.cluster()).isEqualTo(new ClusterConfig(false, "127.0.0.1", 5701, 0, List.of()));
+    assertThat(defaults.roles()).containsExactlyInAnyOrder(Role.INGEST, Role.FORWARD);
+    assertThat(defaults.runs(Role.INGEST)).isTrue();
+
+    JsonObject clustered = valid().put("cluster", new JsonObject().put("enabled", true).put("host", "10.0.0.4")
+            .put("port", 1).put("bus_port", 65535)
+            .put("members", new JsonArray().add("10.0.0.5:5701").add("node-b.local:5701").add("[fd00::5]:5701")))
+        .put("roles", new JsonArray().add("forward").add("forward"));
+    clustered.getJsonObject("database").put("url", "postgresql://db/events");
+    AppConfig config = resolve(clustered, Map.of());
+    assertThat(config.cluster()).isEqualTo(new ClusterConfig(true, "10.0.0.4", 1, 65535,
+        List.of("10.0.0.5:5701", "node-b.local:5701", "[fd00::5]:5701")));
+    assertThat(config.roles()).containsExactly(Role.FORWARD);
+    assertThat(config.runs(Role.INGEST)).isFalse();
+
+    JsonObject shared = valid();
+    shared.getJsonObject("database").put("url", "postgresql://db/events");
+    assertThat(new ConfigLoader(Map.of(), true).resolve(shared).cluster().enabled()).isTrue();
+    assertThat(new ConfigLoader(Map.of(), true).resolve(shared.copy().put("cluster", new JsonObject()
+        .put("port", 5801))).cluster()).isEqualTo(new ClusterConfig(true, "127.0.0.1", 5801, 0, List.of()));
+    assertThat(new ConfigLoader(Map.of(ConfigLoader.DATABASE_URL_ENV, "postgresql://db/e"), true).resolve(valid())
+        .cluster().enabled()).as("DATABASE_URL is a shared database too").isTrue();
+    assertThatThrownBy(() -> new ConfigLoader(Map.of(), true).resolve(valid()))
+        .hasMessageContaining("cluster.enabled: a cluster needs one shared PostgreSQL");
   }
 
   @Test
@@ -242,13 +289,20 @@ class ConfigTest {
       assertThat(live.current().workspaces().get(0).name()).isEqualTo("renamed");
 
       live.replace(resolve(valid().put("http", new JsonObject().put("port", 9001)), Map.of()));
-      assertThat(logs.text()).contains("http and database settings change only on restart");
+      assertThat(logs.text()).contains("http, database, cluster and roles settings change only on restart");
       assertThat(live.current().http().port()).isEqualTo(9000);
       assertThat(seen).hasSize(2).last().isSameAs(live.current());
 
       live.replace(resolve(valid(), Map.of("DATABASE_URL", "postgresql://b@env:5432/y")));
       assertThat(logs.text().split("change only on restart", -1)).hasSize(3);
       assertThat(live.current().database().embedded()).isTrue();
+
+      live.replace(resolve(valid().put("roles", new JsonArray().add("ingest")), Map.of()));
+      assertThat(logs.text().split("change only on restart", -1)).hasSize(4);
+      assertThat(live.current().roles()).containsExactlyInAnyOrder(Role.INGEST, Role.FORWARD);
+      live.replace(resolve(valid().put("cluster", new JsonObject().put("port", 5702)), Map.of()));
+      assertThat(logs.text().split("change only on restart", -1)).hasSize(5);
+      assertThat(live.current().cluster().port()).isEqualTo(5701);
     } finally {
       logs.stop();
     }
@@ -460,5 +514,22 @@ class ConfigTest {
 
     assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(vertx, file).await())
         .isInstanceOf(ConfigException.class).hasMessageContaining("broken.json");
+  }
+
+  @Test
+  @DisplayName("read before Vert.x exists (to learn whether to cluster): the same config, the same errors")
+  void readNow(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+    Path file = dir.resolve("config.json");
+    java.nio.file.Files.writeString(file, valid().encode());
+    assertThat(new ConfigLoader(Map.of()).readNow(file).http().port()).isEqualTo(9000);
+
+    java.nio.file.Files.writeString(file, "{\"http\": ");
+    assertThatThrownBy(() -> new ConfigLoader(Map.of()).readNow(file)).isInstanceOf(ConfigException.class)
+        .hasMessageContaining("config.json: not a valid JSON object");
+    assertThatThrownBy(() -> new ConfigLoader(Map.of()).readNow(dir.resolve("missing.json")))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("  - config file not found: ")
+        .hasMessageEndingWith("missing.json");
+    assertThatThrownBy(() -> new ConfigLoader(Map.of()).readNow(dir)).as("a directory is no config file")
+        .isInstanceOf(ConfigException.class).hasMessageContaining("  - config file not found: ");
   }
 }

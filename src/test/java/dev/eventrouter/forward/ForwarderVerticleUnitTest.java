@@ -1,6 +1,7 @@
 package dev.eventrouter.forward;
 
 import dev.eventrouter.bus.Addresses;
+import dev.eventrouter.bus.BreakerOpened;
 import dev.eventrouter.config.AppConfig;
 import dev.eventrouter.config.ConfigLoader;
 import dev.eventrouter.config.LiveConfig;
@@ -286,6 +287,31 @@ class ForwarderVerticleUnitTest {
   private List<String> breakerGauges() {
     return metrics.find("event_router.breaker.state").gauges().stream()
         .map(g -> g.getId().getTag("integration") + "=" + g.value()).toList();
+  }
+
+  @Test
+  @DisplayName("a breaker-opened notice opens this network's channel of a configured integration, and nothing else")
+  void peerOpenedBreaker() {
+    deploy();
+    publishOpened("tiktok", WS, "live");
+    publishOpened("meta", WS, "gone");
+    publishOpened("meta", UUID.randomUUID(), "live");
+    // The bus delivers one sender's messages to a consumer in order: once this one is seen, so were the others.
+    publishOpened("meta", WS, "dry");
+    Await.until("the dry integration's breaker open", Await.WAIT, () -> breakerGauges().contains("dry=2.0"));
+    assertThat(breakerGauges()).as("another network's, an unknown integration's, another workspace's: ignored")
+        .containsExactly("dry=2.0");
+    publishOpened("meta", WS, "live");
+    Await.until("the live integration's breaker open", Await.WAIT, () -> breakerGauges().contains("live=2.0"));
+    queue.due.add(job(1, "live", 0, Instant.now(), null));
+    wake();
+    Await.until("the delivery recorded", Await.WAIT, () -> queue.outcomesById().size() == 1);
+    assertThat(queue.outcomesById()).as("held back without a request").containsExactly("defer 1");
+    assertThat(fake.received("meta")).isEmpty();
+  }
+
+  private void publishOpened(String network, UUID workspace, String integration) {
+    vertx.eventBus().publish(Addresses.BREAKER_OPENED, new BreakerOpened(network, workspace, integration).toJson());
   }
 
   @Test

@@ -1,5 +1,7 @@
 package dev.eventrouter.forward;
 
+import dev.eventrouter.bus.Addresses;
+import dev.eventrouter.bus.BreakerOpened;
 import dev.eventrouter.config.DeliveryConfig;
 import dev.eventrouter.config.IntegrationConfig;
 import dev.eventrouter.config.Network;
@@ -193,6 +195,24 @@ class IntegrationChannelUnitTest {
     Await.result(channel.send(meta(FakeAdNetworks.META_TOKEN, fake.baseUrl()), jobs(9), quickReset));
     assertThat(board.snapshot()).containsExactly(Map.entry(KEY.toString(), "CLOSED"));
     assertThat(breakerGauge()).isZero();
+    channel.close();
+  }
+
+  @Test
+  @DisplayName("an open breaker is announced on the bus once; a peer's notice opens a closed breaker and no more")
+  void breakerNotices() {
+    List<JsonObject> notices = new java.util.concurrent.CopyOnWriteArrayList<>();
+    vertx.eventBus().<JsonObject>consumer(Addresses.BREAKER_OPENED, message -> notices.add(message.body()))
+        .completion().await();
+    IntegrationChannel channel = channel(new MetaApi());
+    channel.openFromPeer();
+    assertThat(board.snapshot()).containsExactly(Map.entry(KEY.toString(), "OPEN"));
+    Await.until("the opening announced", Await.WAIT, () -> notices.size() == 1);
+    assertThat(BreakerOpened.fromJson(notices.get(0))).isEqualTo(new BreakerOpened("meta", WORKSPACE, "m"));
+    channel.openFromPeer();
+    Await.result(channel.send(meta(FakeAdNetworks.META_TOKEN, fake.baseUrl()), jobs(1), CONFIG));
+    assertThat(outcomes.recorded.get(0).what()).as("held back like any open breaker").isEqualTo("defer");
+    assertThat(notices).as("an open breaker is not opened, nor announced, again").hasSize(1);
     channel.close();
   }
 

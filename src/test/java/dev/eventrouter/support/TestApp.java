@@ -82,7 +82,7 @@ public final class TestApp {
   /** The service with its events written by the given writer (a faulty double, for the failure answers). */
   public static TestApp start(Vertx vertx, LiveConfig live, Function<Database, EventWriter> writers) {
     EventRouter router = EventRouter.start(vertx, live, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
-        writers).await();
+        null, writers).await();
     WebClient client = WebClient.create(vertx);
     return new TestApp(router, client);
   }

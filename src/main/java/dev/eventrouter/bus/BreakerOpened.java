@@ -1,0 +1,19 @@
+package dev.eventrouter.bus;
+
+import io.vertx.core.json.JsonObject;
+
+import java.util.UUID;
+
+/** An integration's breaker opened on some node ({@link Addresses#BREAKER_OPENED}). */
+public record BreakerOpened(String network, UUID workspaceId, String integrationId) {
+
+  public JsonObject toJson() {
+    return new JsonObject().put("network", network).put("workspace_id", workspaceId.toString())
+        .put("integration_id", integrationId);
+  }
+
+  public static BreakerOpened fromJson(JsonObject json) {
+    return new BreakerOpened(json.getString("network"), UUID.fromString(json.getString("workspace_id")),
+        json.getString("integration_id"));
+  }
+}
