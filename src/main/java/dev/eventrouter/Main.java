@@ -6,6 +6,7 @@ import dev.eventrouter.config.ApiKeys;
 import dev.eventrouter.config.AppConfig;
 import dev.eventrouter.config.ConfigException;
 import dev.eventrouter.config.ConfigLoader;
+import dev.eventrouter.store.PostgresServer;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
@@ -30,13 +31,16 @@ import java.util.concurrent.TimeUnit;
 /**
  * {@code java -jar event-router.jar [--config PATH] [--cluster]} runs the service (clustered with
  * {@code --cluster} or {@code cluster.enabled});
- * {@code java -jar event-router.jar hash-key KEY} prints the config value for an API key.
+ * {@code java -jar event-router.jar hash-key KEY} prints the config value for an API key;
+ * {@code java -jar event-router.jar postgres [--data-dir DIR] [--port PORT]} runs only the embedded PostgreSQL.
  */
 public final class Main {
 
   /** How often the config file is checked for changes. */
   private static final long CONFIG_SCAN_MS = 5_000;
   private static final long CLOSE_WAIT_SECONDS = 10;
+  /** Outside the ephemeral port range, and beside PostgreSQL's usual 5432. */
+  static final int DEFAULT_POSTGRES_PORT = 15432;
 
   private Main() {}
 
@@ -70,6 +74,9 @@ public final class Main {
       out.println(ApiKeys.configValue(args[1]));
       return 0;
     }
+    if (args.length > 0 && args[0].equals("postgres")) {
+      return postgres(args, out, err);
+    }
     String configPath = null;
     boolean cluster = false;
     for (int i = 0; i < args.length; i++) {
@@ -78,7 +85,8 @@ public final class Main {
       } else if (args[i].equals("--cluster")) {
         cluster = true;
       } else {
-        err.println("usage: java -jar event-router.jar [--config PATH] [--cluster] | hash-key KEY");
+        err.println("usage: java -jar event-router.jar [--config PATH] [--cluster] | hash-key KEY"
+            + " | postgres [--data-dir DIR] [--port PORT]");
         return 2;
       }
     }
@@ -146,6 +154,53 @@ public final class Main {
       log().info("shutting down");
       config.retriever().close();
       router.close().eventually(vertx::close).await();
+      stopped.countDown();
+    }, "shutdown"));
+    try {
+      stopped.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return 0;
+  }
+
+  /**
+   * {@code postgres [--data-dir DIR] [--port PORT]}: only the embedded PostgreSQL, on localhost, until the JVM is
+   * asked to stop. The shared database of a cluster tried on one machine: each node's {@code database.url} names it.
+   */
+  private static int postgres(String[] args, PrintStream out, PrintStream err) {
+    Path dataDir = Path.of("data/postgres");
+    int port = DEFAULT_POSTGRES_PORT;
+    try {
+      for (int i = 1; i < args.length; i++) {
+        if (args[i].equals("--data-dir") && i + 1 < args.length) {
+          dataDir = Path.of(args[++i]);
+        } else if (args[i].equals("--port") && i + 1 < args.length) {
+          port = Integer.parseInt(args[++i]);
+        } else {
+          throw new IllegalArgumentException(args[i]);
+        }
+      }
+    } catch (IllegalArgumentException e) {
+      err.println("usage: java -jar event-router.jar postgres [--data-dir DIR] [--port PORT]");
+      return 2;
+    }
+    PostgresServer server;
+    try {
+      server = PostgresServer.embedded(dataDir, port);
+    } catch (Exception e) {
+      err.println(StartupException.explain(e));
+      return 1;
+    }
+    out.println("PostgreSQL serving " + dataDir + " on localhost:" + port + "; give the nodes "
+        + "DATABASE_URL=postgresql://postgres@localhost:" + port + "/postgres");
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      try {
+        server.close();
+      } catch (Exception e) {
+        log().warn("stopping PostgreSQL failed: {}", e.getMessage());
+      }
       stopped.countDown();
     }, "shutdown"));
     try {

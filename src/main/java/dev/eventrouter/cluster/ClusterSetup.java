@@ -11,19 +11,28 @@ import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 /**
  * The clustered event bus: Vert.x's Hazelcast cluster manager (https://vertx.io/docs/vertx-hazelcast/java/), joined
  * over TCP-IP to the configured members, with multicast and auto-detection off so a node joins only what it is
- * told. Kubernetes users can switch the join to Hazelcast's Kubernetes discovery with their own {@code cluster.xml}
+ * told. Kubernetes users can switch the join to Hazelcast's Kubernetes discovery with a Hazelcast file of their own
  * (https://docs.hazelcast.com/hazelcast/5.3/kubernetes/kubernetes-auto-discovery).
  */
 public final class ClusterSetup {
 
   /** Every member of one deployment uses this name; another deployment on the same network stays apart. */
   static final String CLUSTER_NAME = "event-router";
+  /** Vert.x's system property naming a Hazelcast config file. */
+  static final String USER_CONFIG = "vertx.hazelcast.config";
 
   private ClusterSetup() {}
 
+  /**
+   * The cluster config section's network and join, on Vert.x's own Hazelcast defaults (the maps and multimaps its
+   * event bus needs). A Hazelcast file of the user's, named by {@code -Dvertx.hazelcast.config=PATH}, is taken as it
+   * is instead, network and join included: the way to Kubernetes discovery or any other join.
+   */
   public static HazelcastClusterManager clusterManager(ClusterConfig cluster) {
-    // Vert.x's own defaults (the maps and multimaps its event bus and cluster-wide data need), then our network.
     Config config = ConfigUtil.loadConfig();
+    if (System.getProperty(USER_CONFIG) != null) {
+      return new HazelcastClusterManager(config);
+    }
     config.setClusterName(CLUSTER_NAME);
     config.setProperty("hazelcast.logging.type", "slf4j");
     // No wait before the first join attempt: a node joins in about 2 s instead of 7.

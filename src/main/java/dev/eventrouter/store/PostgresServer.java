@@ -50,16 +50,29 @@ public final class PostgresServer implements AutoCloseable {
     if (!config.embedded()) {
       return new PostgresServer(PgConnectOptions.fromUri(config.url()), null, null);
     }
-    Files.createDirectories(config.dataDir());
-    DataDirectoryGuard guard = DataDirectoryGuard.claim(config.dataDir());
+    return embedded(config.dataDir(), 0);
+  }
+
+  /**
+   * Starts the embedded PostgreSQL on its data directory, on localhost.
+   *
+   * @param port its port, or 0 for a free one
+   */
+  public static PostgresServer embedded(Path dataDir, int port) throws IOException {
+    Files.createDirectories(dataDir);
+    DataDirectoryGuard guard = DataDirectoryGuard.claim(dataDir);
     // PostgreSQL's own log, beside its data as in any installation: its messages can quote rows, so they stay out of
     // the service's log.
-    Path serverLog = config.dataDir().toAbsolutePath().resolveSibling(config.dataDir().getFileName() + ".log");
+    Path serverLog = dataDir.toAbsolutePath().resolveSibling(dataDir.getFileName() + ".log");
     ProcessBuilder.Redirect toServerLog = ProcessBuilder.Redirect.appendTo(serverLog.toFile());
     EmbeddedPostgres pg = null;
     try {
-      pg = guard.start(EmbeddedPostgres.builder()
-          .setDataDirectory(config.dataDir())
+      EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder();
+      if (port > 0) {
+        builder.setPort(port);
+      }
+      pg = guard.start(builder
+          .setDataDirectory(dataDir)
           .setCleanDataDirectory(false)
           .setOutputRedirector(toServerLog)
           .setErrorRedirector(toServerLog)
@@ -82,11 +95,11 @@ public final class PostgresServer implements AutoCloseable {
         pg.close();
       }
       guard.close();
-      throw new StartupException("the embedded PostgreSQL in " + config.dataDir().toAbsolutePath()
+      throw new StartupException("the embedded PostgreSQL in " + dataDir.toAbsolutePath()
           + " did not start (" + e.getMessage() + "): its own log, " + serverLog + ", says why");
     }
     LOG.info("embedded PostgreSQL started on localhost:{} with data in {}", pg.getPort(),
-        config.dataDir().toAbsolutePath());
+        dataDir.toAbsolutePath());
     PgConnectOptions options = new PgConnectOptions()
         .setHost("localhost").setPort(pg.getPort()).setDatabase("postgres").setUser("postgres");
     return new PostgresServer(options, pg, guard);

@@ -61,6 +61,21 @@ class ConfigTest {
   }
 
   @Test
+  @DisplayName("the README's two cluster configs load: the same demo workspace, each node naming the other")
+  void shippedClusterConfigs() {
+    ConfigLoader loader = new ConfigLoader(Map.of());
+    AppConfig a = loader.readNow(Path.of("conf/cluster-a.json"));
+    AppConfig b = loader.readNow(Path.of("conf/cluster-b.json"));
+    assertThat(a.cluster()).isEqualTo(new ClusterConfig(true, "127.0.0.1", 5701, 0, List.of("127.0.0.1:5702")));
+    assertThat(b.cluster()).isEqualTo(new ClusterConfig(true, "127.0.0.1", 5702, 0, List.of("127.0.0.1:5701")));
+    assertThat(List.of(a.http().port(), b.http().port())).containsExactly(8080, 8081);
+    assertThat(a.database().url()).isEqualTo(b.database().url())
+        .isEqualTo("postgresql://postgres@localhost:15432/postgres");
+    assertThat(a.workspaces()).hasSameSizeAs(resolve(valid(), Map.of()).workspaces());
+    assertThat(new ApiKeyAuthenticator(b.workspaces()).authenticate("demo-key-change-me")).isNotNull();
+  }
+
+  @Test
   @DisplayName("omitted values take the documented defaults")
   void defaults() {
     AppConfig config = resolve(valid().put("http", new JsonObject()), Map.of());

@@ -30,10 +30,21 @@ public final class ServiceProcess {
 
   /** Starts {@code java -jar event-router.jar --config CONFIG}, output to {@code log}. */
   public static ServiceProcess start(Path config, Path log, int port) {
+    return jar(List.of("--config", config.toString()), log, port);
+  }
+
+  /**
+   * Starts {@code java -jar event-router.jar ARGS}, output to {@code log}.
+   *
+   * @param port the port it serves on, for {@link #awaitUp}
+   */
+  public static ServiceProcess jar(List<String> args, Path log, int port) {
     String jar = System.getProperty("event-router.jar", "target/event-router.jar");
     String java = ProcessHandle.current().info().command().orElse("java");
+    List<String> command = new java.util.ArrayList<>(List.of(java, "-Xmx256m", "-jar", jar));
+    command.addAll(args);
     try {
-      Process process = new ProcessBuilder(java, "-Xmx256m", "-jar", jar, "--config", config.toString())
+      Process process = new ProcessBuilder(command)
           .redirectErrorStream(true)
           .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
           .start();
@@ -62,6 +73,20 @@ public final class ServiceProcess {
       }
     });
     return Duration.ofNanos(System.nanoTime() - start);
+  }
+
+  /** Waits until its log has a line containing {@code text}. Fails at once if the process exits instead. */
+  public void awaitLog(String text, Duration timeout) {
+    Await.until("'" + text + "' in " + log, timeout, () -> {
+      if (!process.isAlive()) {
+        throw new AssertionError("the process exited with " + process.exitValue() + ":\n" + logTail());
+      }
+      try {
+        return Files.exists(log) && Files.readString(log).contains(text);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    });
   }
 
   /** Waits for the process to exit by itself; returns its exit code. */

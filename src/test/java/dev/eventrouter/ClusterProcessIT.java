@@ -1,0 +1,119 @@
+package dev.eventrouter;
+
+import dev.eventrouter.config.ApiKeys;
+import dev.eventrouter.support.Await;
+import dev.eventrouter.support.FakeAdNetworks;
+import dev.eventrouter.support.ServiceProcess;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.WebClient;
+import io.vertx.junit5.VertxExtension;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The packaged jar as the README runs a cluster on one machine: {@code postgres} serving the shared database, and
+ * two clustered nodes with both roles, each a JVM of its own. Events posted to both are stored once and delivered
+ * once each by event_id.
+ */
+@ExtendWith(VertxExtension.class)
+class ClusterProcessIT {
+
+  private static final String WORKSPACE = "7c9e6679-7425-40de-944b-e07fc1f90ae7";
+  private static final String KEY = "cluster-test-key-5d2e";
+  private static final int PG_PORT = 15499;
+  private static final int[] HTTP_PORTS = {18481, 18482};
+  private static final int[] CLUSTER_PORTS = {15891, 15892};
+  private static final int EVENTS = 200;
+  private static final Duration START = Duration.ofSeconds(90);
+
+  @TempDir
+  Path dir;
+  private final List<ServiceProcess> processes = new ArrayList<>();
+
+  @AfterEach
+  void stop() {
+    // Nodes first, the database last, each cleanly.
+    for (int i = processes.size() - 1; i >= 0; i--) {
+      processes.get(i).stop();
+    }
+  }
+
+  @Test
+  @DisplayName("two clustered jar processes sharing one PostgreSQL: every event posted to either is stored and "
+      + "delivered once")
+  void twoNodes(Vertx vertx) throws IOException {
+    FakeAdNetworks fake = FakeAdNetworks.start(vertx);
+    ServiceProcess postgres = ServiceProcess.jar(List.of("postgres", "--data-dir", dir.resolve("pg").toString(),
+        "--port", String.valueOf(PG_PORT)), dir.resolve("postgres.log"), PG_PORT);
+    processes.add(postgres);
+    postgres.awaitLog("PostgreSQL serving", START);
+    for (int node = 0; node < 2; node++) {
+      Path config = dir.resolve("node-" + node + ".json");
+      Files.writeString(config, config(node, fake.baseUrl()).encodePrettily());
+      processes.add(ServiceProcess.start(config, dir.resolve("node-" + node + ".log"), HTTP_PORTS[node]));
+    }
+    processes.get(1).awaitUp(START);
+    processes.get(2).awaitUp(START);
+
+    WebClient client = WebClient.create(vertx);
+    List<Future<String>> posted = new ArrayList<>();
+    for (int n = 0; n < EVENTS; n++) {
+      JsonObject event = new JsonObject().put("event_name", "REG").put("telegram_id", 1000 + n)
+          .put("workspace_id", WORKSPACE).put("session_id", "c" + n);
+      posted.add(client.post(HTTP_PORTS[n % 2], "127.0.0.1", "/api/v1/events/custom").putHeader("x-api-key", KEY)
+          .sendJsonObject(event)
+          .map(response -> response.bodyAsJsonObject().getJsonObject("data").getString("event_id")));
+    }
+    List<String> ids = Future.all(posted).await().list();
+    assertThat(ids).doesNotHaveDuplicates().hasSize(EVENTS);
+
+    Await.until("every event at both networks", Duration.ofSeconds(60),
+        () -> fake.accepted("meta").keySet().containsAll(ids) && fake.accepted("tiktok").keySet().containsAll(ids));
+    for (String network : new String[] {"meta", "tiktok"}) {
+      assertThat(fake.accepted(network)).as(network).hasSize(EVENTS)
+          .allSatisfy((id, count) -> assertThat(count).as(id).isOne());
+    }
+    for (int port : HTTP_PORTS) {
+      JsonObject ready = client.get(port, "127.0.0.1", "/health/ready").send().await().bodyAsJsonObject();
+      assertThat(ready.getString("status")).isEqualTo("UP");
+      assertThat(ready.getJsonArray("checks").stream().map(c -> ((JsonObject) c).getString("id")))
+          .contains("cluster");
+    }
+    client.close();
+    fake.stop();
+  }
+
+  private JsonObject config(int node, String fakeBase) {
+    JsonObject meta = new JsonObject().put("id", "meta-main").put("type", "meta").put("pixel_id", "1234567890")
+        .put("access_token", FakeAdNetworks.META_TOKEN).put("api_base", fakeBase);
+    JsonObject tiktok = new JsonObject().put("id", "tiktok-main").put("type", "tiktok").put("pixel_code", "C4ABCDEF")
+        .put("access_token", FakeAdNetworks.TIKTOK_TOKEN).put("api_base", fakeBase);
+    return new JsonObject()
+        .put("http", new JsonObject().put("host", "127.0.0.1").put("port", HTTP_PORTS[node]))
+        .put("database", new JsonObject().put("url", "postgresql://postgres@localhost:" + PG_PORT + "/postgres"))
+        .put("cluster", new JsonObject().put("enabled", true).put("host", "127.0.0.1")
+            .put("port", CLUSTER_PORTS[node])
+            .put("members", new JsonArray().add("127.0.0.1:" + CLUSTER_PORTS[1 - node])))
+        .put("delivery", new JsonObject().put("request_timeout_ms", 2000).put("scan_interval_ms", 1000))
+        .put("workspaces", new JsonArray().add(new JsonObject().put("id", WORKSPACE).put("name", "cluster")
+            .put("api_keys", new JsonArray().add(ApiKeys.configValue(KEY)))
+            .put("rate_limit", new JsonObject().put("per_second", 100_000).put("burst", 100_000))
+            .put("bot_name", "cluster_test_bot")
+            .put("integrations", new JsonArray().add(meta).add(tiktok))));
+  }
+}
