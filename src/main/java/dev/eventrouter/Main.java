@@ -149,11 +149,18 @@ public final class Main {
       closeWithin(vertx);
       return 1;
     }
-    CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+    return serveUntilStopped(() -> {
       log().info("shutting down");
       config.retriever().close();
       router.close().eventually(vertx::close).await();
+    });
+  }
+
+  /** Blocks until the JVM is asked to stop (SIGTERM, Ctrl-C), then runs {@code stop} before it exits; returns 0. */
+  private static int serveUntilStopped(Runnable stop) {
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      stop.run();
       stopped.countDown();
     }, "shutdown"));
     try {
@@ -194,21 +201,13 @@ public final class Main {
     }
     out.println("PostgreSQL serving " + dataDir + " on localhost:" + port + "; give the nodes "
         + "DATABASE_URL=postgresql://postgres@localhost:" + port + "/postgres");
-    CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+    return serveUntilStopped(() -> {
       try {
         server.close();
       } catch (Exception e) {
         log().warn("stopping PostgreSQL failed: {}", e.getMessage());
       }
-      stopped.countDown();
-    }, "shutdown"));
-    try {
-      stopped.await();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    return 0;
+    });
   }
 
   /** Closes Vert.x, but never waits long for it: a failed start must exit, whatever is left running. */
