@@ -54,6 +54,59 @@ class ClusterProcessIT {
   }
 
   @Test
+  @DisplayName("a forward node killed with deliveries claimed and in flight: a new forward node sends each of them "
+      + "once, after the dead node's lease")
+  void killedForwardNodeTakenOver(Vertx vertx) throws IOException {
+    FakeAdNetworks fake = FakeAdNetworks.start(vertx);
+    ServiceProcess postgres = ServiceProcess.jar(List.of("postgres", "--data-dir", dir.resolve("pg").toString(),
+        "--port", String.valueOf(PG_PORT)), dir.resolve("postgres.log"), PG_PORT);
+    processes.add(postgres);
+    postgres.awaitLog("PostgreSQL serving", START);
+    ServiceProcess ingest = node("ingest", HTTP_PORTS[0], CLUSTER_PORTS[0], List.of(CLUSTER_PORTS[1], 15893),
+        fake.baseUrl(), "ingest");
+    ServiceProcess doomed = node("doomed", HTTP_PORTS[1], CLUSTER_PORTS[1], List.of(CLUSTER_PORTS[0], 15893),
+        fake.baseUrl(), "forward");
+    ingest.awaitUp(START);
+    doomed.awaitUp(START);
+
+    fake.scriptMeta(body -> FakeAdNetworks.Reply.hang());
+    WebClient client = WebClient.create(vertx);
+    List<Future<String>> posted = new ArrayList<>();
+    for (int n = 0; n < 20; n++) {
+      posted.add(client.post(HTTP_PORTS[0], "127.0.0.1", "/api/v1/events/custom").putHeader("x-api-key", KEY)
+          .sendJsonObject(new JsonObject().put("event_name", "REG").put("telegram_id", 2000 + n)
+              .put("workspace_id", WORKSPACE))
+          .map(response -> response.bodyAsJsonObject().getJsonObject("data").getString("event_id")));
+    }
+    List<String> ids = Future.all(posted).await().list();
+    Await.until("the doomed node's first Meta request in flight", Duration.ofSeconds(30),
+        () -> !fake.received("meta").isEmpty());
+    doomed.kill();
+    fake.scriptMeta(body -> null);
+
+    ServiceProcess heir = node("heir", 18483, 15893, List.of(CLUSTER_PORTS[0]), fake.baseUrl(), "forward");
+    heir.awaitUp(START);
+    Await.until("every event accepted by Meta", Duration.ofSeconds(60),
+        () -> fake.accepted("meta").keySet().containsAll(ids));
+    assertThat(fake.accepted("meta")).as("each once: the dead node's hanging requests were never answered")
+        .hasSize(ids.size()).allSatisfy((id, count) -> assertThat(count).as(id).isOne());
+    Await.until("every event at TikTok", Duration.ofSeconds(30),
+        () -> fake.accepted("tiktok").keySet().containsAll(ids));
+    client.close();
+    fake.stop();
+  }
+
+  private ServiceProcess node(String name, int httpPort, int clusterPort, List<Integer> others, String fakeBase,
+                              String role) throws IOException {
+    Path config = dir.resolve(name + ".json");
+    Files.writeString(config, config(httpPort, clusterPort, others, fakeBase, new JsonArray().add(role))
+        .encodePrettily());
+    ServiceProcess process = ServiceProcess.start(config, dir.resolve(name + ".log"), httpPort);
+    processes.add(process);
+    return process;
+  }
+
+  @Test
   @DisplayName("two clustered jar processes sharing one PostgreSQL: every event posted to either is stored and "
       + "delivered once")
   void twoNodes(Vertx vertx) throws IOException {
@@ -99,17 +152,23 @@ class ClusterProcessIT {
   }
 
   private JsonObject config(int node, String fakeBase) {
+    return config(HTTP_PORTS[node], CLUSTER_PORTS[node], List.of(CLUSTER_PORTS[1 - node]), fakeBase,
+        new JsonArray().add("ingest").add("forward"));
+  }
+
+  private JsonObject config(int httpPort, int clusterPort, List<Integer> others, String fakeBase, JsonArray roles) {
     JsonObject meta = new JsonObject().put("id", "meta-main").put("type", "meta").put("pixel_id", "1234567890")
         .put("access_token", FakeAdNetworks.META_TOKEN).put("api_base", fakeBase);
     JsonObject tiktok = new JsonObject().put("id", "tiktok-main").put("type", "tiktok").put("pixel_code", "C4ABCDEF")
         .put("access_token", FakeAdNetworks.TIKTOK_TOKEN).put("api_base", fakeBase);
     return new JsonObject()
-        .put("http", new JsonObject().put("host", "127.0.0.1").put("port", HTTP_PORTS[node]))
+        .put("http", new JsonObject().put("host", "127.0.0.1").put("port", httpPort))
         .put("database", new JsonObject().put("url", "postgresql://postgres@localhost:" + PG_PORT + "/postgres"))
-        .put("cluster", new JsonObject().put("enabled", true).put("host", "127.0.0.1")
-            .put("port", CLUSTER_PORTS[node])
-            .put("members", new JsonArray().add("127.0.0.1:" + CLUSTER_PORTS[1 - node])))
-        .put("delivery", new JsonObject().put("request_timeout_ms", 2000).put("scan_interval_ms", 1000))
+        .put("cluster", new JsonObject().put("enabled", true).put("host", "127.0.0.1").put("port", clusterPort)
+            .put("members", new JsonArray(others.stream().map(p -> (Object) ("127.0.0.1:" + p)).toList())))
+        .put("roles", roles)
+        // A short request timeout makes a short lease: a dead node's claims come back within seconds.
+        .put("delivery", new JsonObject().put("request_timeout_ms", 1000).put("scan_interval_ms", 500))
         .put("workspaces", new JsonArray().add(new JsonObject().put("id", WORKSPACE).put("name", "cluster")
             .put("api_keys", new JsonArray().add(ApiKeys.configValue(KEY)))
             .put("rate_limit", new JsonObject().put("per_second", 100_000).put("burst", 100_000))
