@@ -138,6 +138,9 @@ public final class Main {
     ConfigLoader.Watched config;
     try {
       config = loader.watch(vertx, path, CONFIG_SCAN_MS).await();
+      if (initial.cluster().enabled()) {
+        ConfigNotices.wire(vertx, loader, config).await();
+      }
       router = EventRouter.start(vertx, config.live(), metrics, clusterManager).await();
     } catch (ConfigException e) {
       err.println(e.getMessage());

@@ -22,6 +22,13 @@ public final class Addresses {
    */
   public static final String BREAKER_OPENED = "event-router.breakers.opened";
 
+  /**
+   * Published, cluster-wide, when a node applied a changed config file: the others read theirs now instead of at
+   * their next scan, so a change rolled out to every node's file takes effect on all of them together. The body is
+   * the sender's own marker, so it ignores its own notice. Safe to lose: each node still scans its file.
+   */
+  public static final String CONFIG_RELOADED = "event-router.config.reloaded";
+
   /** Published when deliveries of a network are due, to wake its ForwarderVerticles (any node may claim them). */
   public static String deliveriesDue(String network) {
     return "event-router.deliveries.due." + network;

@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -77,8 +78,11 @@ public final class ConfigLoader {
     });
   }
 
-  /** A config file being watched: the config in force, and the reader to close on shutdown. */
-  public record Watched(LiveConfig live, ConfigRetriever retriever) {}
+  /**
+   * A config file being watched: the config in force, the reader to close on shutdown, and the file's content as
+   * last applied.
+   */
+  public record Watched(LiveConfig live, ConfigRetriever retriever, AtomicReference<JsonObject> applied) {}
 
   /**
    * Reads the file, then scans it every {@code scanPeriodMs} and hands each valid new version to the live config; an
@@ -86,13 +90,32 @@ public final class ConfigLoader {
    * compares with what was read at start and a file that did not change never causes a reload.
    */
   public Future<Watched> watch(Vertx vertx, Path path, long scanPeriodMs) {
-    return read(vertx, path, scanPeriodMs).onSuccess(watched -> watched.retriever().listen(change -> {
+    return read(vertx, path, scanPeriodMs).onSuccess(watched -> watched.retriever().listen(change ->
+        apply(watched, change.getNewConfiguration())));
+  }
+
+  /**
+   * Reads the file now, without waiting for the next scan (another cluster member reloaded its config, so this one
+   * may have changed too), and applies it if it changed. Completes with whether it did.
+   */
+  public Future<Boolean> rescan(Watched watched) {
+    return watched.retriever().getConfig().map(json -> apply(watched, json));
+  }
+
+  private boolean apply(Watched watched, JsonObject raw) {
+    synchronized (watched) {
+      if (raw.equals(watched.applied().get())) {
+        return false;
+      }
       try {
-        watched.live().replace(resolve(change.getNewConfiguration()));
+        watched.live().replace(resolve(raw));
+        watched.applied().set(raw);
+        return true;
       } catch (ConfigException e) {
         LOG.warn("config change ignored, the running config stays: {}", e.getMessage());
+        return false;
       }
-    }));
+    }
   }
 
   private Future<Watched> read(Vertx vertx, Path path, long scanPeriodMs) {
@@ -103,7 +126,7 @@ public final class ConfigLoader {
     return retriever.getConfig()
         .recover(e -> Future.failedFuture(
             new ConfigException(path + ": not a valid JSON object (" + e.getMessage() + ")")))
-        .map(json -> new Watched(new LiveConfig(resolve(json)), retriever))
+        .map(json -> new Watched(new LiveConfig(resolve(json)), retriever, new AtomicReference<>(json)))
         .onFailure(e -> retriever.close());
   }
 

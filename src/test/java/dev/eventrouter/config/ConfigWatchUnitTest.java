@@ -35,6 +35,33 @@ class ConfigWatchUnitTest {
   }
 
   @Test
+  @DisplayName("a rescan reads the file at once: a change applies, the same file or a bad one does not")
+  void rescan(Vertx vertx, @TempDir Path dir) throws Exception {
+    Path file = dir.resolve("config.json");
+    Files.writeString(file, config("first").encode());
+    ConfigLoader loader = new ConfigLoader(Map.of());
+    ConfigLoader.Watched watched = loader.watch(vertx, file, 3_600_000).await();
+    List<AppConfig> seen = new CopyOnWriteArrayList<>();
+    watched.live().onChange(seen::add);
+    LogCapture logs = LogCapture.start();
+    try {
+      assertThat(loader.rescan(watched).await()).as("unchanged since start").isFalse();
+      write(file, config("second").encode());
+      assertThat(loader.rescan(watched).await()).isTrue();
+      assertThat(watched.live().current().workspaces().get(0).name()).isEqualTo("second");
+      assertThat(loader.rescan(watched).await()).as("applied already").isFalse();
+      write(file, "{\"workspaces\": 5}");
+      assertThat(loader.rescan(watched).await()).isFalse();
+      assertThat(logs.text()).contains("config change ignored").contains("workspaces: must be an array");
+      assertThat(watched.live().current().workspaces().get(0).name()).isEqualTo("second");
+      assertThat(seen).hasSize(1);
+    } finally {
+      logs.stop();
+      watched.retriever().close();
+    }
+  }
+
+  @Test
   @DisplayName("a valid change applies its workspaces and delivery settings; http changes wait for a restart")
   void reload(Vertx vertx, @TempDir Path dir) throws Exception {
     Path file = dir.resolve("config.json");
