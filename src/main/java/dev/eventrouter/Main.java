@@ -120,8 +120,8 @@ public final class Main {
     Vertx vertx;
     ClusterManager clusterManager = null;
     if (initial.cluster().enabled()) {
-      clusterManager = ClusterSetup.clusterManager(initial.cluster());
       try {
+        clusterManager = ClusterSetup.clusterManager(initial.cluster());
         vertx = builder.with(ClusterSetup.options(options, initial.cluster()))
             .withClusterManager(clusterManager)
             .buildClustered().await();

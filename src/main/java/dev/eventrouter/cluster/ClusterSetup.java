@@ -2,11 +2,15 @@ package dev.eventrouter.cluster;
 
 import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;
+import dev.eventrouter.common.StartupException;
 import dev.eventrouter.config.ClusterConfig;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.eventbus.EventBusOptions;
 import io.vertx.spi.cluster.hazelcast.ConfigUtil;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 
 /**
  * The clustered event bus: Vert.x's Hazelcast cluster manager (https://vertx.io/docs/vertx-hazelcast/java/), joined
@@ -40,13 +44,22 @@ public final class ClusterSetup {
     config.setProperty("hazelcast.phone.home.enabled", "false");
     // Vert.x leaves the cluster as part of its own close, after our graceful stop; Hazelcast's hook would leave first.
     config.setProperty("hazelcast.shutdownhook.enabled", "false");
-    config.setProperty("hazelcast.local.localAddress", cluster.host());
+    // Hazelcast takes an address here; a name (a container's, say) is resolved once, at start.
+    config.setProperty("hazelcast.local.localAddress", address(cluster.host()));
     config.getNetworkConfig().setPort(cluster.port()).setPortAutoIncrement(false);
     JoinConfig join = config.getNetworkConfig().getJoin();
     join.getMulticastConfig().setEnabled(false);
     join.getAutoDetectionConfig().setEnabled(false);
     join.getTcpIpConfig().setEnabled(true).setMembers(cluster.members());
     return new HazelcastClusterManager(config);
+  }
+
+  private static String address(String host) {
+    try {
+      return InetAddress.getByName(host).getHostAddress();
+    } catch (UnknownHostException e) {
+      throw new StartupException("cluster.host " + host + " does not resolve to an address of this machine");
+    }
   }
 
   /** The event bus listens on the cluster host too, and announces it to the other members. */

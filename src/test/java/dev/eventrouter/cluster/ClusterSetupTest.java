@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The Hazelcast config a node starts with, without starting it. */
 class ClusterSetupTest {
@@ -32,6 +33,15 @@ class ClusterSetupTest {
     assertThat(config.getProperty("hazelcast.wait.seconds.before.join")).isEqualTo("0");
     assertThat(config.getClusterName()).isEqualTo("event-router");
     assertThat(config.getMultiMapConfigs()).as("Vert.x's defaults kept").containsKey("__vertx.subs");
+  }
+
+  @Test
+  @DisplayName("a host name is resolved to its address for Hazelcast; one that does not resolve stops the start")
+  void hostNames() {
+    assertThat(ClusterSetup.clusterManager(new ClusterConfig(true, "localhost", 5801, 0, List.of())).getConfig()
+        .getProperty("hazelcast.local.localAddress")).isIn("127.0.0.1", "0:0:0:0:0:0:0:1");
+    assertThatThrownBy(() -> ClusterSetup.clusterManager(new ClusterConfig(true, "no-such-host.invalid", 5801, 0,
+        List.of()))).hasMessage("cluster.host no-such-host.invalid does not resolve to an address of this machine");
   }
 
   @Test

@@ -73,6 +73,11 @@ class ConfigTest {
         .isEqualTo("postgresql://postgres@localhost:15432/postgres");
     assertThat(a.workspaces()).hasSameSizeAs(resolve(valid(), Map.of()).workspaces());
     assertThat(new ApiKeyAuthenticator(b.workspaces()).authenticate("demo-key-change-me")).isNotNull();
+
+    AppConfig docker = new ConfigLoader(Map.of("NODE_HOST", "node-a", "PEER_HOST", "node-b",
+        "DATABASE_URL", "postgresql://events:pw@db:5432/events")).readNow(Path.of("conf/cluster-docker.json"));
+    assertThat(docker.cluster()).isEqualTo(new ClusterConfig(true, "node-a", 5701, 0, List.of("node-b:5701")));
+    assertThat(docker.database().url()).isEqualTo("postgresql://events:pw@db:5432/events");
   }
 
   @Test
