@@ -9,7 +9,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -26,7 +25,7 @@ final class DeliveryMetrics {
   static final String EXPIRED = "expired";
   static final String DRY_RUN = "dry_run";
 
-  private record Key(UUID workspaceId, String integrationId, String outcome) {}
+  private record Key(IntegrationKey integration, String outcome) {}
 
   private final MeterRegistry metrics;
   private final String network;
@@ -46,19 +45,18 @@ final class DeliveryMetrics {
         .register(metrics);
   }
 
-  void count(UUID workspaceId, String integrationId, String outcome, int deliveries) {
-    counters.computeIfAbsent(new Key(workspaceId, integrationId, outcome), k -> Counter
+  void count(IntegrationKey integration, String outcome, int deliveries) {
+    counters.computeIfAbsent(new Key(integration, outcome), k -> Counter
             .builder("event_router.deliveries")
             .description("delivery attempts' outcomes by network, workspace, integration and outcome")
-            .tags("network", network, "workspace", k.workspaceId().toString(), "integration", k.integrationId(),
-                "outcome", k.outcome())
+            .tags("network", network, "workspace", k.integration().workspaceId().toString(),
+                "integration", k.integration().integrationId(), "outcome", k.outcome())
             .register(metrics))
         .increment(deliveries);
   }
 
-  void delivered(List<ClaimedDelivery> jobs, Instant now) {
-    ClaimedDelivery first = jobs.get(0);
-    count(first.workspaceId(), first.integrationId(), DELIVERED, jobs.size());
+  void delivered(IntegrationKey integration, List<ClaimedDelivery> jobs, Instant now) {
+    count(integration, DELIVERED, jobs.size());
     jobs.forEach(job -> latency.record(Duration.between(job.receivedAt(), now)));
   }
 }

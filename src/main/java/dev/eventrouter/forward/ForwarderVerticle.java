@@ -27,7 +27,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 
 /**
  * Delivers one network's events. Woken over the event bus when events are stored, and by a periodic scan for
@@ -46,8 +45,6 @@ public final class ForwarderVerticle extends VerticleBase {
    */
   static final Duration MAX_EVENT_AGE = Duration.ofDays(7);
   private static final int CLAIMS_PER_BATCH = 4;
-
-  private record IntegrationKey(UUID workspaceId, String integrationId) {}
 
 
   private final Network network;
@@ -145,8 +142,8 @@ public final class ForwarderVerticle extends VerticleBase {
 
   private Future<Void> process(List<ClaimedDelivery> jobs, DeliveryConfig config) {
     Map<IntegrationKey, List<ClaimedDelivery>> groups = new LinkedHashMap<>();
-    jobs.forEach(job -> groups.computeIfAbsent(new IntegrationKey(job.workspaceId(), job.integrationId()),
-        key -> new ArrayList<>()).add(job));
+    jobs.forEach(job -> groups.computeIfAbsent(
+        new IntegrationKey(network.id, job.workspaceId(), job.integrationId()), key -> new ArrayList<>()).add(job));
     List<Future<Void>> all = new ArrayList<>();
     groups.forEach((key, group) -> all.add(processIntegration(key, group, config)
         .recover(e -> {
@@ -162,8 +159,7 @@ public final class ForwarderVerticle extends VerticleBase {
     Optional<IntegrationConfig> found = integration(key);
     if (found.isEmpty() || !found.get().enabled()) {
       return store.end(jobs, "failed", "integration " + key.integrationId() + " is no longer configured or enabled")
-          .onSuccess(v -> deliveries.count(key.workspaceId(), key.integrationId(), DeliveryMetrics.FAILED,
-              jobs.size()));
+          .onSuccess(v -> deliveries.count(key, DeliveryMetrics.FAILED, jobs.size()));
     }
     IntegrationConfig integration = found.get();
     Instant oldest = Instant.now().minus(MAX_EVENT_AGE);
@@ -173,14 +169,12 @@ public final class ForwarderVerticle extends VerticleBase {
     Future<Void> done = expired.isEmpty() ? Future.succeededFuture()
         : store.end(expired, "expired", "event older than " + MAX_EVENT_AGE.toDays() + " days; "
             + network.id + " does not accept it")
-            .onSuccess(v -> deliveries.count(key.workspaceId(), key.integrationId(), DeliveryMetrics.EXPIRED,
-                expired.size()));
+            .onSuccess(v -> deliveries.count(key, DeliveryMetrics.EXPIRED, expired.size()));
     if (integration.dryRun()) {
       Map<ClaimedDelivery, JsonObject> payloads = new LinkedHashMap<>();
       fresh.forEach(job -> payloads.put(job, api.body(integration, List.of(job))));
       return payloads.isEmpty() ? done : done.compose(v -> store.dryRun(payloads))
-          .onSuccess(v -> deliveries.count(key.workspaceId(), key.integrationId(), DeliveryMetrics.DRY_RUN,
-              payloads.size()));
+          .onSuccess(v -> deliveries.count(key, DeliveryMetrics.DRY_RUN, payloads.size()));
     }
     for (int from = 0; from < fresh.size(); from += config.batchSize()) {
       List<ClaimedDelivery> batch = fresh.subList(from, Math.min(fresh.size(), from + config.batchSize()));
@@ -203,15 +197,14 @@ public final class ForwarderVerticle extends VerticleBase {
 
   /** The channel of an integration, made on first use with the delivery settings then in force. */
   private IntegrationChannel channel(IntegrationKey key, DeliveryConfig config) {
-    return channels.computeIfAbsent(key, k -> new IntegrationChannel(vertx,
-        new BreakerBoard.Key(network.id, k.workspaceId(), k.integrationId()), api, store, config, breakers,
+    return channels.computeIfAbsent(key, k -> new IntegrationChannel(vertx, k, api, store, config, breakers,
         deliveries));
   }
 
   /** A breaker of this network opened on another node (or this one): the same integration's opens here too. */
   private void peerOpened(Message<JsonObject> message) {
     BreakerOpened opened = BreakerOpened.fromJson(message.body());
-    IntegrationKey key = new IntegrationKey(opened.workspaceId(), opened.integrationId());
+    IntegrationKey key = new IntegrationKey(opened.network(), opened.workspaceId(), opened.integrationId());
     if (opened.network().equals(network.id) && !stopping && integration(key).isPresent()) {
       channel(key, live.current().delivery()).openFromPeer();
     }

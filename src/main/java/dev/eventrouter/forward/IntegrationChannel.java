@@ -44,11 +44,11 @@ final class IntegrationChannel {
   private final DeliveryOutcomes store;
   private final WebClient client;
   private final CircuitBreaker breaker;
-  private final BreakerBoard.Key key;
+  private final IntegrationKey key;
   private final BreakerBoard board;
   private final DeliveryMetrics metrics;
 
-  IntegrationChannel(Vertx vertx, BreakerBoard.Key key, NetworkApi api, DeliveryOutcomes store, DeliveryConfig config,
+  IntegrationChannel(Vertx vertx, IntegrationKey key, NetworkApi api, DeliveryOutcomes store, DeliveryConfig config,
                      BreakerBoard board, DeliveryMetrics metrics) {
     this.api = api;
     this.store = store;
@@ -62,18 +62,12 @@ final class IntegrationChannel {
         .setTimeout(-1) // the request has its own timeout
         .setNotificationAddress(null));
     breaker.openHandler(v -> {
-      board.set(key, CircuitBreakerState.OPEN);
       LOG.warn("circuit breaker {} opened: its deliveries wait", name);
       vertx.eventBus().publish(Addresses.BREAKER_OPENED,
           new BreakerOpened(key.network(), key.workspaceId(), key.integrationId()).toJson());
-    }).halfOpenHandler(v -> {
-      board.set(key, CircuitBreakerState.HALF_OPEN);
-      LOG.info("circuit breaker {} half-open: trying one request", name);
-    }).closeHandler(v -> {
-      board.set(key, CircuitBreakerState.CLOSED);
-      LOG.info("circuit breaker {} closed", name);
-    });
-    board.set(key, CircuitBreakerState.CLOSED);
+    }).halfOpenHandler(v -> LOG.info("circuit breaker {} half-open: trying one request", name))
+        .closeHandler(v -> LOG.info("circuit breaker {} closed", name));
+    board.add(key, breaker::state);
     this.client = WebClient.create(vertx, new WebClientOptions().setUserAgent("event-router")
         .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, config.requestTimeoutMs())));
   }
@@ -117,14 +111,14 @@ final class IntegrationChannel {
   }
 
   private void count(List<ClaimedDelivery> jobs, String outcome) {
-    metrics.count(key.workspaceId(), key.integrationId(), outcome, jobs.size());
+    metrics.count(key, outcome, jobs.size());
   }
 
   private Future<Void> record(IntegrationConfig integration, List<ClaimedDelivery> jobs, Outcome outcome,
                               DeliveryConfig config) {
     String token = integration.accessToken();
     if (outcome instanceof Outcome.Delivered) {
-      return store.delivered(jobs).onSuccess(v -> metrics.delivered(jobs, Instant.now()));
+      return store.delivered(jobs).onSuccess(v -> metrics.delivered(key, jobs, Instant.now()));
     }
     if (outcome instanceof Outcome.Retry retry) {
       long backoff = Backoff.delayMs(jobs.get(0).attempts(), config.initialBackoffMs(), config.maxBackoffMs());

@@ -43,7 +43,7 @@ class IntegrationChannelUnitTest {
   private static final DeliveryConfig CONFIG = new DeliveryConfig(100, 0, 1000, 1000, 60_000, 1000, 2, 60_000);
 
   private static final UUID WORKSPACE = UUID.fromString("7c9e6679-7425-40de-944b-e07fc1f90ae7");
-  private static final BreakerBoard.Key KEY = new BreakerBoard.Key("meta", WORKSPACE, "m");
+  private static final IntegrationKey KEY = new IntegrationKey("meta", WORKSPACE, "m");
 
   private Vertx vertx;
   private FakeAdNetworks fake;
