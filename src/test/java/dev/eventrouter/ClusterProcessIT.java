@@ -38,6 +38,9 @@ class ClusterProcessIT {
   private static final int PG_PORT = 15499;
   private static final int[] HTTP_PORTS = {18481, 18482};
   private static final int[] CLUSTER_PORTS = {15891, 15892};
+  /** The node that joins after one died. */
+  private static final int HEIR_HTTP_PORT = 18483;
+  private static final int HEIR_CLUSTER_PORT = 15893;
   private static final int EVENTS = 200;
   private static final Duration START = Duration.ofSeconds(90);
 
@@ -58,14 +61,11 @@ class ClusterProcessIT {
       + "once, after the dead node's lease")
   void killedForwardNodeTakenOver(Vertx vertx) throws IOException {
     FakeAdNetworks fake = FakeAdNetworks.start(vertx);
-    ServiceProcess postgres = ServiceProcess.jar(List.of("postgres", "--data-dir", dir.resolve("pg").toString(),
-        "--port", String.valueOf(PG_PORT)), dir.resolve("postgres.log"), PG_PORT);
-    processes.add(postgres);
-    postgres.awaitLog("PostgreSQL serving", START);
-    ServiceProcess ingest = node("ingest", HTTP_PORTS[0], CLUSTER_PORTS[0], List.of(CLUSTER_PORTS[1], 15893),
-        fake.baseUrl(), "ingest");
-    ServiceProcess doomed = node("doomed", HTTP_PORTS[1], CLUSTER_PORTS[1], List.of(CLUSTER_PORTS[0], 15893),
-        fake.baseUrl(), "forward");
+    startPostgres();
+    ServiceProcess ingest = node("ingest", HTTP_PORTS[0], CLUSTER_PORTS[0],
+        List.of(CLUSTER_PORTS[1], HEIR_CLUSTER_PORT), fake.baseUrl(), "ingest");
+    ServiceProcess doomed = node("doomed", HTTP_PORTS[1], CLUSTER_PORTS[1],
+        List.of(CLUSTER_PORTS[0], HEIR_CLUSTER_PORT), fake.baseUrl(), "forward");
     ingest.awaitUp(START);
     doomed.awaitUp(START);
 
@@ -84,7 +84,8 @@ class ClusterProcessIT {
     doomed.kill();
     fake.scriptMeta(body -> null);
 
-    ServiceProcess heir = node("heir", 18483, 15893, List.of(CLUSTER_PORTS[0]), fake.baseUrl(), "forward");
+    ServiceProcess heir = node("heir", HEIR_HTTP_PORT, HEIR_CLUSTER_PORT, List.of(CLUSTER_PORTS[0]), fake.baseUrl(),
+        "forward");
     heir.awaitUp(START);
     Await.until("every event accepted by Meta", Duration.ofSeconds(60),
         () -> fake.accepted("meta").keySet().containsAll(ids));
@@ -96,11 +97,19 @@ class ClusterProcessIT {
     fake.stop();
   }
 
+  /** {@code java -jar event-router.jar postgres}: the database both nodes share, as the README starts it. */
+  private void startPostgres() {
+    ServiceProcess postgres = ServiceProcess.jar(List.of("postgres", "--data-dir", dir.resolve("pg").toString(),
+        "--port", String.valueOf(PG_PORT)), dir.resolve("postgres.log"), PG_PORT);
+    processes.add(postgres);
+    postgres.awaitLog("PostgreSQL serving", START);
+  }
+
   private ServiceProcess node(String name, int httpPort, int clusterPort, List<Integer> others, String fakeBase,
-                              String role) throws IOException {
+                              String... roles) throws IOException {
     Path config = dir.resolve(name + ".json");
-    Files.writeString(config, config(httpPort, clusterPort, others, fakeBase, new JsonArray().add(role))
-        .encodePrettily());
+    JsonArray roleNames = new JsonArray(List.of((Object[]) roles));
+    Files.writeString(config, config(httpPort, clusterPort, others, fakeBase, roleNames).encodePrettily());
     ServiceProcess process = ServiceProcess.start(config, dir.resolve(name + ".log"), httpPort);
     processes.add(process);
     return process;
@@ -111,14 +120,10 @@ class ClusterProcessIT {
       + "delivered once")
   void twoNodes(Vertx vertx) throws IOException {
     FakeAdNetworks fake = FakeAdNetworks.start(vertx);
-    ServiceProcess postgres = ServiceProcess.jar(List.of("postgres", "--data-dir", dir.resolve("pg").toString(),
-        "--port", String.valueOf(PG_PORT)), dir.resolve("postgres.log"), PG_PORT);
-    processes.add(postgres);
-    postgres.awaitLog("PostgreSQL serving", START);
+    startPostgres();
     for (int node = 0; node < 2; node++) {
-      Path config = dir.resolve("node-" + node + ".json");
-      Files.writeString(config, config(node, fake.baseUrl()).encodePrettily());
-      processes.add(ServiceProcess.start(config, dir.resolve("node-" + node + ".log"), HTTP_PORTS[node]));
+      node("node-" + node, HTTP_PORTS[node], CLUSTER_PORTS[node], List.of(CLUSTER_PORTS[1 - node]), fake.baseUrl(),
+          "ingest", "forward");
     }
     processes.get(1).awaitUp(START);
     processes.get(2).awaitUp(START);
@@ -151,16 +156,7 @@ class ClusterProcessIT {
     fake.stop();
   }
 
-  private JsonObject config(int node, String fakeBase) {
-    return config(HTTP_PORTS[node], CLUSTER_PORTS[node], List.of(CLUSTER_PORTS[1 - node]), fakeBase,
-        new JsonArray().add("ingest").add("forward"));
-  }
-
   private JsonObject config(int httpPort, int clusterPort, List<Integer> others, String fakeBase, JsonArray roles) {
-    JsonObject meta = new JsonObject().put("id", "meta-main").put("type", "meta").put("pixel_id", "1234567890")
-        .put("access_token", FakeAdNetworks.META_TOKEN).put("api_base", fakeBase);
-    JsonObject tiktok = new JsonObject().put("id", "tiktok-main").put("type", "tiktok").put("pixel_code", "C4ABCDEF")
-        .put("access_token", FakeAdNetworks.TIKTOK_TOKEN).put("api_base", fakeBase);
     return new JsonObject()
         .put("http", new JsonObject().put("host", "127.0.0.1").put("port", httpPort))
         .put("database", new JsonObject().put("url", "postgresql://postgres@localhost:" + PG_PORT + "/postgres"))
@@ -173,6 +169,7 @@ class ClusterProcessIT {
             .put("api_keys", new JsonArray().add(ApiKeys.configValue(KEY)))
             .put("rate_limit", new JsonObject().put("per_second", 100_000).put("burst", 100_000))
             .put("bot_name", "cluster_test_bot")
-            .put("integrations", new JsonArray().add(meta).add(tiktok))));
+            .put("integrations", new JsonArray().add(FakeAdNetworks.metaIntegration(fakeBase))
+                .add(FakeAdNetworks.tiktokIntegration(fakeBase)))));
   }
 }

@@ -162,10 +162,6 @@ class CrashRecoveryIT {
   }
 
   private JsonObject config(String fakeBase) {
-    JsonObject meta = new JsonObject().put("id", "meta-main").put("type", "meta").put("pixel_id", "1234567890")
-        .put("access_token", FakeAdNetworks.META_TOKEN).put("api_base", fakeBase);
-    JsonObject tiktok = new JsonObject().put("id", "tiktok-main").put("type", "tiktok").put("pixel_code", "C4ABCDEF")
-        .put("access_token", FakeAdNetworks.TIKTOK_TOKEN).put("api_base", fakeBase);
     return new JsonObject()
         .put("http", new JsonObject().put("host", "127.0.0.1").put("port", port))
         .put("database", new JsonObject().put("data_dir", dir.resolve("data/postgres").toString()))
@@ -175,7 +171,8 @@ class CrashRecoveryIT {
             .put("api_keys", new JsonArray().add(ApiKeys.configValue(KEY)))
             .put("rate_limit", new JsonObject().put("per_second", 100_000).put("burst", 100_000))
             .put("bot_name", "crash_test_bot")
-            .put("integrations", new JsonArray().add(meta).add(tiktok))));
+            .put("integrations", new JsonArray().add(FakeAdNetworks.metaIntegration(fakeBase))
+                .add(FakeAdNetworks.tiktokIntegration(fakeBase)))));
   }
 
   private static int freePort() throws IOException {

@@ -19,13 +19,11 @@ public final class ForwardingTestConfig {
         .put("request_timeout_ms", 1000).put("initial_backoff_ms", 50).put("max_backoff_ms", 100)
         .put("scan_interval_ms", 100)
         .put("breaker", new JsonObject().put("failure_threshold", BREAKER_FAILURES).put("reset_timeout_ms", 2000)));
-    JsonObject meta = new JsonObject().put("id", "meta-main").put("type", "meta").put("pixel_id", "1234567890")
-        .put("access_token", FakeAdNetworks.META_TOKEN).put("api_base", fakeBase);
+    JsonObject meta = FakeAdNetworks.metaIntegration(fakeBase);
     for (JsonObject override : metaOverrides) {
       meta.mergeIn(override);
     }
-    JsonObject tiktok = new JsonObject().put("id", "tiktok-main").put("type", "tiktok").put("pixel_code", "C4ABCDEF")
-        .put("access_token", FakeAdNetworks.TIKTOK_TOKEN).put("api_base", fakeBase);
+    JsonObject tiktok = FakeAdNetworks.tiktokIntegration(fakeBase);
     config.getJsonArray("workspaces").getJsonObject(0).put("integrations", new JsonArray().add(meta).add(tiktok));
     return config;
   }
