@@ -47,6 +47,33 @@ public final class HttpVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
+    Router router = Router.router(vertx);
+    router.route().handler(RequestIds::assign);
+    // Liveness: the process and its event loop answer. Readiness: it can take events now (503 names the check).
+    HealthCheckHandler live = HealthCheckHandler.create(vertx)
+        .register("process", promise -> promise.complete(Status.OK()));
+    router.get("/health/live").handler(live);
+    router.get("/health").handler(live);
+    router.get("/health/ready").handler(HealthCheckHandler.createWithHealthChecks(readiness));
+    router.get("/metrics").handler(PrometheusScrapingHandler.create(metrics));
+    if (access != null) {
+      Router api = api();
+      router.route("/api/v1/*").subRouter(api);
+      router.route("/v1/*").subRouter(api);
+    }
+    ErrorResponder errors = new ErrorResponder();
+    router.route().failureHandler(errors);
+    // What the router answers by itself (an unreadable path is a 400 before any route matches) gets the same body.
+    IntStream.range(400, 600).forEach(status -> router.errorHandler(status, errors.forStatus(status)));
+    return vertx.createHttpServer(new HttpServerOptions().setHost(config.host()).setPort(config.port()))
+        .invalidRequestHandler(ErrorResponder::invalidRequest)
+        .requestHandler(router)
+        .listen()
+        .onSuccess(s -> server = s);
+  }
+
+  /** The routes of the API, mounted under each prefix. */
+  private Router api() {
     StoreClient store = new StoreClient(vertx, config.requestTimeoutMs());
     EventsApi events = new EventsApi(store);
     SessionsApi sessions = new SessionsApi(store);
@@ -60,29 +87,7 @@ public final class HttpVerticle extends VerticleBase {
     String event = "\\/events\\/(?<eventId>evt_[0-9]+)";
     authenticated(api.getWithRegex(event)).handler(events::status);
     authenticated(api.postWithRegex(event + "\\/redeliver")).handler(events::redeliver);
-
-    Router router = Router.router(vertx);
-    router.route().handler(RequestIds::assign);
-    // Liveness: the process and its event loop answer. Readiness: it can take events now (503 names the check).
-    HealthCheckHandler live = HealthCheckHandler.create(vertx)
-        .register("process", promise -> promise.complete(Status.OK()));
-    router.get("/health/live").handler(live);
-    router.get("/health").handler(live);
-    router.get("/health/ready").handler(HealthCheckHandler.createWithHealthChecks(readiness));
-    router.get("/metrics").handler(PrometheusScrapingHandler.create(metrics));
-    if (access != null) {
-      router.route("/api/v1/*").subRouter(api);
-      router.route("/v1/*").subRouter(api);
-    }
-    ErrorResponder errors = new ErrorResponder();
-    router.route().failureHandler(errors);
-    // What the router answers by itself (an unreadable path is a 400 before any route matches) gets the same body.
-    IntStream.range(400, 600).forEach(status -> router.errorHandler(status, errors.forStatus(status)));
-    return vertx.createHttpServer(new HttpServerOptions().setHost(config.host()).setPort(config.port()))
-        .invalidRequestHandler(ErrorResponder::invalidRequest)
-        .requestHandler(router)
-        .listen()
-        .onSuccess(s -> server = s);
+    return api;
   }
 
   /** A JSON POST: body size limit, key, rate limit, content type, then the handler. */
