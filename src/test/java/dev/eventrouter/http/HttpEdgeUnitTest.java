@@ -300,6 +300,25 @@ class HttpEdgeUnitTest {
   }
 
   @Test
+  @DisplayName("a node without the ingest role serves health and metrics, and no API")
+  void withoutApi() {
+    HttpVerticle opsOnly = new HttpVerticle(new HttpConfig("127.0.0.1", 0, 2048, 1, TIMEOUT_MS), null, metrics,
+        HealthChecks.create(vertx).register("database", promise -> promise.complete(Status.OK())));
+    String id = Await.result(vertx.deployVerticle(opsOnly));
+    try {
+      int opsPort = opsOnly.actualPort();
+      assertError(Await.result(client.post(opsPort, "127.0.0.1", "/api/v1/events/custom")
+          .putHeader("x-api-key", KEY).putHeader("Content-Type", "application/json").sendBuffer(event().toBuffer())),
+          404, "not_found");
+      assertThat(Await.result(client.get(opsPort, "127.0.0.1", "/health/ready").send()).statusCode()).isEqualTo(200);
+      assertThat(Await.result(client.get(opsPort, "127.0.0.1", "/metrics").send()).statusCode()).isEqualTo(200);
+      assertThat(asked).as("nothing asked of a store").isEmpty();
+    } finally {
+      Await.result(vertx.undeploy(id));
+    }
+  }
+
+  @Test
   @DisplayName("metrics in Prometheus text, without a key, with ingest answers counted by bounded event name and status")
   void metrics() {
     store = message -> message.reply(new IngestReply("evt_1", "s1", IngestReply.PROCESSED, false).toJson());
