@@ -5,6 +5,8 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.ext.web.Route;
@@ -22,15 +24,20 @@ import java.util.stream.IntStream;
 /**
  * The public API. Authenticates, rate-limits and validates at the edge, then asks the SessionVerticle over the event
  * bus and answers only with what it replies: 200 only for what is committed. The API router is mounted under /api/v1
- * and, as an alias, /v1; health and metrics sit at the root, without a key.
+ * and, as an alias, /v1; health, metrics and the OpenAPI document sit at the root, without a key.
  */
 public final class HttpVerticle extends VerticleBase {
+
+  /** The OpenAPI 3.1 document of every route, a classpath resource served as is at {@code GET /openapi.yaml}. */
+  static final String OPENAPI = "openapi.yaml";
 
   private final HttpConfig config;
   private final AccessControl access;
   private final PrometheusMeterRegistry metrics;
   private final HealthChecks readiness;
   private HttpServer server;
+  private Router router;
+  private Buffer openApi;
 
   /**
    * @param access    who may use the API, or null on a node without the ingest role: it serves health and metrics
@@ -56,6 +63,7 @@ public final class HttpVerticle extends VerticleBase {
     router.get("/health").handler(live);
     router.get("/health/ready").handler(HealthCheckHandler.createWithHealthChecks(readiness));
     router.get("/metrics").handler(PrometheusScrapingHandler.create(metrics));
+    router.get("/openapi.yaml").handler(this::openApi);
     if (access != null) {
       Router api = api();
       router.route("/api/v1/*").subRouter(api);
@@ -65,11 +73,21 @@ public final class HttpVerticle extends VerticleBase {
     router.route().failureHandler(errors);
     // What the router answers by itself (an unreadable path is a 400 before any route matches) gets the same body.
     IntStream.range(400, 600).forEach(status -> router.errorHandler(status, errors.forStatus(status)));
-    return vertx.createHttpServer(new HttpServerOptions().setHost(config.host()).setPort(config.port()))
-        .invalidRequestHandler(ErrorResponder::invalidRequest)
-        .requestHandler(router)
-        .listen()
+    this.router = router;
+    // The document is read once, from the classpath, before the server listens.
+    return vertx.fileSystem().readFile(OPENAPI)
+        .compose(document -> {
+          openApi = document;
+          return vertx.createHttpServer(new HttpServerOptions().setHost(config.host()).setPort(config.port()))
+              .invalidRequestHandler(ErrorResponder::invalidRequest)
+              .requestHandler(router)
+              .listen();
+        })
         .onSuccess(s -> server = s);
+  }
+
+  private void openApi(RoutingContext rc) {
+    rc.response().putHeader(HttpHeaders.CONTENT_TYPE, "application/yaml; charset=utf-8").end(openApi);
   }
 
   /** The routes of the API, mounted under each prefix. */
@@ -85,8 +103,9 @@ public final class HttpVerticle extends VerticleBase {
     post(api, "/sessions/invites", sessions::invite);
     // Only evt_<digits>, so GET on /events/custom stays a 405 rather than a lookup of an id "custom".
     String event = "\\/events\\/(?<eventId>evt_[0-9]+)";
-    authenticated(api.getWithRegex(event)).handler(events::status);
-    authenticated(api.postWithRegex(event + "\\/redeliver")).handler(events::redeliver);
+    authenticated(api.getWithRegex(event).setName("/events/{event_id}")).handler(events::status);
+    authenticated(api.postWithRegex(event + "\\/redeliver").setName("/events/{event_id}/redeliver"))
+        .handler(events::redeliver);
     return api;
   }
 
@@ -105,6 +124,11 @@ public final class HttpVerticle extends VerticleBase {
   @Override
   public Future<?> stop() {
     return server == null ? Future.succeededFuture() : server.shutdown(config.requestTimeoutMs(), TimeUnit.MILLISECONDS);
+  }
+
+  /** The routes served, which OpenApiContractTest checks against the document. */
+  Router router() {
+    return router;
   }
 
   /** The port actually bound (differs from the config when it asks for 0). */
