@@ -85,8 +85,7 @@ public final class EventRouter {
       boolean forward = config.runs(Role.FORWARD);
       BreakerBoard breakers = forward ? new BreakerBoard(metrics) : null;
       DeliveryStore deliveries = new DeliveryStore(database.pool(), database.readPool());
-      HealthChecks readiness = Readiness.checks(vertx, database, live, breakers,
-          cluster == null ? null : () -> cluster.getNodes().contains(cluster.getNodeId()));
+      HealthChecks readiness = Readiness.checks(vertx, database, live, breakers, cluster);
       Future<String> chain = Future.succeededFuture();
       if (ingest) {
         chain = chain.compose(id -> vertx.deployVerticle(new SessionVerticle(database, ids, live, metrics,

@@ -8,11 +8,12 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
+import io.vertx.core.spi.cluster.ClusterManager;
 import io.vertx.ext.healthchecks.HealthChecks;
 import io.vertx.ext.healthchecks.Status;
 
+import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 
 /**
  * What {@code GET /health/ready} checks, by name: the database answers, the schema this process needs is applied,
@@ -30,10 +31,10 @@ final class Readiness {
 
   /**
    * @param breakers the integrations' breakers on this node, or null on a node that does not forward
-   * @param member   whether this node is in its cluster, or null when it is not clustered
+   * @param cluster  this node's cluster manager, or null when it is not clustered
    */
   static HealthChecks checks(Vertx vertx, Database database, LiveConfig live, BreakerBoard breakers,
-                             BooleanSupplier member) {
+                             ClusterManager cluster) {
     HealthChecks checks = HealthChecks.create(vertx);
     checks.register("database", HANDLER_TIMEOUT_MS, promise -> probe(promise, database.ping()
         .map(v -> Status.OK())));
@@ -42,8 +43,13 @@ final class Readiness {
             .setData(new JsonObject().put("version", database.schemaVersion())))));
     checks.register("config", promise -> promise.complete(Status.OK(new JsonObject()
         .put("workspaces", live.current().workspaces().size()))));
-    if (member != null) {
-      checks.register("cluster", promise -> promise.complete(new Status().setOk(member.getAsBoolean())));
+    if (cluster != null) {
+      // The members as this node sees them: a member that froze is still counted until the cluster drops it.
+      checks.register("cluster", promise -> {
+        List<String> nodes = cluster.getNodes();
+        promise.complete(new Status().setOk(nodes.contains(cluster.getNodeId()))
+            .setData(new JsonObject().put("members", nodes.size())));
+      });
     }
     if (breakers != null) {
       checks.register("integrations", promise -> {

@@ -22,6 +22,12 @@ public final class ClusterSetup {
 
   /** Every member of one deployment uses this name; another deployment on the same network stays apart. */
   static final String CLUSTER_NAME = "event-router";
+  /**
+   * How long a member that stopped answering stays a member, and how long a leaving node waits for the others to
+   * take its partitions over.
+   */
+  static final int FROZEN_MEMBER_SECONDS = 15;
+
   /** Vert.x's system property naming a Hazelcast config file. */
   static final String USER_CONFIG = "vertx.hazelcast.config";
 
@@ -44,6 +50,14 @@ public final class ClusterSetup {
     config.setProperty("hazelcast.phone.home.enabled", "false");
     // Vert.x leaves the cluster as part of its own close, after our graceful stop; Hazelcast's hook would leave first.
     config.setProperty("hazelcast.shutdownhook.enabled", "false");
+    // A frozen member (a paused VM, a stalled host) stays a member until its heartbeats are missed this long, and
+    // every operation on the partitions it owns waits for it meanwhile: a cold subscription lookup (wake-ups wait
+    // behind it) and a consumer's removal (a stopping node waits). Hazelcast's 60 s outlasts a stop grace period.
+    // Leaving hands this member's partitions over, and would wait for a frozen member up to 600 s. What Vert.x
+    // keeps there (subscriptions) the members rebuild when one leaves.
+    // https://docs.hazelcast.com/hazelcast/5.3/system-properties
+    config.setProperty("hazelcast.max.no.heartbeat.seconds", String.valueOf(FROZEN_MEMBER_SECONDS));
+    config.setProperty("hazelcast.graceful.shutdown.max.wait", String.valueOf(FROZEN_MEMBER_SECONDS));
     // Hazelcast takes an address here; a name (a container's, say) is resolved once, at start.
     config.setProperty("hazelcast.local.localAddress", address(cluster.host()));
     config.getNetworkConfig().setPort(cluster.port()).setPortAutoIncrement(false);

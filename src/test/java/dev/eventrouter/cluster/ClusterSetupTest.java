@@ -31,6 +31,8 @@ class ClusterSetupTest {
     assertThat(config.getNetworkConfig().isPortAutoIncrement()).isFalse();
     assertThat(config.getProperty("hazelcast.local.localAddress")).isEqualTo("10.0.0.4");
     assertThat(config.getProperty("hazelcast.wait.seconds.before.join")).isEqualTo("0");
+    assertThat(config.getProperty("hazelcast.graceful.shutdown.max.wait")).isEqualTo("15");
+    assertThat(config.getProperty("hazelcast.max.no.heartbeat.seconds")).isEqualTo("15");
     assertThat(config.getClusterName()).isEqualTo("event-router");
     assertThat(config.getMultiMapConfigs()).as("Vert.x's defaults kept").containsKey("__vertx.subs");
   }

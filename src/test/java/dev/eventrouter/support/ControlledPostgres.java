@@ -7,8 +7,6 @@ import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * An embedded PostgreSQL a test can stop and start again on the same port and data directory, or freeze with
@@ -73,19 +71,9 @@ public final class ControlledPostgres implements AutoCloseable {
   private void signal(String signal) {
     try {
       long pid = Long.parseLong(Files.readAllLines(dataDir.resolve("postmaster.pid")).get(0).trim());
-      ProcessHandle postmaster = ProcessHandle.of(pid).orElseThrow();
-      String pids = String.join(" ", Stream.concat(Stream.of(postmaster), postmaster.descendants())
-          .map(p -> String.valueOf(p.pid())).toList());
-      List<String> command = List.of("sh", "-c", "kill -" + signal + " " + pids);
-      int exit = new ProcessBuilder(command).inheritIO().start().waitFor();
-      if (exit != 0) {
-        throw new IllegalStateException(command + " exited with " + exit);
-      }
+      Signals.send(signal, ProcessHandle.of(pid).orElseThrow());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
     }
   }
 

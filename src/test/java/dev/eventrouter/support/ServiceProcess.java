@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 public final class ServiceProcess {
 
   private final Process process;
+  private boolean frozen;
   private final Path log;
   private final int port;
 
@@ -108,10 +109,29 @@ public final class ServiceProcess {
     awaitExit(Duration.ofSeconds(10));
   }
 
-  /** SIGTERM, as a supervisor stopping it cleanly. */
+  /** SIGSTOP, as a paused VM or a stop-the-world pause would: sockets stay open, nothing answers. */
+  public void freeze() {
+    Signals.send("STOP", process.toHandle());
+    frozen = true;
+  }
+
+  public void thaw() {
+    Signals.send("CONT", process.toHandle());
+    frozen = false;
+  }
+
+  /** SIGTERM, as a supervisor stopping it cleanly (a frozen process is thawed first, to hear it). */
   public void stop() {
+    if (frozen) {
+      thaw();
+    }
     process.destroy();
-    awaitExit(Duration.ofSeconds(30));
+    try {
+      awaitExit(Duration.ofSeconds(30));
+    } catch (AssertionError stuck) {
+      kill(); // so that the next test finds its ports free
+      throw stuck;
+    }
   }
 
   public long pid() {
