@@ -7,6 +7,7 @@ import dev.eventrouter.config.LiveConfig;
 import dev.eventrouter.config.Role;
 import dev.eventrouter.forward.BacklogMonitor;
 import dev.eventrouter.forward.BreakerBoard;
+import dev.eventrouter.forward.PauseBoard;
 import dev.eventrouter.forward.ForwarderVerticle;
 import dev.eventrouter.forward.NetworkApi;
 import dev.eventrouter.forward.meta.MetaApi;
@@ -84,8 +85,9 @@ public final class EventRouter {
       boolean ingest = config.runs(Role.INGEST);
       boolean forward = config.runs(Role.FORWARD);
       BreakerBoard breakers = forward ? new BreakerBoard(metrics) : null;
+      PauseBoard pauses = forward ? new PauseBoard(metrics) : null;
       DeliveryStore deliveries = new DeliveryStore(database.pool(), database.readPool());
-      HealthChecks readiness = Readiness.checks(vertx, database, live, breakers, cluster);
+      HealthChecks readiness = Readiness.checks(vertx, database, live, breakers, pauses, cluster);
       Future<String> chain = Future.succeededFuture();
       if (ingest) {
         chain = chain.compose(id -> vertx.deployVerticle(new SessionVerticle(database, ids, live, metrics,
@@ -95,7 +97,7 @@ public final class EventRouter {
       if (forward) {
         for (NetworkApi network : List.of(new MetaApi(), new TikTokApi())) {
           chain = chain.compose(id -> vertx.deployVerticle(new ForwarderVerticle(network, deliveries, live, metrics,
-                  breakers)))
+                  breakers, pauses)))
               .onSuccess(deployments::add);
         }
         chain = chain.compose(id -> vertx.deployVerticle(new BacklogMonitor(deliveries::backlog, metrics)))

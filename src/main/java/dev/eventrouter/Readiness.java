@@ -3,6 +3,7 @@ package dev.eventrouter;
 import dev.eventrouter.common.LogSafe;
 import dev.eventrouter.config.LiveConfig;
 import dev.eventrouter.forward.BreakerBoard;
+import dev.eventrouter.forward.PauseBoard;
 import dev.eventrouter.store.Database;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -18,8 +19,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * What {@code GET /health/ready} checks, by name: the database answers, the schema this process needs is applied,
  * the config is loaded and, in a cluster, the node is a member. Any of them down makes the answer 503 naming it.
- * The breakers of the integrations are shown as a detail only: a network being down is no reason to stop taking
- * events, which wait in the outbox.
+ * The integrations' breakers, and the integrations paused on a refused token, are shown as a detail only: a network
+ * being down or a token refused is no reason to stop taking events, which wait in the outbox.
  */
 final class Readiness {
 
@@ -31,10 +32,11 @@ final class Readiness {
 
   /**
    * @param breakers the integrations' breakers on this node, or null on a node that does not forward
+   * @param pauses   the integrations paused on a refused token, or null on a node that does not forward
    * @param cluster  this node's cluster manager, or null when it is not clustered
    */
   static HealthChecks checks(Vertx vertx, Database database, LiveConfig live, BreakerBoard breakers,
-                             ClusterManager cluster) {
+                             PauseBoard pauses, ClusterManager cluster) {
     HealthChecks checks = HealthChecks.create(vertx);
     checks.register("database", HANDLER_TIMEOUT_MS, promise -> probe(promise, database.ping()
         .map(v -> Status.OK())));
@@ -55,7 +57,9 @@ final class Readiness {
       checks.register("integrations", promise -> {
         JsonObject states = new JsonObject();
         breakers.snapshot().forEach(states::put);
-        promise.complete(Status.OK(new JsonObject().put("breakers", states)));
+        JsonObject paused = new JsonObject();
+        pauses.snapshot().forEach(paused::put);
+        promise.complete(Status.OK(new JsonObject().put("breakers", states).put("paused", paused)));
       });
     }
     return checks;

@@ -11,6 +11,8 @@ package dev.eventrouter.config;
  * @param scanIntervalMs     how often the table is scanned for due retries and work left by another node
  * @param breakerFailures    consecutive failures that open an integration's circuit breaker
  * @param breakerResetMs     how long an open breaker waits before it tries again
+ * @param pauseProbeMs       how often an integration paused on a refused token is tried with one held delivery
  */
 public record DeliveryConfig(int batchSize, long lingerMs, long requestTimeoutMs, long initialBackoffMs,
-                             long maxBackoffMs, long scanIntervalMs, int breakerFailures, long breakerResetMs) {}
+                             long maxBackoffMs, long scanIntervalMs, int breakerFailures, long breakerResetMs,
+                             long pauseProbeMs) {}

@@ -1,5 +1,7 @@
 package dev.eventrouter.config;
 
+import java.util.Set;
+
 /**
  * One pixel of one network that a workspace's events go to.
  *
@@ -10,11 +12,18 @@ package dev.eventrouter.config;
  *                      config's page_url, else the workspace bot's t.me link); null otherwise
  * @param testEventCode sent as test_event_code when set (Events Manager test tool)
  * @param dryRun        build and store the payload instead of sending it
+ * @param events        the event names (as the bot sends them) this integration takes, or null for every name
  */
 public record IntegrationConfig(String id, Network network, String pixel, String accessToken, String apiBase,
                                 String apiVersion, String source, String pageUrl, String testEventCode,
                                 boolean enabled,
-                                boolean dryRun) {
+                                boolean dryRun,
+                                Set<String> events) {
+
+  /** Whether an event of this name gets a delivery to this integration. */
+  public boolean takes(String eventName) {
+    return events == null || events.contains(eventName);
+  }
 
   /** Never print the token. */
   @Override

@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
 final class IntegrationParser {
 
   private static final Set<String> COMMON_INTEGRATION_KEYS = Set.of("id", "type", "access_token", "api_base",
-      "test_event_code", "enabled", "dry_run");
+      "test_event_code", "enabled", "dry_run", "events");
   private static final Set<String> META_KEYS = union(COMMON_INTEGRATION_KEYS, "pixel_id", "api_version",
       "action_source");
   private static final Set<String> TIKTOK_KEYS = union(COMMON_INTEGRATION_KEYS, "pixel_code", "event_source",
@@ -78,7 +78,9 @@ final class IntegrationParser {
     return new IntegrationConfig(id, network, pixel, token, stripSlash(apiBase), apiVersion, source, pageUrl,
         r.string(json, "test_event_code", path + ".test_event_code", null),
         r.bool(json, "enabled", path + ".enabled", true),
-        r.bool(json, "dry_run", path + ".dry_run", false));
+        r.bool(json, "dry_run", path + ".dry_run", false),
+        r.strings(json, "events", path + ".events", WorkspaceParser.EVENT_NAME,
+            "an event name (1 to 50 letters, digits, _ - or spaces)"));
   }
 
   /**

@@ -5,13 +5,16 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.BiFunction;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 
 /**
  * Typed reads of config JSON that never stop at the first mistake: each bad value is recorded as a problem named by
@@ -88,6 +91,27 @@ final class JsonReader {
     }
     problem(path + ": must be a number greater than 0");
     return fallback;
+  }
+
+  /** An optional non-empty array of strings, each matching the pattern; null when absent. */
+  Set<String> strings(JsonObject json, String key, String path, Pattern each, String rule) {
+    Object value = json.getValue(key);
+    if (value == null) {
+      return null;
+    }
+    if (!(value instanceof JsonArray array) || array.isEmpty()) {
+      problem(path + ": must be a non-empty array of " + rule);
+      return null;
+    }
+    Set<String> result = new LinkedHashSet<>();
+    for (int i = 0; i < array.size(); i++) {
+      if (array.getValue(i) instanceof String text && each.matcher(text).matches()) {
+        result.add(text);
+      } else {
+        problem(path + "[" + i + "]: must be " + rule);
+      }
+    }
+    return Collections.unmodifiableSet(result);
   }
 
   UUID uuid(JsonObject json, String key, String path) {

@@ -18,7 +18,8 @@ final class WorkspaceParser {
   private static final Pattern KEY_HASH = Pattern.compile("sha256:[0-9a-f]{64}");
   // Telegram bot usernames: 5 to 32 characters of letters, digits and underscores, starting with a letter.
   private static final Pattern BOT_NAME = Pattern.compile("[A-Za-z][A-Za-z0-9_]{4,31}");
-  private static final Pattern NATIVE_EVENT_NAME = Pattern.compile("[A-Za-z0-9_ -]{1,50}");
+  /** An event name as the networks take it, and as an integration's {@code events} list names ours. */
+  static final Pattern EVENT_NAME = Pattern.compile("[A-Za-z0-9_ -]{1,50}");
   private static final Set<String> WORKSPACE_KEYS = Set.of("id", "name", "api_keys", "rate_limit", "bot_name",
       "attribution_window_days", "integrations", "event_map");
   private static final Set<String> RATE_LIMIT_KEYS = Set.of("per_second", "burst");
@@ -120,7 +121,7 @@ final class WorkspaceParser {
       String meta = r.string(item, "meta", itemPath + ".meta", null);
       String tiktok = r.string(item, "tiktok", itemPath + ".tiktok", null);
       for (String nativeName : new String[] {meta, tiktok}) {
-        if (nativeName != null && !NATIVE_EVENT_NAME.matcher(nativeName).matches()) {
+        if (nativeName != null && !EVENT_NAME.matcher(nativeName).matches()) {
           r.problem(itemPath + ": event names must be 1 to 50 letters, digits, _ - or spaces");
         }
       }

@@ -24,6 +24,8 @@ final class DeliveryMetrics {
   static final String FAILED = "failed";
   static final String EXPIRED = "expired";
   static final String DRY_RUN = "dry_run";
+  /** Not sent, or refused: the integration is paused on a refused token. */
+  static final String HELD = "held";
 
   private record Key(IntegrationKey integration, String outcome) {}
 

@@ -2,13 +2,15 @@ package dev.eventrouter.forward;
 
 import dev.eventrouter.bus.Addresses;
 import dev.eventrouter.bus.BreakerOpened;
+import dev.eventrouter.common.LogSafe;
+import dev.eventrouter.common.Sha256;
 import dev.eventrouter.config.DeliveryConfig;
 import dev.eventrouter.config.IntegrationConfig;
 import dev.eventrouter.config.LiveConfig;
 import dev.eventrouter.config.Network;
 import dev.eventrouter.store.ClaimedDelivery;
-import dev.eventrouter.common.LogSafe;
 import dev.eventrouter.store.DeliveryQueue;
+import dev.eventrouter.store.Pause;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
@@ -55,7 +57,11 @@ public final class ForwarderVerticle extends VerticleBase {
   private final NetworkApi api;
   private final DeliveryQueue store;
   private final BreakerBoard breakers;
+  private final PauseBoard pauseBoard;
   private final DeliveryMetrics deliveries;
+  /** This network's paused integrations, as last read from the database, and when each was last probed. */
+  private final Map<IntegrationKey, Pause> paused = new HashMap<>();
+  private final Map<IntegrationKey, Instant> probed = new HashMap<>();
   private boolean running;
   private boolean wokenWhileRunning;
   private boolean stopping;
@@ -65,26 +71,30 @@ public final class ForwarderVerticle extends VerticleBase {
   /**
    * @param api      the network this verticle delivers to (its payloads, request and answers)
    * @param breakers where its integrations' breaker states are shown
+   * @param pauses   where its integrations paused on a refused token are shown
    */
   public ForwarderVerticle(NetworkApi api, DeliveryQueue store, LiveConfig live, MeterRegistry metrics,
-                           BreakerBoard breakers) {
+                           BreakerBoard breakers, PauseBoard pauses) {
     this.api = api;
     this.network = api.network();
     this.store = store;
     this.live = live;
     this.metrics = metrics;
     this.breakers = breakers;
+    this.pauseBoard = pauses;
     this.deliveries = new DeliveryMetrics(metrics, network.id);
   }
 
   @Override
   public Future<?> start() {
-    scanTimer = vertx.setPeriodic(live.current().delivery().scanIntervalMs(), id -> wake());
+    scanTimer = vertx.setPeriodic(live.current().delivery().scanIntervalMs(),
+        id -> checkPauses().onComplete(checked -> wake()));
     // The country and state tables take a few hundred milliseconds to build: on a worker, not the event loop.
     return vertx.executeBlocking(Regions::load)
         .compose(v -> Future.join(
             vertx.eventBus().<String>consumer(Addresses.deliveriesDue(network.id), message -> wake()).completion(),
             vertx.eventBus().<JsonObject>consumer(Addresses.BREAKER_OPENED, this::peerOpened).completion()))
+        .compose(v -> checkPauses())
         .onSuccess(v -> wake());
   }
 
@@ -178,9 +188,98 @@ public final class ForwarderVerticle extends VerticleBase {
     }
     for (int from = 0; from < fresh.size(); from += config.batchSize()) {
       List<ClaimedDelivery> batch = fresh.subList(from, Math.min(fresh.size(), from + config.batchSize()));
-      done = done.compose(v -> channel(key, config).send(integration, batch, config));
+      done = done.compose(v -> sendOrHold(key, integration, batch, config));
     }
     return done;
+  }
+
+  /** Sends a batch, unless its integration is paused: no request then, as the network would refuse it again. */
+  private Future<Void> sendOrHold(IntegrationKey key, IntegrationConfig integration, List<ClaimedDelivery> batch,
+                                  DeliveryConfig config) {
+    Pause pause = paused.get(key);
+    if (pause != null) {
+      return store.hold(batch, pause.reason())
+          .onSuccess(v -> deliveries.count(key, DeliveryMetrics.HELD, batch.size()));
+    }
+    return channel(key, config).send(integration, batch, config).onSuccess(outcome -> {
+      if (outcome instanceof Outcome.Unauthorized refused) {
+        // The channel paused it in the database; until the next read of the pauses, this is their copy.
+        String token = integration.accessToken();
+        String reason = Redact.token(refused.error(), token);
+        paused.put(key, new Pause(network.id, key.workspaceId(), key.integrationId(), reason, Sha256.hex(token),
+            Instant.now()));
+        pauseBoard.paused(key, reason);
+      }
+    }).mapEmpty();
+  }
+
+  /**
+   * Reads this network's pauses (another node may have paused or resumed one), and ends each whose integration now
+   * has another token; probes the others when due.
+   */
+  private Future<Void> checkPauses() {
+    return store.pauses(network).compose(pauses -> {
+      Map<IntegrationKey, Pause> now = new HashMap<>();
+      pauses.forEach(p -> now.put(new IntegrationKey(p.network(), p.workspaceId(), p.integrationId()), p));
+      paused.keySet().stream().filter(key -> !now.containsKey(key)).toList().forEach(key -> {
+        pauseBoard.resumed(key);
+        probed.remove(key);
+      });
+      paused.clear();
+      paused.putAll(now);
+      List<Future<Void>> checks = new ArrayList<>();
+      now.forEach((key, pause) -> {
+        pauseBoard.paused(key, pause.reason());
+        Optional<IntegrationConfig> integration = integration(key);
+        if (integration.isEmpty() || !integration.get().enabled()) {
+          return;
+        }
+        if (!Sha256.hex(integration.get().accessToken()).equals(pause.tokenSha256())) {
+          checks.add(resume(key, pause, "its access_token was changed"));
+        } else if (probeDue(key, pause)) {
+          checks.add(probe(key, pause, integration.get()));
+        }
+      });
+      return Future.join(checks).<Void>mapEmpty();
+    }).recover(e -> {
+      LOG.warn("{} forwarder: checking paused integrations failed: {}", network.id, LogSafe.describe(e));
+      return Future.succeededFuture();
+    });
+  }
+
+  private boolean probeDue(IntegrationKey key, Pause pause) {
+    Instant last = probed.getOrDefault(key, pause.pausedAt());
+    return !Instant.now().isBefore(last.plusMillis(live.current().delivery().pauseProbeMs()));
+  }
+
+  /**
+   * Sends the oldest held delivery. Accepted, the token works again and the integration resumes; refused, the
+   * channel holds it again. With nothing held, the pause protects nothing: it ends, and the next event tries.
+   */
+  private Future<Void> probe(IntegrationKey key, Pause pause, IntegrationConfig integration) {
+    probed.put(key, Instant.now());
+    DeliveryConfig config = live.current().delivery();
+    return store.claimHeld(pause, config.requestTimeoutMs() + 1_000).compose(jobs -> {
+      if (jobs.isEmpty()) {
+        return resume(key, pause, "no delivery is held");
+      }
+      return channel(key, config).send(integration, jobs, config).compose(outcome ->
+          outcome instanceof Outcome.Delivered ? resume(key, pause, "a probe was accepted")
+              : Future.succeededFuture());
+    });
+  }
+
+  private Future<Void> resume(IntegrationKey key, Pause pause, String why) {
+    return store.resume(pause).onSuccess(ended -> {
+      paused.remove(key);
+      probed.remove(key);
+      pauseBoard.resumed(key);
+      if (ended) {
+        LOG.info("{} integration {} resumed ({}): its held deliveries go out now", network.id, key.integrationId(),
+            why);
+        vertx.eventBus().publish(Addresses.deliveriesDue(network.id), network.id);
+      }
+    }).mapEmpty();
   }
 
   /**

@@ -3,10 +3,12 @@ package dev.eventrouter.forward;
 import dev.eventrouter.bus.Addresses;
 import dev.eventrouter.bus.BreakerOpened;
 import dev.eventrouter.common.LogSafe;
+import dev.eventrouter.common.Sha256;
 import dev.eventrouter.config.DeliveryConfig;
 import dev.eventrouter.config.IntegrationConfig;
 import dev.eventrouter.store.ClaimedDelivery;
 import dev.eventrouter.store.DeliveryOutcomes;
+import dev.eventrouter.store.Pause;
 import io.vertx.circuitbreaker.CircuitBreaker;
 import io.vertx.circuitbreaker.CircuitBreakerOptions;
 import io.vertx.circuitbreaker.CircuitBreakerState;
@@ -72,8 +74,11 @@ final class IntegrationChannel {
         .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, config.requestTimeoutMs())));
   }
 
-  /** Sends one batch and records its outcome; completes when every delivery of it has its new state. */
-  Future<Void> send(IntegrationConfig integration, List<ClaimedDelivery> jobs, DeliveryConfig config) {
+  /**
+   * Sends one batch and records its outcome; completes, with the network's verdict on it, when every delivery of it
+   * has its new state. An open breaker's verdict is a retry.
+   */
+  Future<Outcome> send(IntegrationConfig integration, List<ClaimedDelivery> jobs, DeliveryConfig config) {
     return breaker.<Outcome>execute(() -> api
             .send(client, integration, api.body(integration, jobs), config.requestTimeoutMs())
             .map(response -> api.classify(response.statusCode(), response.body(),
@@ -85,7 +90,8 @@ final class IntegrationChannel {
           if (failure instanceof OpenCircuitException) {
             // Wait for the breaker without spending attempts.
             return store.defer(jobs, Instant.now().plusMillis(config.breakerResetMs()))
-                .onSuccess(v -> count(jobs, DeliveryMetrics.DEFERRED));
+                .onSuccess(v -> count(jobs, DeliveryMetrics.DEFERRED))
+                .<Outcome>map(new Outcome.Retry("circuit breaker open", 0));
           }
           Outcome.Retry retry = failure instanceof TransientFailure transientFailure ? transientFailure.retry
               : new Outcome.Retry(api.network().id + " request failed: " + LogSafe.describe(failure), 0);
@@ -114,8 +120,13 @@ final class IntegrationChannel {
     metrics.count(key, outcome, jobs.size());
   }
 
-  private Future<Void> record(IntegrationConfig integration, List<ClaimedDelivery> jobs, Outcome outcome,
-                              DeliveryConfig config) {
+  private Future<Outcome> record(IntegrationConfig integration, List<ClaimedDelivery> jobs, Outcome outcome,
+                                 DeliveryConfig config) {
+    return recorded(integration, jobs, outcome, config).map(outcome);
+  }
+
+  private Future<Void> recorded(IntegrationConfig integration, List<ClaimedDelivery> jobs, Outcome outcome,
+                                DeliveryConfig config) {
     String token = integration.accessToken();
     if (outcome instanceof Outcome.Delivered) {
       return store.delivered(jobs).onSuccess(v -> metrics.delivered(key, jobs, Instant.now()));
@@ -130,13 +141,22 @@ final class IntegrationChannel {
       // One bad event fails the whole request: halve until it stands alone, so the others go through.
       List<ClaimedDelivery> first = jobs.subList(0, jobs.size() / 2);
       List<ClaimedDelivery> second = jobs.subList(jobs.size() / 2, jobs.size());
-      return send(integration, first, config).compose(v -> send(integration, second, config));
+      return send(integration, first, config).compose(v -> send(integration, second, config)).mapEmpty();
     }
     if (outcome instanceof Outcome.Unauthorized unauthorized) {
-      LOG.warn("{} integration {} refused our token or permissions; rotate the access token: {}", api.network().id,
-          integration.id(), Redact.token(unauthorized.error(), token));
-      return store.failed(jobs, Redact.token(unauthorized.error(), token))
-          .onSuccess(v -> count(jobs, DeliveryMetrics.FAILED));
+      // Every event would be refused the same way: hold them all, and say so once, when the pause begins.
+      String reason = Redact.token(unauthorized.error(), token);
+      return store.pause(new Pause(key.network(), key.workspaceId(), key.integrationId(), reason,
+              Sha256.hex(token), Instant.now()), jobs)
+          .onSuccess(first -> {
+            count(jobs, DeliveryMetrics.HELD);
+            if (first) {
+              LOG.warn("{} integration {} paused: the network refused its token or permissions ({}). Its "
+                  + "deliveries are held until its access_token is changed in the config or a probe is accepted",
+                  api.network().id, integration.id(), reason);
+            }
+          })
+          .mapEmpty();
     }
     String error = outcome instanceof Outcome.InvalidData invalid ? invalid.error()
         : ((Outcome.Failed) outcome).error();

@@ -8,7 +8,6 @@ import dev.eventrouter.bus.EventRef;
 import dev.eventrouter.bus.IngestReply;
 import dev.eventrouter.bus.IngestRequest;
 import dev.eventrouter.config.AppConfig;
-import dev.eventrouter.config.IntegrationConfig;
 import dev.eventrouter.config.LiveConfig;
 import dev.eventrouter.config.WorkspaceConfig;
 import dev.eventrouter.event.ClickSession;
@@ -147,11 +146,14 @@ public final class SessionVerticle extends VerticleBase {
         });
   }
 
-  /** One delivery per enabled integration of the event's workspace, as configured now, with the mapped name. */
+  /**
+   * One delivery per enabled integration of the event's workspace that takes its name, as configured now, with the
+   * mapped name.
+   */
   private List<NewEvent.Delivery> outbox(ConversionEvent event) {
     return live.current().workspace(event.workspaceId())
         .map(workspace -> workspace.integrations().stream()
-            .filter(IntegrationConfig::enabled)
+            .filter(i -> i.enabled() && i.takes(event.eventName()))
             .map(i -> new NewEvent.Delivery(i.id(), i.network().id,
                 EventMap.mapping(workspace, event.eventName()).nameFor(i.network())))
             .toList())

@@ -21,4 +21,13 @@ public interface DeliveryOutcomes {
 
   /** Not sent (the breaker is open): due again at {@code until}, without spending an attempt. */
   Future<Void> defer(List<ClaimedDelivery> jobs, Instant until);
+
+  /**
+   * The network refused the token or permissions: pauses the integration (when not paused yet) and holds these
+   * deliveries and every other one of it still to send. Completes with true for the call that paused it.
+   */
+  Future<Boolean> pause(Pause pause, List<ClaimedDelivery> jobs);
+
+  /** Held without a request, because their integration is paused; the attempt is not counted. */
+  Future<Void> hold(List<ClaimedDelivery> jobs, String reason);
 }

@@ -21,4 +21,16 @@ public interface DeliveryQueue extends DeliveryOutcomes {
 
   /** Stores the payload each delivery would have been sent with, instead of sending it. */
   Future<Void> dryRun(Map<ClaimedDelivery, JsonObject> payloads);
+
+  /** The paused integrations of a network. */
+  Future<List<Pause>> pauses(Network network);
+
+  /**
+   * Ends a pause: its held deliveries are due now. Completes with true for the call that ended it (the pause may
+   * have been ended already, by another node).
+   */
+  Future<Boolean> resume(Pause pause);
+
+  /** Claims one held delivery of a paused integration, to probe the network with it. */
+  Future<List<ClaimedDelivery>> claimHeld(Pause pause, long leaseMs);
 }

@@ -20,6 +20,19 @@ import java.util.UUID;
 /** SQL for the deliveries outbox. */
 public final class DeliveryStore implements DeliveryQueue {
 
+  /** The lease a claim takes on the rows of {@code due}, returning what the payload is built from. */
+  private static final String LEASE = """
+      UPDATE deliveries d
+         SET next_attempt_at = now() + make_interval(secs => $3::double precision / 1000), updated_at = now()
+        FROM due
+        JOIN events e ON e.event_id = due.event_id
+        LEFT JOIN click_sessions c ON c.workspace_id = e.workspace_id AND c.session_id = e.session_id
+       WHERE d.event_id = due.event_id AND d.delivery_id = due.delivery_id
+      RETURNING d.delivery_id, d.event_id, d.workspace_id, d.integration_id, d.mapped_event, d.attempts,
+                e.telegram_id, e.value, e.currency, e.user_data, e.received_at,
+                c.session_id AS click_session, c.fbclid, c.fbc, c.fbp, c.ttclid, c.ttp, c.client_ip, c.user_agent,
+                c.landing_url, c.clicked_at""";
+
   /**
    * Claims due deliveries of one network: SKIP LOCKED, so nodes claiming at once never take the same row, and a
    * lease (next_attempt_at moved forward) instead of a lock held while sending, so the work of a node that dies
@@ -32,16 +45,18 @@ public final class DeliveryStore implements DeliveryQueue {
            ORDER BY next_attempt_at
            LIMIT $2
            FOR UPDATE SKIP LOCKED)
-      UPDATE deliveries d
-         SET next_attempt_at = now() + make_interval(secs => $3::double precision / 1000), updated_at = now()
-        FROM due
-        JOIN events e ON e.event_id = due.event_id
-        LEFT JOIN click_sessions c ON c.workspace_id = e.workspace_id AND c.session_id = e.session_id
-       WHERE d.event_id = due.event_id AND d.delivery_id = due.delivery_id
-      RETURNING d.delivery_id, d.event_id, d.workspace_id, d.integration_id, d.mapped_event, d.attempts,
-                e.telegram_id, e.value, e.currency, e.user_data, e.received_at,
-                c.session_id AS click_session, c.fbclid, c.fbc, c.fbp, c.ttclid, c.ttp, c.client_ip, c.user_agent,
-                c.landing_url, c.clicked_at""";
+      """ + LEASE;
+
+  /** One held delivery of a paused integration ($4 workspace, $5 integration), the oldest, for a probe. */
+  static final String CLAIM_HELD = """
+      WITH due AS (
+          SELECT delivery_id, event_id FROM deliveries
+           WHERE workspace_id = $4 AND integration_id = $5 AND network = $1 AND status = 'paused'
+             AND next_attempt_at <= now()
+           ORDER BY event_id
+           LIMIT $2
+           FOR UPDATE SKIP LOCKED)
+      """ + LEASE;
 
   private static final String BACKLOG = """
       SELECT count(*) FILTER (WHERE status = 'pending') AS pending,
@@ -89,6 +104,43 @@ public final class DeliveryStore implements DeliveryQueue {
       UPDATE deliveries d SET next_attempt_at = $3, updated_at = now()
       """ + CLAIMED_ROWS;
 
+  /**
+   * Pauses an integration ($3 network, $4 workspace, $5 integration, $6 reason, $7 token digest) unless it is
+   * paused already, and holds the claimed rows ($1, $2) and every other row of it still to send. Returns 1 when
+   * this call paused it.
+   */
+  static final String PAUSE = """
+      WITH paused AS (
+          INSERT INTO integration_pauses (network, workspace_id, integration_id, reason, token_sha256)
+          VALUES ($3, $4, $5, $6, $7)
+          ON CONFLICT (network, workspace_id, integration_id) DO NOTHING
+          RETURNING 1),
+      held AS (
+          UPDATE deliveries d SET status = 'paused', last_error = $6, updated_at = now()
+           WHERE d.network = $3 AND d.workspace_id = $4 AND d.integration_id = $5
+             AND (d.status IN ('pending', 'retrying')
+                  OR (d.event_id, d.delivery_id) IN (SELECT * FROM unnest($1::bigint[], $2::bigint[]))))
+      SELECT count(*) FROM paused""";
+
+  static final String HOLD = """
+      UPDATE deliveries d SET status = 'paused', last_error = $3, updated_at = now()
+      """ + CLAIMED_ROWS;
+
+  static final String PAUSES = """
+      SELECT network, workspace_id, integration_id, reason, token_sha256, paused_at
+        FROM integration_pauses WHERE network = $1""";
+
+  /** Ends a pause ($1 network, $2 workspace, $3 integration): its held rows are due now. Returns 1 if it ended it. */
+  static final String RESUME = """
+      WITH ended AS (
+          DELETE FROM integration_pauses WHERE network = $1 AND workspace_id = $2 AND integration_id = $3
+          RETURNING 1),
+      released AS (
+          UPDATE deliveries SET status = 'pending', next_attempt_at = now(), last_error = NULL, updated_at = now()
+           WHERE workspace_id = $2 AND integration_id = $3 AND network = $1 AND status = 'paused'
+             AND EXISTS (SELECT 1 FROM ended))
+      SELECT count(*) FROM ended""";
+
   static final String FOR_EVENT = """
       SELECT integration_id, network, mapped_event, status, attempts, last_error, delivered_at, payload
         FROM deliveries WHERE event_id = $1 ORDER BY network, integration_id""";
@@ -108,7 +160,11 @@ public final class DeliveryStore implements DeliveryQueue {
 
   @Override
   public Future<List<ClaimedDelivery>> claim(Network network, int limit, long leaseMs) {
-    return pool.preparedQuery(CLAIM).execute(Tuple.of(network.id, limit, leaseMs)).map(rows -> {
+    return claimed(CLAIM, Tuple.of(network.id, limit, leaseMs));
+  }
+
+  private Future<List<ClaimedDelivery>> claimed(String claim, Tuple params) {
+    return pool.preparedQuery(claim).execute(params).map(rows -> {
       List<ClaimedDelivery> jobs = new ArrayList<>();
       for (Row row : rows) {
         jobs.add(job(row));
@@ -165,6 +221,42 @@ public final class DeliveryStore implements DeliveryQueue {
   public Future<Void> defer(List<ClaimedDelivery> jobs, Instant until) {
     return pool.preparedQuery(DEFER).execute(claimed(jobs).addOffsetDateTime(until.atOffset(ZoneOffset.UTC)))
         .mapEmpty();
+  }
+
+  @Override
+  public Future<Boolean> pause(Pause pause, List<ClaimedDelivery> jobs) {
+    return pool.preparedQuery(PAUSE).execute(claimed(jobs).addString(pause.network())
+            .addUUID(pause.workspaceId()).addString(pause.integrationId()).addString(pause.reason())
+            .addString(pause.tokenSha256()))
+        .map(rows -> rows.iterator().next().getLong(0) > 0);
+  }
+
+  @Override
+  public Future<Void> hold(List<ClaimedDelivery> jobs, String reason) {
+    return pool.preparedQuery(HOLD).execute(claimed(jobs).addString(reason)).mapEmpty();
+  }
+
+  @Override
+  public Future<List<Pause>> pauses(Network network) {
+    return pool.preparedQuery(PAUSES).execute(Tuple.of(network.id)).map(rows -> {
+      List<Pause> pauses = new ArrayList<>();
+      for (Row row : rows) {
+        pauses.add(new Pause(row.getString("network"), row.getUUID("workspace_id"), row.getString("integration_id"),
+            row.getString("reason"), row.getString("token_sha256"), row.getOffsetDateTime("paused_at").toInstant()));
+      }
+      return pauses;
+    });
+  }
+
+  @Override
+  public Future<Boolean> resume(Pause pause) {
+    return pool.preparedQuery(RESUME).execute(Tuple.of(pause.network(), pause.workspaceId(), pause.integrationId()))
+        .map(rows -> rows.iterator().next().getLong(0) > 0);
+  }
+
+  @Override
+  public Future<List<ClaimedDelivery>> claimHeld(Pause pause, long leaseMs) {
+    return claimed(CLAIM_HELD, Tuple.of(pause.network(), 1, leaseMs, pause.workspaceId(), pause.integrationId()));
   }
 
   /** The deliveries of an event, as the status endpoint shows them. */

@@ -460,6 +460,31 @@ class ConfigTest {
   }
 
   @Test
+  @DisplayName("an integration's events list names what it takes; absent, it takes every name; a bad list is refused")
+  void integrationEvents() {
+    JsonObject config = valid();
+    ws(config).put("bot_name", "demo_bot")
+        .put("integrations", new JsonArray().add(meta().put("events", new JsonArray().add("FTD").add("REG")))
+            .add(tiktok()));
+
+    List<IntegrationConfig> integrations = resolve(config, Map.of()).workspaces().get(0).integrations();
+    assertThat(integrations.get(0).events()).containsExactly("FTD", "REG");
+    assertThat(integrations.get(0).takes("FTD")).isTrue();
+    assertThat(integrations.get(0).takes("ftd")).as("names are case-sensitive, as the mapping is").isFalse();
+    assertThat(integrations.get(0).takes("DEP")).isFalse();
+    assertThat(integrations.get(1).events()).isNull();
+    assertThat(integrations.get(1).takes("anything")).isTrue();
+
+    for (Object bad : new Object[] {new JsonArray(), "FTD", new JsonArray().add("FTD").add(5),
+        new JsonArray().add("a.b"), new JsonArray().add("x".repeat(51))}) {
+      JsonObject refused = valid();
+      ws(refused).put("integrations", new JsonArray().add(meta().put("events", bad)));
+      assertThatThrownBy(() -> resolve(refused, Map.of())).as(String.valueOf(bad))
+          .hasMessageContaining("workspaces[0].integrations[0].events");
+    }
+  }
+
+  @Test
   @DisplayName("a bad integration is reported without quoting its token")
   void tokenNotEchoed() {
     JsonObject config = valid();

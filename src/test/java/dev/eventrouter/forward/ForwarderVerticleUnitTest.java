@@ -2,11 +2,13 @@ package dev.eventrouter.forward;
 
 import dev.eventrouter.bus.Addresses;
 import dev.eventrouter.bus.BreakerOpened;
+import dev.eventrouter.common.Sha256;
 import dev.eventrouter.config.AppConfig;
 import dev.eventrouter.config.ConfigLoader;
 import dev.eventrouter.config.LiveConfig;
 import dev.eventrouter.forward.meta.MetaApi;
 import dev.eventrouter.store.ClaimedDelivery;
+import dev.eventrouter.store.Pause;
 import dev.eventrouter.support.Await;
 import dev.eventrouter.support.FakeAdNetworks;
 import dev.eventrouter.support.FakeAdNetworks.Reply;
@@ -46,6 +48,7 @@ class ForwarderVerticleUnitTest {
   private FakeAdNetworks fake;
   private RecordingOutbox queue;
   private PrometheusMeterRegistry metrics;
+  private PauseBoard pauseBoard;
   private String deployment;
 
   @BeforeEach
@@ -54,6 +57,7 @@ class ForwarderVerticleUnitTest {
     fake = FakeAdNetworks.start(vertx);
     queue = new RecordingOutbox();
     metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    pauseBoard = new PauseBoard(metrics);
   }
 
   @AfterEach
@@ -72,7 +76,7 @@ class ForwarderVerticleUnitTest {
   private LiveConfig deploy(JsonObject delivery, JsonArray integrations) {
     LiveConfig live = new LiveConfig(config(delivery, integrations));
     deployment = Await.result(vertx.deployVerticle(new ForwarderVerticle(new MetaApi(), queue, live, metrics,
-        new BreakerBoard(metrics))));
+        new BreakerBoard(metrics), pauseBoard)));
     return live;
   }
 
@@ -102,6 +106,112 @@ class ForwarderVerticleUnitTest {
 
   private void wake() {
     vertx.eventBus().publish(Addresses.deliveriesDue("meta"), "meta");
+  }
+
+  private static Pause pause(String token, Instant pausedAt) {
+    return new Pause("meta", WS, "live", "meta HTTP 400 code 190: token expired", Sha256.hex(token), pausedAt);
+  }
+
+  private String pausedGauge() {
+    return "event_router_integration_paused{integration=\"live\",network=\"meta\",workspace=\"" + WS + "\"}";
+  }
+
+  @Test
+  @DisplayName("a paused integration's deliveries are held with no request, while the others' go out")
+  void pausedHolds() {
+    queue.pauses.add(pause(FakeAdNetworks.META_TOKEN, Instant.now()));
+    deploy();
+    Instant now = Instant.now();
+    queue.due.addAll(List.of(job(1, "live", 0, now, null), job(2, "dry", 0, now, null)));
+    wake();
+
+    Await.until("both recorded", Await.WAIT, () -> queue.outcomesById().size() == 2);
+    assertThat(queue.outcomesById()).containsExactlyInAnyOrder("held 1", "dry_run 2");
+    assertThat(queue.recorded).filteredOn(r -> r.what().equals("held")).singleElement()
+        .satisfies(r -> assertThat(r.error()).contains("code 190"));
+    assertThat(fake.received("meta")).isEmpty();
+    assertThat(pauseBoard.snapshot()).containsOnlyKeys("meta:" + WS + "/live");
+    assertThat(queue.pauses).as("the token is the one refused: no resume").hasSize(1);
+    Await.until("the held counted", Await.WAIT, () -> metrics.scrape().contains("outcome=\"held\""));
+    assertThat(metrics.scrape()).contains(pausedGauge() + " 1.0");
+  }
+
+  @Test
+  @DisplayName("a pause whose token the config has since replaced ends at once, and its deliveries go out")
+  void newTokenResumes() {
+    queue.pauses.add(pause("the-old-token", Instant.now()));
+    LogCapture logs = LogCapture.start();
+    deploy();
+    Await.until("the pause ended", Await.WAIT, () -> queue.pauses.isEmpty());
+    queue.due.add(job(1, "live", 0, Instant.now(), null));
+    wake();
+
+    Await.until("delivered", Await.WAIT, () -> queue.outcomesById().contains("delivered 1"));
+    logs.stop();
+    assertThat(logs.text()).contains("live resumed (its access_token was changed)");
+    assertThat(pauseBoard.snapshot()).isEmpty();
+    assertThat(metrics.scrape()).contains(pausedGauge() + " 0.0");
+  }
+
+  @Test
+  @DisplayName("a due probe sends one held delivery: accepted, the pause ends; with nothing held, it ends too")
+  void probe() {
+    queue.pauses.add(pause(FakeAdNetworks.META_TOKEN, Instant.now().minusSeconds(3600)));
+    queue.held.add(job(7, "live", 1, Instant.now(), null));
+    LogCapture logs = LogCapture.start();
+    deploy(new JsonObject().put("pause_probe_ms", 100), integrations(fake.baseUrl()));
+
+    Await.until("the pause ended", Await.WAIT, () -> queue.pauses.isEmpty());
+    logs.stop();
+    assertThat(fake.received("meta")).singleElement()
+        .satisfies(r -> assertThat(r.eventIds()).containsExactly("evt_5007"));
+    assertThat(queue.outcomesById()).containsExactly("delivered 7");
+    assertThat(logs.text()).contains("resumed (a probe was accepted)");
+  }
+
+  @Test
+  @DisplayName("a due probe with nothing held ends the pause: there is nothing to protect")
+  void probeWithNothingHeld() {
+    queue.pauses.add(pause(FakeAdNetworks.META_TOKEN, Instant.now().minusSeconds(3600)));
+    LogCapture logs = LogCapture.start();
+    deploy(new JsonObject().put("pause_probe_ms", 100), integrations(fake.baseUrl()));
+
+    Await.until("the pause ended", Await.WAIT, () -> queue.pauses.isEmpty());
+    logs.stop();
+    assertThat(fake.received("meta")).isEmpty();
+    assertThat(logs.text()).contains("resumed (no delivery is held)");
+  }
+
+  @Test
+  @DisplayName("a pause not yet due for a probe is left alone")
+  void probeNotDue() {
+    queue.pauses.add(pause(FakeAdNetworks.META_TOKEN, Instant.now()));
+    queue.held.add(job(7, "live", 1, Instant.now(), null));
+    deploy(new JsonObject().put("pause_probe_ms", 3_600_000), integrations(fake.baseUrl()));
+    queue.due.add(job(1, "live", 0, Instant.now(), null));
+    wake();
+
+    Await.until("held", Await.WAIT, () -> queue.outcomesById().contains("held 1"));
+    assertThat(queue.held).as("not probed").hasSize(1);
+    assertThat(queue.pauses).hasSize(1);
+    assertThat(fake.received("meta")).isEmpty();
+  }
+
+  @Test
+  @DisplayName("a token refused mid-cycle: the batches after it in the same cycle are held, with no request")
+  void refusedMidCycle() {
+    deploy(new JsonObject().put("batch_size", 1), new JsonArray().add(meta("live", fake.baseUrl())
+        .put("access_token", "revoked-token")));
+    Instant now = Instant.now();
+    queue.due.addAll(List.of(job(1, "live", 0, now, null), job(2, "live", 0, now, null),
+        job(3, "live", 0, now, null)));
+    wake();
+
+    Await.until("all recorded", Await.WAIT, () -> queue.outcomesById().size() == 3);
+    assertThat(queue.outcomesById()).containsExactly("paused 1", "held 2", "held 3");
+    assertThat(fake.received("meta")).hasSize(1);
+    assertThat(queue.pauses).singleElement()
+        .satisfies(p -> assertThat(p.tokenSha256()).isEqualTo(Sha256.hex("revoked-token")));
   }
 
   @Test

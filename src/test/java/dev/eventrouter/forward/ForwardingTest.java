@@ -8,19 +8,11 @@ import dev.eventrouter.support.FakeAdNetworks;
 import dev.eventrouter.support.FakeAdNetworks.Reply;
 import dev.eventrouter.support.LogCapture;
 import dev.eventrouter.support.TestApp;
-import dev.eventrouter.support.TestDatabase;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import io.vertx.junit5.VertxExtension;
 import io.vertx.sqlclient.Row;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -38,39 +30,9 @@ import static dev.eventrouter.support.TestApp.WS_B;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Events forwarded end to end: real service, real PostgreSQL, fake Meta and TikTok servers over real HTTP. */
-@ExtendWith(VertxExtension.class)
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class ForwardingTest {
+class ForwardingTest extends FakeNetworksTest {
 
-  private static final Duration DEADLINE = Duration.ofSeconds(15);
   private static final int BREAKER_FAILURES = ForwardingTestConfig.BREAKER_FAILURES;
-
-  private Vertx vertx;
-  private FakeAdNetworks fake;
-  private String databaseUrl;
-  private TestApp app;
-
-  @BeforeAll
-  void startFake(Vertx vertx) {
-    this.vertx = vertx;
-    fake = FakeAdNetworks.start(vertx);
-    databaseUrl = TestDatabase.freshDatabaseUrl();
-  }
-
-  @AfterAll
-  void stopFake() {
-    fake.stop();
-  }
-
-  @AfterEach
-  void stopService() {
-    if (app != null) {
-      app.truncate();
-      app.close();
-      app = null;
-    }
-    fake.reset();
-  }
 
   private void start(JsonObject... metaOverrides) {
     app = TestApp.start(vertx, ForwardingTestConfig.config(databaseUrl, fake.baseUrl(), metaOverrides));
@@ -352,28 +314,25 @@ class ForwardingTest {
   }
 
   @Test
-  @DisplayName("Meta 190 (bad token) fails at once without retry, the message stored without the token; redeliver re-queues it")
-  void metaBadTokenFailsThenRedeliver() {
-    start(new JsonObject().put("access_token", "wrong-token-0042"));
-    LogCapture logs = LogCapture.start();
+  @DisplayName("an event Meta refuses for good fails at once without retry; redeliver re-queues it, for its own "
+      + "workspace only")
+  void refusedEventFailsThenRedeliver() {
+    start();
+    fake.scriptMeta(body -> Reply.of(400, FakeAdNetworks.metaError(100, 2804019, "Invalid parameter")));
 
     String eventId = post(event("REG", null));
     awaitStatus(eventId, "meta", "failed");
-
     Row meta = deliveries(eventId).get(0);
     assertThat(meta.getInteger("attempts")).isEqualTo(1);
-    // The fake echoes the token in its message: only redaction keeps it out of the stored error and the log.
-    assertThat(fake.received("meta").get(0).token()).isEqualTo("wrong-token-0042");
-    assertThat(meta.getString("last_error")).contains("code 190").contains("***").doesNotContain("wrong-token-0042");
-    logs.stop();
-    assertThat(logs.text()).contains("rotate the access token").doesNotContain("wrong-token-0042");
+    assertThat(meta.getString("last_error")).contains("code 100");
     assertThat(fake.received("meta")).hasSize(1);
 
+    fake.scriptMeta(body -> null);
     var redeliver = app.postJson("/api/v1/events/" + eventId + "/redeliver", KEY_A, new JsonObject());
     assertThat(redeliver.statusCode()).isEqualTo(200);
     assertThat(redeliver.bodyAsJsonObject().getJsonObject("data").getInteger("requeued")).isEqualTo(1);
-    Await.until("the re-queued delivery to be tried again", DEADLINE, () -> fake.received("meta").size() == 2);
-    awaitStatus(eventId, "meta", "failed");
+    awaitStatus(eventId, "meta", "delivered");
+    assertThat(fake.received("meta")).hasSize(2);
     assertThat(app.postJson("/api/v1/events/" + eventId + "/redeliver", KEY_B, new JsonObject()).statusCode())
         .as("another workspace cannot re-queue it").isEqualTo(404);
   }
@@ -501,6 +460,23 @@ class ForwardingTest {
 
     assertThat(deliveries(a)).extracting(r -> r.getString("network")).containsExactly("tiktok");
     assertThat(deliveries(b.bodyAsJsonObject().getJsonObject("data").getString("event_id"))).isEmpty();
+  }
+
+  @Test
+  @DisplayName("an integration's events list: the names it lists get a delivery to it, the others get none there")
+  void eventFilter() {
+    start(new JsonObject().put("events", new JsonArray().add("FTD").add("level up")));
+
+    String ftd = post(event("FTD", 10));
+    String custom = post(event("level up", null));
+    String reg = post(event("REG", null));
+
+    assertThat(deliveries(ftd)).extracting(r -> r.getString("network")).containsExactly("meta", "tiktok");
+    assertThat(deliveries(custom)).extracting(r -> r.getString("network")).containsExactly("meta", "tiktok");
+    assertThat(deliveries(reg)).extracting(r -> r.getString("network")).containsExactly("tiktok");
+    awaitStatus(reg, "tiktok", "delivered");
+    awaitStatus(ftd, "meta", "delivered");
+    assertThat(fake.lastEvent("meta", reg)).as("nothing sent to Meta for REG").isNull();
   }
 
   @Test

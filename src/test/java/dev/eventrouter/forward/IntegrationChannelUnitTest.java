@@ -2,6 +2,7 @@ package dev.eventrouter.forward;
 
 import dev.eventrouter.bus.Addresses;
 import dev.eventrouter.bus.BreakerOpened;
+import dev.eventrouter.common.Sha256;
 import dev.eventrouter.config.DeliveryConfig;
 import dev.eventrouter.config.IntegrationConfig;
 import dev.eventrouter.config.Network;
@@ -40,7 +41,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @ExtendWith(VertxExtension.class)
 class IntegrationChannelUnitTest {
 
-  private static final DeliveryConfig CONFIG = new DeliveryConfig(100, 0, 1000, 1000, 60_000, 1000, 2, 60_000);
+  private static final DeliveryConfig CONFIG = new DeliveryConfig(100, 0, 1000, 1000, 60_000, 1000, 2, 60_000, 300_000);
 
   private static final UUID WORKSPACE = UUID.fromString("7c9e6679-7425-40de-944b-e07fc1f90ae7");
   private static final IntegrationKey KEY = new IntegrationKey("meta", WORKSPACE, "m");
@@ -64,12 +65,12 @@ class IntegrationChannelUnitTest {
   }
 
   private IntegrationConfig meta(String token, String apiBase) {
-    return new IntegrationConfig("m", Network.META, "123", token, apiBase, "v25.0", "chat", null, null, true, false);
+    return new IntegrationConfig("m", Network.META, "123", token, apiBase, "v25.0", "chat", null, null, true, false, null);
   }
 
   private IntegrationConfig tiktok(String token) {
     return new IntegrationConfig("t", Network.TIKTOK, "C4AB", token, fake.baseUrl(), null, "web", "https://t.me/x",
-        null, true, false);
+        null, true, false, null);
   }
 
   private static List<ClaimedDelivery> jobs(long... ids) {
@@ -124,15 +125,23 @@ class IntegrationChannelUnitTest {
   }
 
   @Test
-  @DisplayName("a refused token fails the batch at once, without splitting it")
+  @DisplayName("a refused token pauses the integration and holds the batch at once, without splitting it")
   void unauthorized() {
-    Await.result(channel(new MetaApi()).send(meta("bad-token-9", fake.baseUrl()), jobs(1, 2, 3), CONFIG));
+    Outcome outcome = Await.result(channel(new MetaApi()).send(meta("bad-token-9", fake.baseUrl()), jobs(1, 2, 3),
+        CONFIG));
+    assertThat(outcome).isInstanceOf(Outcome.Unauthorized.class);
     assertThat(outcomes.recorded).hasSize(1);
-    assertThat(outcomes.recorded.get(0).what()).isEqualTo("failed");
+    assertThat(outcomes.recorded.get(0).what()).isEqualTo("paused");
     assertThat(outcomes.recorded.get(0).deliveryIds()).containsExactly(1L, 2L, 3L);
     assertThat(outcomes.recorded.get(0).error()).contains("code 190").doesNotContain("bad-token-9");
+    assertThat(outcomes.pauses).singleElement().satisfies(pause -> {
+      assertThat(pause.integrationId()).isEqualTo("m");
+      assertThat(pause.tokenSha256()).as("the refused token, by digest only")
+          .isEqualTo(Sha256.hex("bad-token-9"));
+    });
     assertThat(fake.received("meta")).hasSize(1);
-    assertThat(deliveries("failed")).isEqualTo(3);
+    assertThat(deliveries("held")).isEqualTo(3);
+    assertThat(deliveries("failed")).isZero();
   }
 
   @Test
@@ -181,7 +190,7 @@ class IntegrationChannelUnitTest {
   @DisplayName("the board follows the breaker: open after the threshold, half-open after the reset time, closed "
       + "after a successful request")
   void breakerStatesShown() {
-    DeliveryConfig quickReset = new DeliveryConfig(100, 0, 1000, 1000, 60_000, 1000, 2, 200);
+    DeliveryConfig quickReset = new DeliveryConfig(100, 0, 1000, 1000, 60_000, 1000, 2, 200, 300_000);
     IntegrationChannel channel = new IntegrationChannel(vertx, KEY, new MetaApi(), outcomes, quickReset, board,
         new DeliveryMetrics(metrics, "meta"));
     IntegrationConfig unreachable = meta(FakeAdNetworks.META_TOKEN, "http://127.0.0.1:1");

@@ -47,7 +47,7 @@ class PayloadUnitTest {
 
   private static IntegrationConfig integration(Network network, String testEventCode, String pageUrl) {
     return new IntegrationConfig("i", network, "123", "token", "https://api.example", "v25.0",
-        network == Network.META ? "chat" : "web", pageUrl, testEventCode, true, false);
+        network == Network.META ? "chat" : "web", pageUrl, testEventCode, true, false, null);
   }
 
   @Test

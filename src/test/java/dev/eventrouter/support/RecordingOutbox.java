@@ -3,6 +3,7 @@ package dev.eventrouter.support;
 import dev.eventrouter.config.Network;
 import dev.eventrouter.store.ClaimedDelivery;
 import dev.eventrouter.store.DeliveryQueue;
+import dev.eventrouter.store.Pause;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 
@@ -28,6 +29,9 @@ public final class RecordingOutbox implements DeliveryQueue {
   public final List<Recorded> recorded = new CopyOnWriteArrayList<>();
   public final List<JsonObject> dryRunPayloads = new CopyOnWriteArrayList<>();
   public final List<Claim> claimLog = new CopyOnWriteArrayList<>();
+  public final List<Pause> pauses = new CopyOnWriteArrayList<>();
+  /** Deliveries held by a pause, which a probe may claim. */
+  public final List<ClaimedDelivery> held = new CopyOnWriteArrayList<>();
   /** When set, the next claim fails with it, as on a database outage. */
   public volatile RuntimeException failNextClaim;
   /** When set, the next outcome write fails with it (and is not recorded). */
@@ -86,6 +90,44 @@ public final class RecordingOutbox implements DeliveryQueue {
   @Override
   public Future<Void> defer(List<ClaimedDelivery> jobs, Instant until) {
     return add("defer", jobs, null, until);
+  }
+
+  @Override
+  public synchronized Future<Boolean> pause(Pause pause, List<ClaimedDelivery> jobs) {
+    boolean first = pauses.stream().noneMatch(p -> p.integrationId().equals(pause.integrationId())
+        && p.workspaceId().equals(pause.workspaceId()));
+    if (first) {
+      pauses.add(pause);
+    }
+    return add("paused", jobs, pause.reason(), null).map(first);
+  }
+
+  @Override
+  public Future<Void> hold(List<ClaimedDelivery> jobs, String reason) {
+    return add("held", jobs, reason, null);
+  }
+
+  @Override
+  public Future<List<Pause>> pauses(Network network) {
+    return Future.succeededFuture(pauses.stream().filter(p -> p.network().equals(network.id)).toList());
+  }
+
+  @Override
+  public synchronized Future<Boolean> resume(Pause pause) {
+    return Future.succeededFuture(pauses.removeIf(p -> p.integrationId().equals(pause.integrationId())
+        && p.workspaceId().equals(pause.workspaceId())));
+  }
+
+  /** The first of {@link #held} of that integration, taken out, or nothing. */
+  @Override
+  public synchronized Future<List<ClaimedDelivery>> claimHeld(Pause pause, long leaseMs) {
+    for (ClaimedDelivery job : held) {
+      if (job.integrationId().equals(pause.integrationId()) && job.workspaceId().equals(pause.workspaceId())) {
+        held.remove(job);
+        return Future.succeededFuture(List.of(job));
+      }
+    }
+    return Future.succeededFuture(List.of());
   }
 
   private Future<Void> add(String what, List<ClaimedDelivery> jobs, String error, Instant when) {

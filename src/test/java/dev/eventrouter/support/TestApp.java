@@ -170,7 +170,8 @@ public final class TestApp {
   public void truncate() {
     for (int attempt = 1; ; attempt++) {
       try {
-        pool().query("TRUNCATE events, idempotency_keys, click_sessions, invite_sessions, last_sessions, deliveries")
+        pool().query("TRUNCATE events, idempotency_keys, click_sessions, invite_sessions, last_sessions, deliveries, "
+            + "integration_pauses")
             .execute().await();
         return;
       } catch (PgException e) {

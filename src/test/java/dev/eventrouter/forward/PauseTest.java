@@ -1,0 +1,119 @@
+package dev.eventrouter.forward;
+
+import dev.eventrouter.config.ConfigLoader;
+import dev.eventrouter.config.LiveConfig;
+import dev.eventrouter.support.Await;
+import dev.eventrouter.support.FakeAdNetworks;
+import dev.eventrouter.support.FakeAdNetworks.Reply;
+import dev.eventrouter.support.LogCapture;
+import dev.eventrouter.support.TestApp;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static dev.eventrouter.support.TestApp.KEY_A;
+import static dev.eventrouter.support.TestApp.WS_A;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A token the network refuses (Meta 190, TikTok 40105) pauses its integration instead of failing its events: they
+ * are held without a request, shown as paused, and go out once the config carries a new token or a probe with one
+ * held delivery is accepted. Real PostgreSQL, fake networks that check the token as the real ones do.
+ */
+class PauseTest extends FakeNetworksTest {
+
+  private JsonObject config(String metaToken, long probeMs) {
+    JsonObject config = ForwardingTestConfig.config(databaseUrl, fake.baseUrl(),
+        new JsonObject().put("access_token", metaToken));
+    config.getJsonObject("delivery").put("pause_probe_ms", probeMs);
+    return config;
+  }
+
+  private static LiveConfig live(JsonObject config) {
+    return new LiveConfig(new ConfigLoader(Map.of()).resolve(config));
+  }
+
+  private List<String> post(int n, int from) {
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      var response = app.postEvent(KEY_A, new JsonObject().put("event_name", "REG").put("telegram_id", from + i)
+          .put("workspace_id", WS_A));
+      assertThat(response.statusCode()).isEqualTo(200);
+      ids.add(response.bodyAsJsonObject().getJsonObject("data").getString("event_id"));
+    }
+    return ids;
+  }
+
+  private long count(String network, String status) {
+    return app.rows("SELECT count(*) FROM deliveries WHERE network = $1 AND status = $2", network, status).get(0)
+        .getLong(0);
+  }
+
+  @Test
+  @DisplayName("Meta 190: the integration pauses once, its events are held and shown paused with no further "
+      + "request; a config with a new token resumes it and every held event is delivered once")
+  void refusedTokenPausesUntilANewOne() {
+    LiveConfig live = live(config("expired-token", 3_600_000));
+    LogCapture logs = LogCapture.start();
+    app = TestApp.start(vertx, live);
+
+    List<String> first = post(3, 100);
+    Await.until("Meta's deliveries held", DEADLINE, () -> count("meta", "paused") == 3);
+    Await.until("TikTok unaffected", DEADLINE, () -> count("tiktok", "delivered") == 3);
+    int requests = fake.received("meta").size();
+    assertThat(requests).as("one refused request paused it").isOne();
+
+    JsonObject status = app.get("/api/v1/events/" + first.get(0), KEY_A).bodyAsJsonObject().getJsonObject("data");
+    JsonObject meta = status.getJsonArray("deliveries").getJsonObject(0);
+    assertThat(meta.getString("status")).isEqualTo("paused");
+    assertThat(meta.getString("last_error")).contains("190").doesNotContain("expired-token");
+    JsonObject integrations = app.get("/health/ready", null).bodyAsJsonObject().getJsonArray("checks").stream()
+        .map(JsonObject.class::cast).filter(c -> c.getString("id").equals("integrations")).findFirst()
+        .orElseThrow();
+    assertThat(integrations.getJsonObject("data").getJsonObject("paused").fieldNames()).singleElement()
+        .satisfies(key -> assertThat(key).endsWith("/meta-main"));
+    assertThat(app.get("/metrics", null).bodyAsString())
+        .contains("event_router_integration_paused{integration=\"meta-main\",network=\"meta\",workspace=\""
+            + WS_A + "\"} 1.0");
+
+    List<String> more = post(2, 200);
+    Await.until("the new events held too", DEADLINE, () -> count("meta", "paused") == 5);
+    assertThat(fake.received("meta")).as("no request while paused").hasSize(requests);
+    assertThat(logs.text().split("paused: the network refused", -1)).as("logged once").hasSize(2);
+    assertThat(logs.text()).doesNotContain("expired-token");
+
+    live.replace(new ConfigLoader(Map.of()).resolve(config(FakeAdNetworks.META_TOKEN, 3_600_000)));
+    Await.until("every held event delivered", DEADLINE, () -> count("meta", "delivered") == 5);
+    List<String> all = new ArrayList<>(first);
+    all.addAll(more);
+    assertThat(fake.accepted("meta")).containsOnlyKeys(all).allSatisfy((id, n) -> assertThat(n).isOne());
+    assertThat(count("meta", "failed")).isZero();
+    assertThat(logs.text()).contains("resumed (its access_token was changed)");
+    assertThat(app.get("/metrics", null).bodyAsString())
+        .contains("event_router_integration_paused{integration=\"meta-main\",network=\"meta\",workspace=\""
+            + WS_A + "\"} 0.0");
+    logs.stop();
+  }
+
+  @Test
+  @DisplayName("TikTok 40105 pauses too; a periodic probe with one held event resumes it once TikTok accepts again")
+  void probeResumes() {
+    AtomicBoolean revoked = new AtomicBoolean(true);
+    fake.scriptTikTok(body -> revoked.get()
+        ? Reply.of(200, FakeAdNetworks.tiktokCode(40105, "Access token is incorrect or has been revoked.")) : null);
+    app = TestApp.start(vertx, live(config(FakeAdNetworks.META_TOKEN, 300)));
+
+    List<String> ids = post(3, 300);
+    Await.until("TikTok's deliveries held", DEADLINE, () -> count("tiktok", "paused") == 3);
+    assertThat(count("tiktok", "failed")).isZero();
+
+    revoked.set(false);
+    Await.until("every held event delivered after a probe", DEADLINE, () -> count("tiktok", "delivered") == 3);
+    assertThat(fake.accepted("tiktok")).containsOnlyKeys(ids).allSatisfy((id, n) -> assertThat(n).isOne());
+  }
+}
