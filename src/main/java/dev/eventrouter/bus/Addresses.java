@@ -15,6 +15,12 @@ public final class Addresses {
   /** HttpVerticle -> SessionVerticle: an {@link EventRef}, re-queues its failed or expired deliveries. */
   public static final String EVENTS_REDELIVER = "event-router.events.redeliver";
 
+  /** HttpVerticle -> SessionVerticle: a DeliveryFilter, answered with the matching deliveries. */
+  public static final String DELIVERIES_LIST = "event-router.deliveries.list";
+
+  /** HttpVerticle -> SessionVerticle: a DeliveryFilter, re-queues the matching failed or expired ones. */
+  public static final String DELIVERIES_REDELIVER = "event-router.deliveries.redeliver";
+
   /**
    * Published, cluster-wide, when an integration's circuit breaker opens on a node: a {@code BreakerOpened}. Every
    * forwarder of that network opens its own breaker for the integration too, so the nodes back off together instead of

@@ -13,12 +13,14 @@ import java.util.Set;
  * @param testEventCode sent as test_event_code when set (Events Manager test tool)
  * @param dryRun        build and store the payload instead of sending it
  * @param events        the event names (as the bot sends them) this integration takes, or null for every name
+ * @param dataProcessing Limited Data Use for events that do not choose it themselves
  */
 public record IntegrationConfig(String id, Network network, String pixel, String accessToken, String apiBase,
                                 String apiVersion, String source, String pageUrl, String testEventCode,
                                 boolean enabled,
                                 boolean dryRun,
-                                Set<String> events) {
+                                Set<String> events,
+                                DataProcessing dataProcessing) {
 
   /** Whether an event of this name gets a delivery to this integration. */
   public boolean takes(String eventName) {

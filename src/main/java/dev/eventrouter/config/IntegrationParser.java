@@ -11,9 +11,9 @@ import java.util.regex.Pattern;
 final class IntegrationParser {
 
   private static final Set<String> COMMON_INTEGRATION_KEYS = Set.of("id", "type", "access_token", "api_base",
-      "test_event_code", "enabled", "dry_run", "events");
+      "test_event_code", "enabled", "dry_run", "events", "limited_data_use");
   private static final Set<String> META_KEYS = union(COMMON_INTEGRATION_KEYS, "pixel_id", "api_version",
-      "action_source");
+      "action_source", "data_processing_options_country", "data_processing_options_state");
   private static final Set<String> TIKTOK_KEYS = union(COMMON_INTEGRATION_KEYS, "pixel_code", "event_source",
       "page_url");
   // The values each network documents: Meta's action_source
@@ -80,7 +80,21 @@ final class IntegrationParser {
         r.bool(json, "enabled", path + ".enabled", true),
         r.bool(json, "dry_run", path + ".dry_run", false),
         r.strings(json, "events", path + ".events", WorkspaceParser.EVENT_NAME,
-            "an event name (1 to 50 letters, digits, _ - or spaces)"));
+            "an event name (1 to 50 letters, digits, _ - or spaces)"),
+        dataProcessing(json, path));
+  }
+
+  /** Meta documents two values each: 0 (Meta geolocates), or 1 (US) and 1000 (California). */
+  private DataProcessing dataProcessing(JsonObject json, String path) {
+    boolean limited = r.bool(json, "limited_data_use", path + ".limited_data_use", false);
+    long country = r.integer(json, "data_processing_options_country", path + ".data_processing_options_country",
+        0, 0, 1);
+    long state = r.integer(json, "data_processing_options_state", path + ".data_processing_options_state", 0, 0,
+        1000);
+    if (state != 0 && state != 1000) {
+      r.problem(path + ".data_processing_options_state: must be 0 (geolocate) or 1000 (California)");
+    }
+    return new DataProcessing(limited, (int) country, (int) state);
   }
 
   /**

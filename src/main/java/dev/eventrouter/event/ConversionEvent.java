@@ -14,9 +14,11 @@ import java.util.UUID;
  * @param value     a non-negative amount, or null
  * @param currency  ISO 4217, upper case
  * @param userData  the raw user data as sent (flat), or null
+ * @param limitedDataUse the user's consent state for this event: true asks the networks for Limited Data Use, false
+ *                  says it does not apply; null leaves it to each integration's default
  */
 public record ConversionEvent(UUID workspaceId, String eventName, long telegramId, String sessionId, BigDecimal value,
-                              String currency, JsonObject userData) {
+                              String currency, JsonObject userData, Boolean limitedDataUse) {
 
   /** JSON for the event bus and the store. The value travels as a string so no node rounds it through a double. */
   public JsonObject toJson() {
@@ -27,7 +29,8 @@ public record ConversionEvent(UUID workspaceId, String eventName, long telegramI
         .put("session_id", sessionId)
         .put("value", value == null ? null : value.toPlainString())
         .put("currency", currency)
-        .put("user_data", userData);
+        .put("user_data", userData)
+        .put("limited_data_use", limitedDataUse);
   }
 
   public static ConversionEvent fromJson(JsonObject json) {
@@ -39,7 +42,8 @@ public record ConversionEvent(UUID workspaceId, String eventName, long telegramI
         json.getString("session_id"),
         value == null ? null : new BigDecimal(value),
         json.getString("currency"),
-        json.getJsonObject("user_data"));
+        json.getJsonObject("user_data"),
+        json.getBoolean("limited_data_use"));
   }
 
   /**
@@ -50,6 +54,9 @@ public record ConversionEvent(UUID workspaceId, String eventName, long telegramI
     JsonObject canonical = toJson()
         .put("value", value == null ? null : value.stripTrailingZeros().toPlainString())
         .put("user_data", userData == null ? null : new JsonObject(new TreeMap<>(userData.getMap())));
+    if (limitedDataUse == null) {
+      canonical.remove("limited_data_use"); // the digest of an event without it stays what it was before the field
+    }
     return Sha256.hex(new JsonObject(new TreeMap<>(canonical.getMap())).encode());
   }
 }

@@ -16,6 +16,8 @@ public final class EventIds {
   private static final int SEQUENCE_BITS = 12;
   private static final long SEQUENCE_MASK = (1L << SEQUENCE_BITS) - 1;
   private static final long EPOCH_MS = 1_704_067_200_000L; // 2024-01-01T00:00:00Z
+  /** The time the first id stands for: no event is older. */
+  public static final Instant EPOCH = Instant.ofEpochMilli(EPOCH_MS);
 
   private final Clock clock;
   private final long node;

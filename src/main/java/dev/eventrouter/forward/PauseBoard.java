@@ -16,7 +16,6 @@ public final class PauseBoard {
 
   private final MeterRegistry metrics;
   private final Map<IntegrationKey, String> reasons = new ConcurrentHashMap<>();
-  private final Map<IntegrationKey, Gauge> gauges = new ConcurrentHashMap<>();
 
   public PauseBoard(MeterRegistry metrics) {
     this.metrics = metrics;
@@ -24,11 +23,11 @@ public final class PauseBoard {
 
   void paused(IntegrationKey key, String reason) {
     reasons.put(key, reason);
-    gauges.computeIfAbsent(key, k -> Gauge.builder("event_router.integration.paused", reasons,
-            all -> all.containsKey(k) ? 1 : 0)
+    // Registering again returns the gauge already there: one per integration ever paused, 0 once resumed.
+    Gauge.builder("event_router.integration.paused", reasons, all -> all.containsKey(key) ? 1 : 0)
         .description("1 while an integration is paused because its network refused the token or permissions")
-        .tags("network", k.network(), "workspace", k.workspaceId().toString(), "integration", k.integrationId())
-        .register(metrics));
+        .tags("network", key.network(), "workspace", key.workspaceId().toString(), "integration", key.integrationId())
+        .register(metrics);
   }
 
   void resumed(IntegrationKey key) {

@@ -22,7 +22,8 @@ final class EventValidator {
   static final String DEFAULT_CURRENCY = "USD";
 
   private static final Set<String> FIELDS =
-      Set.of("event_name", "telegram_id", "workspace_id", "session_id", "value", "currency", "user_data");
+      Set.of("event_name", "telegram_id", "workspace_id", "session_id", "value", "currency", "user_data",
+          "limited_data_use");
   // ASCII letters, digits, _ - and inner spaces: names both ad networks take as custom events.
   private static final Pattern EVENT_NAME = Pattern.compile("[A-Za-z0-9_-](?:[A-Za-z0-9_ -]{0,48}[A-Za-z0-9_-])?");
 
@@ -38,8 +39,10 @@ final class EventValidator {
     BigDecimal value = value(fields, eventName, workspace);
     String currency = currency(fields);
     JsonObject userData = userData(fields);
+    Boolean limitedDataUse = fields.optionalBoolean("limited_data_use");
     fields.throwIfInvalid();
-    return new ConversionEvent(workspaceId, eventName, telegramId, sessionId, value, currency, userData);
+    return new ConversionEvent(workspaceId, eventName, telegramId, sessionId, value, currency, userData,
+        limitedDataUse);
   }
 
   private static String eventName(Fields fields) {

@@ -121,6 +121,15 @@ final class Fields {
     return null;
   }
 
+  /** An optional JSON boolean. */
+  Boolean optionalBoolean(String field) {
+    Object value = raw(field);
+    if (value != null && !(value instanceof Boolean)) {
+      error(field, "must be true or false");
+    }
+    return value instanceof Boolean b ? b : null;
+  }
+
   /** An optional IPv4 or IPv6 literal; never resolved as a host name. */
   String ipAddress(String field) {
     Object value = raw(field);

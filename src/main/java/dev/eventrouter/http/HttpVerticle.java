@@ -95,12 +95,15 @@ public final class HttpVerticle extends VerticleBase {
     StoreClient store = new StoreClient(vertx, config.requestTimeoutMs());
     EventsApi events = new EventsApi(store);
     SessionsApi sessions = new SessionsApi(store);
+    DeliveriesApi deliveries = new DeliveriesApi(store);
     IngestCounter ingestCounter = new IngestCounter(metrics);
     Router api = Router.router(vertx);
     api.post("/events/custom").handler(ingestCounter::onAnswer);
     post(api, "/events/custom", events::ingest);
     post(api, "/sessions", sessions::capture);
     post(api, "/sessions/invites", sessions::invite);
+    authenticated(api.get("/deliveries")).handler(deliveries::list);
+    post(api, "/deliveries/redeliver", deliveries::redeliver);
     // Only evt_<digits>, so GET on /events/custom stays a 405 rather than a lookup of an id "custom".
     String event = "\\/events\\/(?<eventId>evt_[0-9]+)";
     authenticated(api.getWithRegex(event).setName("/events/{event_id}")).handler(events::status);

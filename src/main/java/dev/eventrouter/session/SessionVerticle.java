@@ -12,6 +12,7 @@ import dev.eventrouter.config.LiveConfig;
 import dev.eventrouter.config.WorkspaceConfig;
 import dev.eventrouter.event.ClickSession;
 import dev.eventrouter.event.ConversionEvent;
+import dev.eventrouter.event.DeliveryFilter;
 import dev.eventrouter.event.EventIds;
 import dev.eventrouter.event.EventMap;
 import dev.eventrouter.event.InviteSession;
@@ -104,14 +105,17 @@ public final class SessionVerticle extends VerticleBase {
     vertx.setPeriodic(PURGE_EVERY_MS, id -> events.purgeExpiredKeys()
         .onSuccess(n -> LOG.debug("purged {} expired idempotency keys", n))
         .onFailure(e -> LOG.warn("purging expired idempotency keys failed: {}", LogSafe.describe(e))));
-    return Future.all(
-        // Local consumers: the node that took a request stores and answers it; on a clustered bus no other member
-        // can be asked, or delay an answer.
+    // Local consumers: the node that took a request stores and answers it; on a clustered bus no other member
+    // can be asked, or delay an answer.
+    return Future.all(List.of(
         vertx.eventBus().<JsonObject>localConsumer(Addresses.EVENTS_INGEST, this::ingest).completion(),
         vertx.eventBus().<JsonObject>localConsumer(Addresses.EVENTS_GET, this::find).completion(),
         vertx.eventBus().<JsonObject>localConsumer(Addresses.EVENTS_REDELIVER, this::redeliver).completion(),
+        vertx.eventBus().<JsonObject>localConsumer(Addresses.DELIVERIES_LIST, this::listDeliveries).completion(),
+        vertx.eventBus().<JsonObject>localConsumer(Addresses.DELIVERIES_REDELIVER, this::redeliverMatching)
+            .completion(),
         reply(Addresses.SESSIONS_CAPTURE, json -> sessions.save(ClickSession.fromJson(json))),
-        reply(Addresses.SESSIONS_INVITE, json -> sessions.save(InviteSession.fromJson(json))));
+        reply(Addresses.SESSIONS_INVITE, json -> sessions.save(InviteSession.fromJson(json)))));
   }
 
   private int attributionWindowDays(UUID workspaceId) {
@@ -186,6 +190,27 @@ public final class SessionVerticle extends VerticleBase {
       wakeForwarders(networks);
       return new JsonObject().put("event_id", EventIds.format(ref.eventId())).put("requeued", networks.size());
     })));
+  }
+
+  /** The deliveries a filter names; the cursor of the next page when this one is full. */
+  private void listDeliveries(Message<JsonObject> message) {
+    DeliveryFilter filter = DeliveryFilter.fromJson(message.body());
+    answer(message, deliveries.list(filter).map(list -> {
+      JsonObject last = list.isEmpty() ? null : list.getJsonObject(list.size() - 1);
+      String next = list.size() < filter.limit() || last == null ? null
+          : last.getString("event_id") + "-" + last.getLong("delivery_id");
+      return Optional.of(new JsonObject().put("deliveries", list).put("next_cursor", next));
+    }));
+  }
+
+  /** Re-queues the failed and expired deliveries a filter names, at most its limit, and wakes their forwarders. */
+  private void redeliverMatching(Message<JsonObject> message) {
+    DeliveryFilter filter = DeliveryFilter.fromJson(message.body());
+    answer(message, deliveries.requeue(filter).map(networks -> {
+      wakeForwarders(networks.stream().distinct().toList());
+      return Optional.of(new JsonObject().put("requeued", networks.size())
+          .put("more", networks.size() == filter.limit()));
+    }));
   }
 
   /** Runs {@code then} on the stored event when the asking workspace has it; empty when it does not. */

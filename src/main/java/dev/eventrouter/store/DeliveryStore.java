@@ -3,6 +3,8 @@ package dev.eventrouter.store;
 import dev.eventrouter.config.Network;
 import dev.eventrouter.event.ClickData;
 import dev.eventrouter.event.ClickSession;
+import dev.eventrouter.event.DeliveryFilter;
+import dev.eventrouter.event.EventIds;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -29,7 +31,7 @@ public final class DeliveryStore implements DeliveryQueue {
         LEFT JOIN click_sessions c ON c.workspace_id = e.workspace_id AND c.session_id = e.session_id
        WHERE d.event_id = due.event_id AND d.delivery_id = due.delivery_id
       RETURNING d.delivery_id, d.event_id, d.workspace_id, d.integration_id, d.mapped_event, d.attempts,
-                e.telegram_id, e.value, e.currency, e.user_data, e.received_at,
+                e.telegram_id, e.value, e.currency, e.user_data, e.received_at, e.limited_data_use,
                 c.session_id AS click_session, c.fbclid, c.fbc, c.fbp, c.ttclid, c.ttp, c.client_ip, c.user_agent,
                 c.landing_url, c.clicked_at""";
 
@@ -141,6 +143,37 @@ public final class DeliveryStore implements DeliveryQueue {
              AND EXISTS (SELECT 1 FROM ended))
       SELECT count(*) FROM ended""";
 
+  /**
+   * The deliveries of one workspace ($1) that a {@link DeliveryFilter} names: events $2 <= id < $3, integration $4,
+   * states $5, the bot's event name $6, after ($7, $8), at most $9. NULL matches all.
+   */
+  private static final String MATCHING = """
+        FROM deliveries d JOIN events e ON e.event_id = d.event_id
+       WHERE d.workspace_id = $1 AND d.event_id >= $2 AND d.event_id < $3
+         AND ($4::text IS NULL OR d.integration_id = $4)
+         AND d.status = ANY($5::text[])
+         AND ($6::text IS NULL OR e.event_name = $6)
+         AND (d.event_id, d.delivery_id) > ($7, $8)
+       ORDER BY d.event_id, d.delivery_id
+       LIMIT $9""";
+
+  static final String LIST = """
+      SELECT d.event_id, d.delivery_id, d.integration_id, d.network, e.event_name, d.mapped_event, d.status,
+             d.attempts, d.last_error, d.delivered_at, d.updated_at
+      """ + MATCHING;
+
+  /** Re-queues the matching rows ($5: failed or expired ones only), skipping any another call holds. */
+  static final String REQUEUE_MATCHING = """
+      WITH picked AS (
+          SELECT d.event_id, d.delivery_id
+      """ + MATCHING + """
+
+             FOR UPDATE OF d SKIP LOCKED)
+      UPDATE deliveries d SET status = 'pending', next_attempt_at = now(), updated_at = now()
+        FROM picked
+       WHERE d.event_id = picked.event_id AND d.delivery_id = picked.delivery_id
+      RETURNING d.network""";
+
   static final String FOR_EVENT = """
       SELECT integration_id, network, mapped_event, status, attempts, last_error, delivered_at, payload
         FROM deliveries WHERE event_id = $1 ORDER BY network, integration_id""";
@@ -185,7 +218,8 @@ public final class DeliveryStore implements DeliveryQueue {
     return new ClaimedDelivery(row.getLong("delivery_id"), row.getLong("event_id"), row.getUUID("workspace_id"),
         row.getString("integration_id"), row.getString("mapped_event"), row.getInteger("attempts"),
         row.getLong("telegram_id"), row.getBigDecimal("value"), row.getString("currency"),
-        userData instanceof JsonObject json ? json : null, row.getOffsetDateTime("received_at").toInstant(), click);
+        userData instanceof JsonObject json ? json : null, row.getOffsetDateTime("received_at").toInstant(), click,
+        row.getBoolean("limited_data_use"));
   }
 
   @Override
@@ -271,8 +305,7 @@ public final class DeliveryStore implements DeliveryQueue {
             .put("status", row.getString("status"))
             .put("attempts", row.getInteger("attempts"))
             .put("last_error", row.getString("last_error"))
-            .put("delivered_at", row.getOffsetDateTime("delivered_at") == null ? null
-                : row.getOffsetDateTime("delivered_at").toInstant().toString());
+            .put("delivered_at", instant(row, "delivered_at"));
         if (row.getValue("payload") != null) {
           delivery.put("payload", row.getJson("payload"));
         }
@@ -289,6 +322,47 @@ public final class DeliveryStore implements DeliveryQueue {
       rows.forEach(row -> networks.add(row.getString(0)));
       return networks;
     });
+  }
+
+  /** The deliveries a filter names, in event order. */
+  public Future<JsonArray> list(DeliveryFilter filter) {
+    return readPool.preparedQuery(LIST).execute(matching(filter)).map(rows -> {
+      JsonArray deliveries = new JsonArray();
+      for (Row row : rows) {
+        deliveries.add(new JsonObject()
+            .put("event_id", EventIds.format(row.getLong("event_id")))
+            .put("delivery_id", row.getLong("delivery_id"))
+            .put("integration_id", row.getString("integration_id"))
+            .put("network", row.getString("network"))
+            .put("event_name", row.getString("event_name"))
+            .put("mapped_event", row.getString("mapped_event"))
+            .put("status", row.getString("status"))
+            .put("attempts", row.getInteger("attempts"))
+            .put("last_error", row.getString("last_error"))
+            .put("delivered_at", instant(row, "delivered_at"))
+            .put("updated_at", instant(row, "updated_at")));
+      }
+      return deliveries;
+    });
+  }
+
+  /** Re-queues the failed or expired deliveries a filter names, at most its limit; returns their networks. */
+  public Future<List<String>> requeue(DeliveryFilter filter) {
+    return pool.preparedQuery(REQUEUE_MATCHING).execute(matching(filter)).map(rows -> {
+      List<String> networks = new ArrayList<>();
+      rows.forEach(row -> networks.add(row.getString(0)));
+      return networks;
+    });
+  }
+
+  private static Tuple matching(DeliveryFilter filter) {
+    return Tuple.of(filter.workspaceId(), filter.fromEventId(), filter.toEventId(), filter.integrationId(),
+            filter.statuses().toArray(String[]::new), filter.eventName(), filter.afterEventId())
+        .addLong(filter.afterDelivery()).addInteger(filter.limit());
+  }
+
+  private static String instant(Row row, String column) {
+    return row.getOffsetDateTime(column) == null ? null : row.getOffsetDateTime(column).toInstant().toString();
   }
 
   /**

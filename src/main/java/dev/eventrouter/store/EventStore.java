@@ -33,13 +33,13 @@ public final class EventStore implements EventWriter {
   static final String INSERT_EVENTS = """
       WITH inserted AS (
           INSERT INTO events (event_id, workspace_id, event_name, telegram_id, session_id, session_source, value,
-                              currency, user_data, idempotency_key, status, received_at)
+                              currency, user_data, idempotency_key, status, received_at, limited_data_use)
           SELECT event_id, workspace_id, event_name, telegram_id, session_id, session_source, value::numeric,
-                 currency, user_data::jsonb, idempotency_key, 'processed', received_at
+                 currency, user_data::jsonb, idempotency_key, 'processed', received_at, limited_data_use::boolean
             FROM unnest($1::bigint[], $2::uuid[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[],
-                        $8::text[], $9::text[], $10::text[], $11::timestamptz[])
+                        $8::text[], $9::text[], $10::text[], $11::timestamptz[], $16::text[])
                  AS t(event_id, workspace_id, event_name, telegram_id, session_id, session_source, value, currency,
-                      user_data, idempotency_key, received_at)
+                      user_data, idempotency_key, received_at, limited_data_use)
           RETURNING event_id, workspace_id, telegram_id, session_id, received_at),
       outbox AS (
           INSERT INTO deliveries (event_id, workspace_id, integration_id, network, mapped_event, status,
@@ -134,6 +134,7 @@ public final class EventStore implements EventWriter {
     String[] userData = new String[n];
     String[] keys = new String[n];
     OffsetDateTime[] receivedAt = new OffsetDateTime[n];
+    String[] limitedDataUse = new String[n]; // text too: null stays null, as for values
     List<Long> deliveryEvents = new ArrayList<>();
     List<String> integrations = new ArrayList<>();
     List<String> networks = new ArrayList<>();
@@ -152,6 +153,7 @@ public final class EventStore implements EventWriter {
       userData[i] = event.userData() == null ? null : event.userData().encode();
       keys[i] = e.idempotencyKey();
       receivedAt[i] = e.receivedAt().atOffset(ZoneOffset.UTC);
+      limitedDataUse[i] = event.limitedDataUse() == null ? null : event.limitedDataUse().toString();
       for (NewEvent.Delivery d : e.deliveries()) {
         deliveryEvents.add(e.eventId());
         integrations.add(d.integrationId());
@@ -164,7 +166,8 @@ public final class EventStore implements EventWriter {
         .addArrayOfString(values).addArrayOfString(currencies).addArrayOfString(userData)
         .addArrayOfString(keys).addArrayOfOffsetDateTime(receivedAt)
         .addArrayOfLong(deliveryEvents.toArray(Long[]::new)).addArrayOfString(integrations.toArray(String[]::new))
-        .addArrayOfString(networks.toArray(String[]::new)).addArrayOfString(mappedEvents.toArray(String[]::new));
+        .addArrayOfString(networks.toArray(String[]::new)).addArrayOfString(mappedEvents.toArray(String[]::new))
+        .addArrayOfString(limitedDataUse);
     return client.preparedQuery(INSERT_EVENTS).execute(params).mapEmpty();
   }
 

@@ -485,6 +485,30 @@ class ConfigTest {
   }
 
   @Test
+  @DisplayName("Limited Data Use per integration: off by default; Meta's country and state take Meta's values only")
+  void integrationDataProcessing() {
+    JsonObject config = valid();
+    ws(config).put("bot_name", "demo_bot").put("integrations", new JsonArray()
+        .add(meta().put("limited_data_use", true).put("data_processing_options_country", 1)
+            .put("data_processing_options_state", 1000))
+        .add(tiktok().put("limited_data_use", true))
+        .add(meta().put("id", "m2")));
+    List<IntegrationConfig> integrations = resolve(config, Map.of()).workspaces().get(0).integrations();
+    assertThat(integrations.get(0).dataProcessing()).isEqualTo(new DataProcessing(true, 1, 1000));
+    assertThat(integrations.get(1).dataProcessing()).isEqualTo(new DataProcessing(true, 0, 0));
+    assertThat(integrations.get(2).dataProcessing()).isEqualTo(DataProcessing.NONE);
+
+    for (JsonObject bad : new JsonObject[] {meta().put("data_processing_options_state", 5),
+        meta().put("data_processing_options_country", 2), meta().put("limited_data_use", "yes"),
+        tiktok().put("data_processing_options_country", 1)}) {
+      JsonObject refused = valid();
+      ws(refused).put("bot_name", "demo_bot").put("integrations", new JsonArray().add(bad));
+      assertThatThrownBy(() -> resolve(refused, Map.of())).as(bad.encode())
+          .hasMessageContaining("workspaces[0].integrations[0]");
+    }
+  }
+
+  @Test
   @DisplayName("a bad integration is reported without quoting its token")
   void tokenNotEchoed() {
     JsonObject config = valid();

@@ -19,19 +19,37 @@ class EventRecordsTest {
   @DisplayName("an event keeps its exact value (as text), and its absence, across JSON")
   void conversionEvent() {
     JsonObject userData = new JsonObject().put("email", "a@b.c");
-    ConversionEvent priced = new ConversionEvent(WS, "FTD", 42, "s1", new BigDecimal("1E+3"), "EUR", userData);
+    ConversionEvent priced = new ConversionEvent(WS, "FTD", 42, "s1", new BigDecimal("1E+3"), "EUR", userData, null);
     assertThat(priced.toJson().getValue("value")).isEqualTo("1000");
     assertThat(ConversionEvent.fromJson(priced.toJson()))
-        .isEqualTo(new ConversionEvent(WS, "FTD", 42, "s1", new BigDecimal("1000"), "EUR", userData));
-    ConversionEvent bare = new ConversionEvent(WS, "REG", 42, null, null, "USD", null);
+        .isEqualTo(new ConversionEvent(WS, "FTD", 42, "s1", new BigDecimal("1000"), "EUR", userData, null));
+    ConversionEvent bare = new ConversionEvent(WS, "REG", 42, null, null, "USD", null, null);
     assertThat(bare.toJson().getValue("value", "absent")).isNull();
     assertThat(ConversionEvent.fromJson(bare.toJson())).isEqualTo(bare);
     assertThat(bare.contentHash()).as("no value and no user_data hash alike every time").isEqualTo(
-        new ConversionEvent(WS, "REG", 42, null, null, "USD", null).contentHash());
+        new ConversionEvent(WS, "REG", 42, null, null, "USD", null, null).contentHash());
     assertThat(bare.contentHash()).isNotEqualTo(
-        new ConversionEvent(WS, "REG", 42, null, BigDecimal.ZERO, "USD", null).contentHash());
+        new ConversionEvent(WS, "REG", 42, null, BigDecimal.ZERO, "USD", null, null).contentHash());
     assertThat(bare.contentHash()).isNotEqualTo(
-        new ConversionEvent(WS, "REG", 42, null, null, "USD", new JsonObject()).contentHash());
+        new ConversionEvent(WS, "REG", 42, null, null, "USD", new JsonObject(), null).contentHash());
+  }
+
+  @Test
+  @DisplayName("an event's Limited Data Use choice crosses the bus and makes another event; unsaid, the digest is "
+      + "the one events had before the field existed")
+  void limitedDataUse() {
+    ConversionEvent limited = new ConversionEvent(WS, "REG", 42, null, null, "USD", null, true);
+    ConversionEvent notLimited = new ConversionEvent(WS, "REG", 42, null, null, "USD", null, false);
+    ConversionEvent unsaid = new ConversionEvent(WS, "REG", 42, null, null, "USD", null, null);
+    assertThat(ConversionEvent.fromJson(limited.toJson())).isEqualTo(limited);
+    assertThat(ConversionEvent.fromJson(unsaid.toJson()).limitedDataUse()).isNull();
+    assertThat(limited.contentHash()).isNotEqualTo(notLimited.contentHash()).isNotEqualTo(unsaid.contentHash());
+    assertThat(notLimited.contentHash()).isNotEqualTo(unsaid.contentHash());
+    // The canonical JSON of an event without the field, as the digest was made before it: sorted keys, no
+    // limited_data_use. A key stored then still matches its retry after an upgrade.
+    JsonObject before = new JsonObject(new java.util.TreeMap<>(unsaid.toJson().getMap()));
+    before.remove("limited_data_use");
+    assertThat(unsaid.contentHash()).isEqualTo(dev.eventrouter.common.Sha256.hex(before.encode()));
   }
 
   @Test

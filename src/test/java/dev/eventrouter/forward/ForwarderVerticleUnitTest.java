@@ -101,7 +101,7 @@ class ForwarderVerticleUnitTest {
   private static ClaimedDelivery job(long id, String integration, int attempts, Instant receivedAt,
                                      JsonObject userData) {
     return new ClaimedDelivery(id, 5000 + id, WS, integration, "Lead", attempts, 42, null, "USD", userData,
-        receivedAt, null);
+        receivedAt, null, null);
   }
 
   private void wake() {
@@ -166,7 +166,9 @@ class ForwarderVerticleUnitTest {
     assertThat(fake.received("meta")).singleElement()
         .satisfies(r -> assertThat(r.eventIds()).containsExactly("evt_5007"));
     assertThat(queue.outcomesById()).containsExactly("delivered 7");
-    assertThat(logs.text()).contains("resumed (a probe was accepted)");
+    assertThat(logs.text()).contains("resumed (a probe was accepted)")
+        .doesNotContain("checking paused integrations failed");
+    assertThat(queue.heldLeases).as("a lease covering one request").containsExactly(1500L);
   }
 
   @Test
@@ -179,7 +181,8 @@ class ForwarderVerticleUnitTest {
     Await.until("the pause ended", Await.WAIT, () -> queue.pauses.isEmpty());
     logs.stop();
     assertThat(fake.received("meta")).isEmpty();
-    assertThat(logs.text()).contains("resumed (no delivery is held)");
+    assertThat(logs.text()).contains("resumed (no delivery is held)")
+        .doesNotContain("checking paused integrations failed");
   }
 
   @Test
@@ -212,6 +215,69 @@ class ForwarderVerticleUnitTest {
     assertThat(fake.received("meta")).hasSize(1);
     assertThat(queue.pauses).singleElement()
         .satisfies(p -> assertThat(p.tokenSha256()).isEqualTo(Sha256.hex("revoked-token")));
+    assertThat(pauseBoard.snapshot()).as("shown at once, before the next read").containsOnlyKeys(
+        "meta:" + WS + "/live");
+  }
+
+  @Test
+  @DisplayName("batches that go through leave the next batch of the cycle to go through too")
+  void acceptedBatchesKeepSending() {
+    deploy(new JsonObject().put("batch_size", 1), integrations(fake.baseUrl()));
+    Instant now = Instant.now();
+    queue.due.addAll(List.of(job(1, "live", 0, now, null), job(2, "live", 0, now, null),
+        job(3, "live", 0, now, null)));
+    wake();
+
+    Await.until("all recorded", Await.WAIT, () -> queue.outcomesById().size() == 3);
+    assertThat(queue.outcomesById()).containsExactly("delivered 1", "delivered 2", "delivered 3");
+    assertThat(fake.received("meta")).hasSize(3);
+    assertThat(pauseBoard.snapshot()).isEmpty();
+  }
+
+  @Test
+  @DisplayName("a pause ended by another node is dropped here at the next read: its deliveries go out again")
+  void pauseEndedElsewhere() {
+    queue.pauses.add(pause(FakeAdNetworks.META_TOKEN, Instant.now()));
+    deploy(new JsonObject().put("scan_interval_ms", 50), integrations(fake.baseUrl()));
+    Await.until("shown paused", Await.WAIT, () -> !pauseBoard.snapshot().isEmpty());
+    queue.pauses.clear();
+    Await.until("no longer shown", Await.WAIT, () -> pauseBoard.snapshot().isEmpty());
+    queue.due.add(job(1, "live", 0, Instant.now(), null));
+
+    Await.until("delivered", Await.WAIT, () -> queue.outcomesById().contains("delivered 1"));
+    assertThat(metrics.scrape()).contains(pausedGauge() + " 0.0");
+  }
+
+  @Test
+  @DisplayName("a probe the network refuses again keeps the pause and holds its delivery again")
+  void probeRefused() {
+    queue.pauses.add(pause("revoked-token", Instant.now().minusSeconds(3600)));
+    queue.held.add(job(7, "live", 1, Instant.now(), null));
+    LogCapture logs = LogCapture.start();
+    deploy(new JsonObject().put("pause_probe_ms", 100), new JsonArray().add(meta("live", fake.baseUrl())
+        .put("access_token", "revoked-token")));
+
+    Await.until("held again", Await.WAIT, () -> queue.outcomesById().contains("paused 7"));
+    logs.stop();
+    assertThat(fake.received("meta")).hasSize(1);
+    assertThat(queue.pauses).hasSize(1);
+    assertThat(logs.text()).doesNotContain("resumed");
+  }
+
+  @Test
+  @DisplayName("the pause of an integration no longer configured, or disabled, is neither probed nor ended")
+  void pauseOfAnAbsentIntegration() {
+    queue.pauses.add(new Pause("meta", WS, "gone", "code 190", Sha256.hex("x"), Instant.now().minusSeconds(3600)));
+    queue.pauses.add(new Pause("meta", WS, "off", "code 190", Sha256.hex("x"), Instant.now().minusSeconds(3600)));
+    queue.held.add(job(7, "gone", 1, Instant.now(), null));
+    queue.held.add(job(8, "off", 1, Instant.now(), null));
+    deploy(new JsonObject().put("pause_probe_ms", 100).put("scan_interval_ms", 50), new JsonArray()
+        .add(meta("off", fake.baseUrl()).put("enabled", false)));
+
+    Await.until("a few reads of the pauses", Await.WAIT, () -> queue.pauseReads.get() >= 4);
+    assertThat(queue.pauses).hasSize(2);
+    assertThat(queue.held).as("none probed").hasSize(2);
+    assertThat(fake.received("meta")).isEmpty();
   }
 
   @Test

@@ -463,6 +463,26 @@ class ForwardingTest extends FakeNetworksTest {
   }
 
   @Test
+  @DisplayName("an event's limited_data_use is stored and sent: Meta data_processing_options LDU, TikTok "
+      + "limited_data_use; an event without it follows the integration (off here), so nothing is sent")
+  void limitedDataUse() {
+    start();
+    String limited = post(event("REG", null).put("limited_data_use", true));
+    String plain = post(event("REG", null).put("telegram_id", 556));
+    for (String id : new String[] {limited, plain}) {
+      awaitStatus(id, "meta", "delivered");
+      awaitStatus(id, "tiktok", "delivered");
+    }
+    JsonObject meta = fake.lastEvent("meta", limited);
+    assertThat(meta.getJsonArray("data_processing_options")).containsExactly("LDU");
+    assertThat(meta.getInteger("data_processing_options_country")).isZero();
+    assertThat(meta.getInteger("data_processing_options_state")).isZero();
+    assertThat(fake.lastEvent("tiktok", limited).getBoolean("limited_data_use")).isTrue();
+    assertThat(fake.lastEvent("meta", plain).containsKey("data_processing_options")).isFalse();
+    assertThat(fake.lastEvent("tiktok", plain).containsKey("limited_data_use")).isFalse();
+  }
+
+  @Test
   @DisplayName("an integration's events list: the names it lists get a delivery to it, the others get none there")
   void eventFilter() {
     start(new JsonObject().put("events", new JsonArray().add("FTD").add("level up")));

@@ -3,6 +3,7 @@ package dev.eventrouter.forward;
 import dev.eventrouter.bus.Addresses;
 import dev.eventrouter.bus.BreakerOpened;
 import dev.eventrouter.common.Sha256;
+import dev.eventrouter.config.DataProcessing;
 import dev.eventrouter.config.DeliveryConfig;
 import dev.eventrouter.config.IntegrationConfig;
 import dev.eventrouter.config.Network;
@@ -12,6 +13,7 @@ import dev.eventrouter.store.ClaimedDelivery;
 import dev.eventrouter.support.Await;
 import dev.eventrouter.support.FakeAdNetworks.Reply;
 import dev.eventrouter.support.FakeAdNetworks;
+import dev.eventrouter.support.LogCapture;
 import dev.eventrouter.support.RecordingOutbox;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Timer;
@@ -65,17 +67,17 @@ class IntegrationChannelUnitTest {
   }
 
   private IntegrationConfig meta(String token, String apiBase) {
-    return new IntegrationConfig("m", Network.META, "123", token, apiBase, "v25.0", "chat", null, null, true, false, null);
+    return new IntegrationConfig("m", Network.META, "123", token, apiBase, "v25.0", "chat", null, null, true, false, null, DataProcessing.NONE);
   }
 
   private IntegrationConfig tiktok(String token) {
     return new IntegrationConfig("t", Network.TIKTOK, "C4AB", token, fake.baseUrl(), null, "web", "https://t.me/x",
-        null, true, false, null);
+        null, true, false, null, DataProcessing.NONE);
   }
 
   private static List<ClaimedDelivery> jobs(long... ids) {
     return LongStream.of(ids).mapToObj(id -> new ClaimedDelivery(id, 1000 + id, WORKSPACE, "m", "Lead", 0,
-        42, null, "USD", null, Instant.now().minusSeconds(3), null)).toList();
+        42, null, "USD", null, Instant.now().minusSeconds(3), null, null)).toList();
   }
 
   private IntegrationChannel channel(NetworkApi api) {
@@ -142,6 +144,19 @@ class IntegrationChannelUnitTest {
     assertThat(fake.received("meta")).hasSize(1);
     assertThat(deliveries("held")).isEqualTo(3);
     assertThat(deliveries("failed")).isZero();
+  }
+
+  @Test
+  @DisplayName("the pause is logged once, when it begins, not on each refused request")
+  void pauseLoggedOnce() {
+    LogCapture logs = LogCapture.start();
+    IntegrationChannel channel = channel(new MetaApi());
+    Await.result(channel.send(meta("bad-token-9", fake.baseUrl()), jobs(1), CONFIG));
+    Await.result(channel.send(meta("bad-token-9", fake.baseUrl()), jobs(2), CONFIG));
+    logs.stop();
+    assertThat(logs.text().split("paused: the network refused", -1)).hasSize(2);
+    assertThat(logs.text()).doesNotContain("bad-token-9");
+    assertThat(outcomes.recorded).extracting(RecordingOutbox.Recorded::what).containsExactly("paused", "paused");
   }
 
   @Test

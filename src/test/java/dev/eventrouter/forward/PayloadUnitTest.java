@@ -1,6 +1,7 @@
 package dev.eventrouter.forward;
 
 import dev.eventrouter.common.Sha256;
+import dev.eventrouter.config.DataProcessing;
 import dev.eventrouter.config.IntegrationConfig;
 import dev.eventrouter.config.Network;
 import dev.eventrouter.event.ClickData;
@@ -32,22 +33,22 @@ class PayloadUnitTest {
 
   private static ClaimedDelivery purchase() {
     return new ClaimedDelivery(1, 7, UUID.randomUUID(), "i", "Purchase", 0, 42, new BigDecimal("19.99"), "EUR",
-        new JsonObject().put("email", " User@Example.com "), AT, CLICK);
+        new JsonObject().put("email", " User@Example.com "), AT, CLICK, null);
   }
 
   private static ClaimedDelivery lead() {
-    return new ClaimedDelivery(2, 8, UUID.randomUUID(), "i", "Lead", 0, 42, null, "USD", null, AT, null);
+    return new ClaimedDelivery(2, 8, UUID.randomUUID(), "i", "Lead", 0, 42, null, "USD", null, AT, null, null);
   }
 
   /** A click captured without its landing page (a bot link shared in a chat). */
   private static ClaimedDelivery pageless() {
     return new ClaimedDelivery(3, 9, UUID.randomUUID(), "i", "Lead", 0, 42, null, "USD", null, AT,
-        new ClickData(null, null, null, null, null, null, null, null));
+        new ClickData(null, null, null, null, null, null, null, null), null);
   }
 
   private static IntegrationConfig integration(Network network, String testEventCode, String pageUrl) {
     return new IntegrationConfig("i", network, "123", "token", "https://api.example", "v25.0",
-        network == Network.META ? "chat" : "web", pageUrl, testEventCode, true, false, null);
+        network == Network.META ? "chat" : "web", pageUrl, testEventCode, true, false, null, DataProcessing.NONE);
   }
 
   @Test
@@ -108,6 +109,57 @@ class PayloadUnitTest {
         .getJsonObject("page").getString("url")).isEqualTo("https://t.me/demo_bot");
   }
 
+  private static ClaimedDelivery leadWithLdu(Boolean limitedDataUse) {
+    return new ClaimedDelivery(6, 12, UUID.randomUUID(), "i", "Lead", 0, 42, null, "USD", null, AT, null,
+        limitedDataUse);
+  }
+
+  private static IntegrationConfig withDefault(Network network, DataProcessing dataProcessing) {
+    return new IntegrationConfig("i", network, "123", "token", "https://api.example", "v25.0",
+        network == Network.META ? "chat" : "web", "https://t.me/demo_bot", null, true, false, null, dataProcessing);
+  }
+
+  @Test
+  @DisplayName("Meta Limited Data Use: the event's choice wins, else the integration's default; off and unsaid, "
+      + "nothing is sent")
+  void metaLimitedDataUse() {
+    MetaApi api = new MetaApi();
+    DataProcessing california = new DataProcessing(true, 1, 1000);
+    JsonObject byDefault = api.event(withDefault(Network.META, california), leadWithLdu(null));
+    assertThat(byDefault.getJsonArray("data_processing_options")).containsExactly("LDU");
+    assertThat(byDefault.getInteger("data_processing_options_country")).isEqualTo(1);
+    assertThat(byDefault.getInteger("data_processing_options_state")).isEqualTo(1000);
+
+    JsonObject eventSaysNo = api.event(withDefault(Network.META, california), leadWithLdu(false));
+    assertThat(eventSaysNo.getJsonArray("data_processing_options")).isEmpty();
+    assertThat(eventSaysNo.containsKey("data_processing_options_country")).isFalse();
+
+    JsonObject eventSaysYes = api.event(withDefault(Network.META, DataProcessing.NONE), leadWithLdu(true));
+    assertThat(eventSaysYes.getJsonArray("data_processing_options")).containsExactly("LDU");
+    assertThat(eventSaysYes.getInteger("data_processing_options_country")).as("Meta geolocates").isZero();
+    assertThat(eventSaysYes.getInteger("data_processing_options_state")).isZero();
+
+    assertThat(api.event(withDefault(Network.META, DataProcessing.NONE), leadWithLdu(null))
+        .containsKey("data_processing_options")).isFalse();
+  }
+
+  @Test
+  @DisplayName("TikTok limited_data_use: the event's choice wins, else true when the integration asks; else absent")
+  void tiktokLimitedDataUse() {
+    TikTokApi api = new TikTokApi();
+    DataProcessing on = new DataProcessing(true, 0, 0);
+    assertThat(api.event(withDefault(Network.TIKTOK, on), leadWithLdu(null)).getBoolean("limited_data_use"))
+        .isTrue();
+    assertThat(api.event(withDefault(Network.TIKTOK, on), leadWithLdu(false)).getBoolean("limited_data_use"))
+        .isFalse();
+    assertThat(api.event(withDefault(Network.TIKTOK, DataProcessing.NONE), leadWithLdu(true))
+        .getBoolean("limited_data_use")).isTrue();
+    assertThat(api.event(withDefault(Network.TIKTOK, DataProcessing.NONE), leadWithLdu(false))
+        .getBoolean("limited_data_use")).isFalse();
+    assertThat(api.event(withDefault(Network.TIKTOK, DataProcessing.NONE), leadWithLdu(null))
+        .containsKey("limited_data_use")).isFalse();
+  }
+
   @Test
   @DisplayName("rejected lists exactly the given keys a rule refuses; a pre-hashed value is never refused")
   void rejectedFields() {
@@ -115,14 +167,14 @@ class PayloadUnitTest {
     JsonObject userData = new JsonObject().put("email", "user@").put("phone", Sha256.hex("16505551212"))
         .put("first_name", "Ann").put("city", "!!!");
     ClaimedDelivery job = new ClaimedDelivery(4, 10, UUID.randomUUID(), "i", "Lead", 0, 42, null, "USD", userData, AT,
-        null);
+        null, null);
 
     assertThat(MetaApi.USER_DATA.rejected(job)).containsExactly("email", "city");
     assertThat(TikTokApi.USER_DATA.rejected(job)).containsExactly("email", "city");
     assertThat(MetaApi.USER_DATA.rejected(lead())).isEmpty();
     // TikTok takes the country plain: a hash there is no country. Meta takes it hashed, so a hash is accepted.
     ClaimedDelivery hashedCountry = new ClaimedDelivery(5, 11, UUID.randomUUID(), "i", "Lead", 0, 42, null, "USD",
-        new JsonObject().put("country", Sha256.hex("us")), AT, null);
+        new JsonObject().put("country", Sha256.hex("us")), AT, null, null);
     assertThat(MetaApi.USER_DATA.rejected(hashedCountry)).isEmpty();
     assertThat(TikTokApi.USER_DATA.rejected(hashedCountry)).containsExactly("country");
   }

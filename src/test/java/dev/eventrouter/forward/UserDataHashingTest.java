@@ -24,7 +24,7 @@ class UserDataHashingTest {
 
   private static ClaimedDelivery job(JsonObject userData) {
     return new ClaimedDelivery(1, 1, UUID.randomUUID(), "i", "Lead", 0, TELEGRAM_ID, null, "USD", userData,
-        Instant.now(), null);
+        Instant.now(), null, null);
   }
 
   private static JsonObject meta(String key, Object value) {

@@ -10,6 +10,7 @@ import dev.eventrouter.config.EventMappingOverride;
 import dev.eventrouter.config.HttpConfig;
 import dev.eventrouter.config.RateLimitConfig;
 import dev.eventrouter.config.WorkspaceConfig;
+import dev.eventrouter.event.DeliveryFilter;
 import dev.eventrouter.support.Await;
 import dev.eventrouter.support.RawHttp;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -17,6 +18,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.Message;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.healthchecks.HealthChecks;
 import io.vertx.ext.healthchecks.Status;
@@ -70,7 +72,8 @@ class HttpEdgeUnitTest {
   void start(Vertx vertx) {
     this.vertx = vertx;
     for (String address : List.of(Addresses.EVENTS_INGEST, Addresses.EVENTS_GET, Addresses.EVENTS_REDELIVER,
-        Addresses.SESSIONS_CAPTURE, Addresses.SESSIONS_INVITE)) {
+        Addresses.SESSIONS_CAPTURE, Addresses.SESSIONS_INVITE, Addresses.DELIVERIES_LIST,
+        Addresses.DELIVERIES_REDELIVER)) {
       Await.result(vertx.eventBus().<JsonObject>consumer(address, message -> {
         asked.add(message);
         store.accept(message);
@@ -116,6 +119,30 @@ class HttpEdgeUnitTest {
 
   private HttpResponse<Buffer> postEvent(JsonObject event) {
     return post("/api/v1/events/custom", KEY, "application/json", event.encode());
+  }
+
+  @Test
+  @DisplayName("deliveries: the list and the bulk redelivery ask the store with the key's workspace and answer "
+      + "its reply; the redelivery is a JSON POST like the others")
+  void deliveries() {
+    JsonObject page = new JsonObject().put("deliveries", new JsonArray()).put("next_cursor", (String) null);
+    store = message -> message.reply(message.address().equals(Addresses.DELIVERIES_LIST) ? page
+        : new JsonObject().put("requeued", 3).put("more", false));
+
+    HttpResponse<Buffer> listed = Await.result(client.get(port, "127.0.0.1", "/v1/deliveries?status=failed")
+        .putHeader("x-api-key", KEY).send());
+    assertThat(listed.statusCode()).isEqualTo(200);
+    assertThat(listed.bodyAsJsonObject().getJsonObject("data")).isEqualTo(page);
+    DeliveryFilter asked0 = DeliveryFilter.fromJson(asked.get(0).body());
+    assertThat(asked0.workspaceId()).isEqualTo(WS);
+    assertThat(asked0.statuses()).containsExactly("failed");
+
+    HttpResponse<Buffer> requeued = post("/api/v1/deliveries/redeliver", KEY, "application/json", "{}");
+    assertThat(requeued.statusCode()).isEqualTo(200);
+    assertThat(requeued.bodyAsJsonObject().getJsonObject("data").getInteger("requeued")).isEqualTo(3);
+    assertThat(asked.get(1).address()).isEqualTo(Addresses.DELIVERIES_REDELIVER);
+    assertError(post("/api/v1/deliveries/redeliver", KEY, "text/plain", "{}"), 415, "unsupported_media_type");
+    assertThat(asked).hasSize(2);
   }
 
   @Test
@@ -313,6 +340,8 @@ class HttpEdgeUnitTest {
       assertThat(Await.result(client.get(opsPort, "127.0.0.1", "/health/ready").send()).statusCode()).isEqualTo(200);
       assertThat(Await.result(client.get(opsPort, "127.0.0.1", "/metrics").send()).statusCode()).isEqualTo(200);
       assertThat(asked).as("nothing asked of a store").isEmpty();
+      assertThat(opsOnly.router().getRoutes()).extracting(r -> r.getPath())
+          .contains("/health/ready", "/metrics", "/openapi.yaml").doesNotContain("/api/v1/");
     } finally {
       Await.result(vertx.undeploy(id));
     }

@@ -88,7 +88,9 @@ class ValidationUnitTest {
         bad("user_data", "at most 4096 bytes", b -> b.put("user_data", sized(4097))),
         bad("value", "finite number", b -> b.put("value", Float.NaN)),
         bad("value", "finite number", b -> b.put("value", true)),
-        bad("currency", "ISO 4217", b -> b.put("currency", "us$")));
+        bad("currency", "ISO 4217", b -> b.put("currency", "us$")),
+        bad("limited_data_use", "true or false", b -> b.put("limited_data_use", "yes")),
+        bad("limited_data_use", "true or false", b -> b.put("limited_data_use", 1)));
   }
 
   /** user_data that encodes to exactly this many bytes of JSON. */
@@ -110,6 +112,11 @@ class ValidationUnitTest {
     assertThat(EventValidator.validate(event().put("user_data", mixed), WORKSPACE).userData()).isEqualTo(mixed);
     assertThat(EventValidator.validate(event().put("user_data", sized(4096)), WORKSPACE).userData().encode())
         .hasSize(4096);
+    assertThat(EventValidator.validate(event().put("limited_data_use", true), WORKSPACE).limitedDataUse()).isTrue();
+    assertThat(EventValidator.validate(event().put("limited_data_use", false), WORKSPACE).limitedDataUse())
+        .isFalse();
+    assertThat(EventValidator.validate(event().putNull("limited_data_use"), WORKSPACE).limitedDataUse()).isNull();
+    assertThat(EventValidator.validate(event(), WORKSPACE).limitedDataUse()).isNull();
   }
 
   @Test

@@ -54,7 +54,7 @@ class SessionAcrossPartitionsTest {
 
   /** An event of the user at the given time, its id of that time (so of that day's partition). */
   private void store(long telegramId, String sessionId, Instant at) {
-    ConversionEvent event = new ConversionEvent(WS, "REG", telegramId, sessionId, null, "USD", null);
+    ConversionEvent event = new ConversionEvent(WS, "REG", telegramId, sessionId, null, "USD", null, null);
     Resolution session = sessionId == null ? Resolution.none() : Resolution.supplied(sessionId);
     events.insertBatch(List.of(new NewEvent(EventIds.firstIdAt(at) + telegramId, event, at, null, null, session,
         List.of()))).await();

@@ -50,7 +50,7 @@ class EventStoreTest {
   }
 
   private static NewEvent pending(long id, String key, long telegramId) {
-    ConversionEvent event = new ConversionEvent(WS, "DEP", telegramId, null, new BigDecimal("10.50"), "EUR", null);
+    ConversionEvent event = new ConversionEvent(WS, "DEP", telegramId, null, new BigDecimal("10.50"), "EUR", null, null);
     return new NewEvent(id, event, Instant.now(), key, key == null ? null : event.contentHash(), Resolution.none(),
         List.of());
   }

@@ -57,7 +57,7 @@ class PartitionsTest {
   /** An event with an id of the given day, at noon UTC, with one delivery. */
   private static NewEvent eventOn(LocalDate day, long telegramId) {
     Instant at = day.atTime(12, 0).toInstant(ZoneOffset.UTC);
-    ConversionEvent event = new ConversionEvent(WS, "DEP", telegramId, "s" + telegramId, BigDecimal.TEN, "EUR", null);
+    ConversionEvent event = new ConversionEvent(WS, "DEP", telegramId, "s" + telegramId, BigDecimal.TEN, "EUR", null, null);
     return new NewEvent(EventIds.firstIdAt(at) + telegramId, event, at, null, null, Resolution.supplied("s" + telegramId),
         List.of(new NewEvent.Delivery("meta-main", "meta", "Purchase")));
   }

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * An outbox double for the forwarding logic's tests: deliveries waiting to be claimed, and every outcome recorded
@@ -32,6 +33,10 @@ public final class RecordingOutbox implements DeliveryQueue {
   public final List<Pause> pauses = new CopyOnWriteArrayList<>();
   /** Deliveries held by a pause, which a probe may claim. */
   public final List<ClaimedDelivery> held = new CopyOnWriteArrayList<>();
+  /** The lease of each probe's claim. */
+  public final List<Long> heldLeases = new CopyOnWriteArrayList<>();
+  /** How often the forwarder read the pauses. */
+  public final AtomicInteger pauseReads = new AtomicInteger();
   /** When set, the next claim fails with it, as on a database outage. */
   public volatile RuntimeException failNextClaim;
   /** When set, the next outcome write fails with it (and is not recorded). */
@@ -109,6 +114,7 @@ public final class RecordingOutbox implements DeliveryQueue {
 
   @Override
   public Future<List<Pause>> pauses(Network network) {
+    pauseReads.incrementAndGet();
     return Future.succeededFuture(pauses.stream().filter(p -> p.network().equals(network.id)).toList());
   }
 
@@ -121,6 +127,7 @@ public final class RecordingOutbox implements DeliveryQueue {
   /** The first of {@link #held} of that integration, taken out, or nothing. */
   @Override
   public synchronized Future<List<ClaimedDelivery>> claimHeld(Pause pause, long leaseMs) {
+    heldLeases.add(leaseMs);
     for (ClaimedDelivery job : held) {
       if (job.integrationId().equals(pause.integrationId()) && job.workspaceId().equals(pause.workspaceId())) {
         held.remove(job);

@@ -1,5 +1,6 @@
 package dev.eventrouter.forward.meta;
 
+import dev.eventrouter.config.DataProcessing;
 import dev.eventrouter.config.IntegrationConfig;
 import dev.eventrouter.config.Network;
 import dev.eventrouter.event.EventIds;
@@ -54,7 +55,24 @@ public final class MetaApi implements NetworkApi {
     if (job.click().landingUrl() != null) {
       event.put("event_source_url", job.click().landingUrl());
     }
+    dataProcessing(integration.dataProcessing(), job.limitedDataUse(), event);
     return event;
+  }
+
+  /**
+   * Limited Data Use (https://developers.facebook.com/docs/marketing-apis/data-processing-options): ["LDU"] with
+   * the integration's country and state when the event asks for it (or, without its own choice, the integration
+   * does); an explicit empty list when the event says it does not apply; nothing otherwise.
+   */
+  private static void dataProcessing(DataProcessing defaults, Boolean eventChoice, JsonObject event) {
+    boolean limited = eventChoice != null ? eventChoice : defaults.limitedDataUse();
+    if (limited) {
+      event.put("data_processing_options", new JsonArray().add("LDU"))
+          .put("data_processing_options_country", defaults.country())
+          .put("data_processing_options_state", defaults.state());
+    } else if (eventChoice != null) {
+      event.put("data_processing_options", new JsonArray());
+    }
   }
 
   /**

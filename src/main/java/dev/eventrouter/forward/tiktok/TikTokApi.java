@@ -62,6 +62,12 @@ public final class TikTokApi implements NetworkApi {
     if (pageUrl != null) {
       event.put("page", new JsonObject().put("url", pageUrl));
     }
+    // Limited Data Use: the event's own choice, else the integration's when it asks for it.
+    Boolean limited = job.limitedDataUse() != null ? job.limitedDataUse()
+        : integration.dataProcessing().limitedDataUse() ? Boolean.TRUE : null;
+    if (limited != null) {
+      event.put("limited_data_use", limited);
+    }
     return event;
   }
 
