@@ -10,6 +10,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.Tuple;
 
 import java.time.Instant;
@@ -298,14 +299,7 @@ public final class DeliveryStore implements DeliveryQueue {
     return readPool.preparedQuery(FOR_EVENT).execute(Tuple.of(eventId)).map(rows -> {
       JsonArray deliveries = new JsonArray();
       for (Row row : rows) {
-        JsonObject delivery = new JsonObject()
-            .put("integration_id", row.getString("integration_id"))
-            .put("network", row.getString("network"))
-            .put("event_name", row.getString("mapped_event"))
-            .put("status", row.getString("status"))
-            .put("attempts", row.getInteger("attempts"))
-            .put("last_error", row.getString("last_error"))
-            .put("delivered_at", instant(row, "delivered_at"));
+        JsonObject delivery = state(row).put("event_name", row.getString("mapped_event"));
         if (row.getValue("payload") != null) {
           delivery.put("payload", row.getJson("payload"));
         }
@@ -317,11 +311,25 @@ public final class DeliveryStore implements DeliveryQueue {
 
   /** Re-queues the failed and expired deliveries of an event; returns the networks to wake. */
   public Future<List<String>> requeue(UUID workspaceId, long eventId) {
-    return pool.preparedQuery(REQUEUE).execute(Tuple.of(eventId, workspaceId)).map(rows -> {
-      List<String> networks = new ArrayList<>();
-      rows.forEach(row -> networks.add(row.getString(0)));
-      return networks;
-    });
+    return pool.preparedQuery(REQUEUE).execute(Tuple.of(eventId, workspaceId)).map(DeliveryStore::networks);
+  }
+
+  /** The network of each row re-queued. */
+  private static List<String> networks(RowSet<Row> rows) {
+    List<String> networks = new ArrayList<>();
+    rows.forEach(row -> networks.add(row.getString(0)));
+    return networks;
+  }
+
+  /** What the API shows of any delivery: where it goes and how it stands. */
+  private static JsonObject state(Row row) {
+    return new JsonObject()
+        .put("integration_id", row.getString("integration_id"))
+        .put("network", row.getString("network"))
+        .put("status", row.getString("status"))
+        .put("attempts", row.getInteger("attempts"))
+        .put("last_error", row.getString("last_error"))
+        .put("delivered_at", instant(row, "delivered_at"));
   }
 
   /** The deliveries a filter names, in event order. */
@@ -329,17 +337,11 @@ public final class DeliveryStore implements DeliveryQueue {
     return readPool.preparedQuery(LIST).execute(matching(filter)).map(rows -> {
       JsonArray deliveries = new JsonArray();
       for (Row row : rows) {
-        deliveries.add(new JsonObject()
+        deliveries.add(state(row)
             .put("event_id", EventIds.format(row.getLong("event_id")))
             .put("delivery_id", row.getLong("delivery_id"))
-            .put("integration_id", row.getString("integration_id"))
-            .put("network", row.getString("network"))
             .put("event_name", row.getString("event_name"))
             .put("mapped_event", row.getString("mapped_event"))
-            .put("status", row.getString("status"))
-            .put("attempts", row.getInteger("attempts"))
-            .put("last_error", row.getString("last_error"))
-            .put("delivered_at", instant(row, "delivered_at"))
             .put("updated_at", instant(row, "updated_at")));
       }
       return deliveries;
@@ -348,11 +350,7 @@ public final class DeliveryStore implements DeliveryQueue {
 
   /** Re-queues the failed or expired deliveries a filter names, at most its limit; returns their networks. */
   public Future<List<String>> requeue(DeliveryFilter filter) {
-    return pool.preparedQuery(REQUEUE_MATCHING).execute(matching(filter)).map(rows -> {
-      List<String> networks = new ArrayList<>();
-      rows.forEach(row -> networks.add(row.getString(0)));
-      return networks;
-    });
+    return pool.preparedQuery(REQUEUE_MATCHING).execute(matching(filter)).map(DeliveryStore::networks);
   }
 
   private static Tuple matching(DeliveryFilter filter) {
