@@ -23,6 +23,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntFunction;
+import java.util.function.IntUnaryOperator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -81,14 +83,7 @@ class ClusterProcessIT {
 
     fake.scriptMeta(body -> FakeAdNetworks.Reply.hang());
     WebClient client = WebClient.create(vertx);
-    List<Future<String>> posted = new ArrayList<>();
-    for (int n = 0; n < 20; n++) {
-      posted.add(client.post(HTTP_PORTS[0], "127.0.0.1", "/api/v1/events/custom").putHeader("x-api-key", KEY)
-          .sendJsonObject(new JsonObject().put("event_name", "REG").put("telegram_id", 2000 + n)
-              .put("workspace_id", WORKSPACE))
-          .map(response -> response.bodyAsJsonObject().getJsonObject("data").getString("event_id")));
-    }
-    List<String> ids = Future.all(posted).await().list();
+    List<String> ids = post(client, 20, n -> HTTP_PORTS[0], n -> registration(2000 + n));
     Await.until("the doomed node's first Meta request in flight", Duration.ofSeconds(30),
         () -> !fake.received("meta").isEmpty());
     doomed.kill();
@@ -127,15 +122,7 @@ class ClusterProcessIT {
     Await.until("three members", START, () -> members(client) == 3);
 
     frozen.freeze();
-    List<Future<String>> posted = new ArrayList<>();
-    for (int n = 0; n < 50; n++) {
-      posted.add(client.post(HTTP_PORTS[0], "127.0.0.1", "/api/v1/events/custom").putHeader("x-api-key", KEY)
-          .timeout(10_000)
-          .sendJsonObject(new JsonObject().put("event_name", "REG").put("telegram_id", 3000 + n)
-              .put("workspace_id", WORKSPACE))
-          .map(response -> response.bodyAsJsonObject().getJsonObject("data").getString("event_id")));
-    }
-    List<String> ids = Future.all(posted).await().list();
+    List<String> ids = post(client, 50, n -> HTTP_PORTS[0], n -> registration(3000 + n));
     // The ingest node's wake-ups may wait behind a subscription lookup the frozen member holds up (until it is
     // dropped); the awake node's own scans keep delivering meanwhile.
     Await.until("every event at both networks", Duration.ofSeconds(20),
@@ -147,6 +134,26 @@ class ClusterProcessIT {
     }
     client.close();
     fake.stop();
+  }
+
+  private static JsonObject registration(long telegramId) {
+    return new JsonObject().put("event_name", "REG").put("telegram_id", telegramId).put("workspace_id", WORKSPACE);
+  }
+
+  /**
+   * Posts the events all at once, each to the port chosen for it, and waits for every answer (each within 10 s:
+   * an answer held up by another member would fail the test); returns the event ids, in posting order.
+   */
+  private static List<String> post(WebClient client, int events, IntUnaryOperator port,
+                                   IntFunction<JsonObject> event) {
+    List<Future<String>> posted = new ArrayList<>();
+    for (int n = 0; n < events; n++) {
+      posted.add(client.post(port.applyAsInt(n), "127.0.0.1", "/api/v1/events/custom").putHeader("x-api-key", KEY)
+          .timeout(10_000)
+          .sendJsonObject(event.apply(n))
+          .map(response -> response.bodyAsJsonObject().getJsonObject("data").getString("event_id")));
+    }
+    return Future.all(posted).await().list();
   }
 
   /** The members the ingest node sees, from its readiness answer. */
@@ -189,15 +196,8 @@ class ClusterProcessIT {
     processes.get(2).awaitUp(START);
 
     WebClient client = WebClient.create(vertx);
-    List<Future<String>> posted = new ArrayList<>();
-    for (int n = 0; n < EVENTS; n++) {
-      JsonObject event = new JsonObject().put("event_name", "REG").put("telegram_id", 1000 + n)
-          .put("workspace_id", WORKSPACE).put("session_id", "c" + n);
-      posted.add(client.post(HTTP_PORTS[n % 2], "127.0.0.1", "/api/v1/events/custom").putHeader("x-api-key", KEY)
-          .sendJsonObject(event)
-          .map(response -> response.bodyAsJsonObject().getJsonObject("data").getString("event_id")));
-    }
-    List<String> ids = Future.all(posted).await().list();
+    List<String> ids = post(client, EVENTS, n -> HTTP_PORTS[n % 2],
+        n -> registration(1000 + n).put("session_id", "c" + n));
     assertThat(ids).doesNotHaveDuplicates().hasSize(EVENTS);
 
     Await.until("every event at both networks", Duration.ofSeconds(60),

@@ -196,19 +196,18 @@ public final class ForwarderVerticle extends VerticleBase {
   /** Sends a batch, unless its integration is paused: no request then, as the network would refuse it again. */
   private Future<Void> sendOrHold(IntegrationKey key, IntegrationConfig integration, List<ClaimedDelivery> batch,
                                   DeliveryConfig config) {
-    Pause pause = paused.get(key);
-    if (pause != null) {
-      return store.hold(batch, pause.reason())
+    Pause held = paused.get(key);
+    if (held != null) {
+      return store.hold(batch, held.reason())
           .onSuccess(v -> deliveries.count(key, DeliveryMetrics.HELD, batch.size()));
     }
-    return channel(key, config).send(integration, batch, config).onSuccess(outcome -> {
+    IntegrationChannel channel = channel(key, config);
+    return channel.send(integration, batch, config).onSuccess(outcome -> {
       if (outcome instanceof Outcome.Unauthorized refused) {
         // The channel paused it in the database; until the next read of the pauses, this is their copy.
-        String token = integration.accessToken();
-        String reason = Redact.token(refused.error(), token);
-        paused.put(key, new Pause(network.id, key.workspaceId(), key.integrationId(), reason, Sha256.hex(token),
-            Instant.now()));
-        pauseBoard.paused(key, reason);
+        Pause pause = channel.pauseFor(integration, refused);
+        paused.put(key, pause);
+        pauseBoard.paused(key, pause.reason());
       }
     }).mapEmpty();
   }

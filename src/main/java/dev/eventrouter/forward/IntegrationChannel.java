@@ -110,6 +110,13 @@ final class IntegrationChannel {
     }
   }
 
+  /** The pause a refused token begins: the network's words without the token, and the token by digest only. */
+  Pause pauseFor(IntegrationConfig integration, Outcome.Unauthorized refused) {
+    String token = integration.accessToken();
+    return new Pause(key.network(), key.workspaceId(), key.integrationId(), Redact.token(refused.error(), token),
+        Sha256.hex(token), Instant.now());
+  }
+
   void close() {
     client.close();
     breaker.close();
@@ -145,15 +152,14 @@ final class IntegrationChannel {
     }
     if (outcome instanceof Outcome.Unauthorized unauthorized) {
       // Every event would be refused the same way: hold them all, and say so once, when the pause begins.
-      String reason = Redact.token(unauthorized.error(), token);
-      return store.pause(new Pause(key.network(), key.workspaceId(), key.integrationId(), reason,
-              Sha256.hex(token), Instant.now()), jobs)
+      Pause pause = pauseFor(integration, unauthorized);
+      return store.pause(pause, jobs)
           .onSuccess(first -> {
             count(jobs, DeliveryMetrics.HELD);
             if (first) {
               LOG.warn("{} integration {} paused: the network refused its token or permissions ({}). Its "
                   + "deliveries are held until its access_token is changed in the config or a probe is accepted",
-                  api.network().id, integration.id(), reason);
+                  api.network().id, integration.id(), pause.reason());
             }
           })
           .mapEmpty();

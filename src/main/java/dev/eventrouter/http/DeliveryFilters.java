@@ -37,6 +37,8 @@ final class DeliveryFilters {
   /** What a redelivery may re-queue: the final states a sender can do something about. */
   static final List<String> REQUEUEABLE = List.of("failed", "expired");
   private static final Duration DEFAULT_RANGE = Duration.ofDays(7);
+  private static final Set<String> QUERY_PARAMETERS = Set.of("integration_id", "status", "event_name", "since",
+      "until", "limit", "cursor");
   private static final Set<String> BODY_FIELDS = Set.of("workspace_id", "integration_id", "status", "event_name",
       "since", "until", "limit");
   private static final Pattern INTEGRATION_ID = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
@@ -49,7 +51,7 @@ final class DeliveryFilters {
   static DeliveryFilter list(UUID workspaceId, MultiMap query, Instant now) {
     Reader r = new Reader(name -> query.get(name));
     for (String name : query.names()) {
-      if (!Set.of("integration_id", "status", "event_name", "since", "until", "limit", "cursor").contains(name)) {
+      if (!QUERY_PARAMETERS.contains(name)) {
         r.errors.add(new FieldError(name, "unknown parameter"));
       }
     }
