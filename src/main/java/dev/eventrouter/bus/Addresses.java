@@ -40,5 +40,13 @@ public final class Addresses {
     return "event-router.deliveries.due." + network;
   }
 
+  /**
+   * HttpVerticle -> a ForwarderVerticle of the network, on any node (a node without the forward role has none): a
+   * {@link CredentialTest}, answered with the network's verdict on one test event.
+   */
+  public static String integrationTest(String network) {
+    return "event-router.integrations.test." + network;
+  }
+
   private Addresses() {}
 }

@@ -27,6 +27,12 @@ public record IntegrationConfig(String id, Network network, String pixel, String
     return events == null || events.contains(eventName);
   }
 
+  /** This integration sending with another test_event_code (a credential test's). */
+  public IntegrationConfig withTestEventCode(String code) {
+    return new IntegrationConfig(id, network, pixel, accessToken, apiBase, apiVersion, source, pageUrl, code, enabled,
+        dryRun, events, dataProcessing);
+  }
+
   /** Never print the token. */
   @Override
   public String toString() {

@@ -2,12 +2,15 @@ package dev.eventrouter.forward;
 
 import dev.eventrouter.bus.Addresses;
 import dev.eventrouter.bus.BreakerOpened;
+import dev.eventrouter.bus.BusFailure;
+import dev.eventrouter.bus.CredentialTest;
 import dev.eventrouter.common.LogSafe;
 import dev.eventrouter.common.Sha256;
 import dev.eventrouter.config.DeliveryConfig;
 import dev.eventrouter.config.IntegrationConfig;
 import dev.eventrouter.config.LiveConfig;
 import dev.eventrouter.config.Network;
+import dev.eventrouter.config.WorkspaceConfig;
 import dev.eventrouter.store.ClaimedDelivery;
 import dev.eventrouter.store.DeliveryQueue;
 import dev.eventrouter.store.Pause;
@@ -93,7 +96,8 @@ public final class ForwarderVerticle extends VerticleBase {
     return vertx.executeBlocking(Regions::load)
         .compose(v -> Future.join(
             vertx.eventBus().<String>consumer(Addresses.deliveriesDue(network.id), message -> wake()).completion(),
-            vertx.eventBus().<JsonObject>consumer(Addresses.BREAKER_OPENED, this::peerOpened).completion()))
+            vertx.eventBus().<JsonObject>consumer(Addresses.BREAKER_OPENED, this::peerOpened).completion(),
+            vertx.eventBus().<JsonObject>consumer(Addresses.integrationTest(network.id), this::test).completion()))
         .compose(v -> checkPauses())
         .onSuccess(v -> wake());
   }
@@ -297,6 +301,29 @@ public final class ForwarderVerticle extends VerticleBase {
   private IntegrationChannel channel(IntegrationKey key, DeliveryConfig config) {
     return channels.computeIfAbsent(key, k -> new IntegrationChannel(vertx, k, api, store, config, breakers,
         deliveries));
+  }
+
+  /** A credential test asked through the API: one test event, answered with the network's verdict. */
+  private void test(Message<JsonObject> message) {
+    CredentialTest test = CredentialTest.fromJson(message.body());
+    IntegrationKey key = new IntegrationKey(network.id, test.workspaceId(), test.integrationId());
+    Optional<WorkspaceConfig> workspace = live.current().workspace(test.workspaceId());
+    Optional<IntegrationConfig> integration = integration(key);
+    if (workspace.isEmpty() || integration.isEmpty()) {
+      // The asking node's config has it and this one's not (yet): a reload under way.
+      message.fail(BusFailure.NOT_FOUND, "no integration " + test.integrationId() + " here");
+      return;
+    }
+    DeliveryConfig config = live.current().delivery();
+    IntegrationConfig tested = integration.get().withTestEventCode(test.testEventCode());
+    ClaimedDelivery job = CredentialCheck.job(workspace.get(), tested, test.eventName(), Instant.now());
+    // The network's usual request timeout, and never longer than the asker waits.
+    long timeoutMs = Math.min(config.requestTimeoutMs(), test.timeoutMs());
+    channel(key, config).test(tested, job, timeoutMs).onSuccess(verdict -> {
+      LOG.info("{} integration {} credential test: {}", network.id, key.integrationId(),
+          verdict.getString("verdict"));
+      message.reply(verdict);
+    });
   }
 
   /** A breaker of this network opened on another node (or this one): the same integration's opens here too. */

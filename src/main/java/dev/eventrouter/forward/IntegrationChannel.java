@@ -15,6 +15,7 @@ import io.vertx.circuitbreaker.CircuitBreakerState;
 import io.vertx.circuitbreaker.OpenCircuitException;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.ext.web.client.WebClientOptions;
 import org.slf4j.Logger;
@@ -97,6 +98,18 @@ final class IntegrationChannel {
               : new Outcome.Retry(api.network().id + " request failed: " + LogSafe.describe(failure), 0);
           return record(integration, jobs, retry, config);
         });
+  }
+
+  /**
+   * Sends one credential-test event, outside the breaker (a test is asked for while the network may look down) and
+   * the outbox, and answers the network's verdict.
+   */
+  Future<JsonObject> test(IntegrationConfig integration, ClaimedDelivery job, long timeoutMs) {
+    return api.send(client, integration, api.body(integration, List.of(job)), timeoutMs)
+        .map(response -> CredentialCheck.answered(job, integration, api.classify(response.statusCode(),
+            response.body(), 0), response.statusCode(), response.body()))
+        .recover(failure -> Future.succeededFuture(CredentialCheck.unanswered(job, integration,
+            api.network().id + " request failed: " + LogSafe.describe(failure))));
   }
 
   /**

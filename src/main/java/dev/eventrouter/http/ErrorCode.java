@@ -19,6 +19,9 @@ public enum ErrorCode {
   PAYLOAD_TOO_LARGE(413, "payload_too_large", "The request body is too large."),
   URI_TOO_LONG(414, "uri_too_long", "The request line is too long."),
   UNSUPPORTED_MEDIA_TYPE(415, "unsupported_media_type", "Content-Type must be application/json."),
+  TEST_EVENT_CODE_REQUIRED(422, "test_event_code_required",
+      "A credential test needs a test_event_code, the code of the network's test tool, so the test event shows "
+          + "there: pass it as the test_event_code query parameter, or set it on the integration."),
   RATE_LIMITED(429, "rate_limited", "Too many requests for this workspace; retry after the Retry-After delay."),
   HEADERS_TOO_LARGE(431, "headers_too_large", "The request headers are too large."),
   INTERNAL_ERROR(500, "internal_error", "Something went wrong on our side; the request can be retried."),

@@ -25,7 +25,7 @@ final class EventValidator {
       Set.of("event_name", "telegram_id", "workspace_id", "session_id", "value", "currency", "user_data",
           "limited_data_use");
   // ASCII letters, digits, _ - and inner spaces: names both ad networks take as custom events.
-  private static final Pattern EVENT_NAME = Pattern.compile("[A-Za-z0-9_-](?:[A-Za-z0-9_ -]{0,48}[A-Za-z0-9_-])?");
+  static final Pattern EVENT_NAME = Pattern.compile("[A-Za-z0-9_-](?:[A-Za-z0-9_ -]{0,48}[A-Za-z0-9_-])?");
 
   private EventValidator() {}
 

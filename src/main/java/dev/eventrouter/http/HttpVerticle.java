@@ -96,6 +96,7 @@ public final class HttpVerticle extends VerticleBase {
     EventsApi events = new EventsApi(store);
     SessionsApi sessions = new SessionsApi(store);
     DeliveriesApi deliveries = new DeliveriesApi(store);
+    IntegrationsApi integrations = new IntegrationsApi(store);
     IngestCounter ingestCounter = new IngestCounter(metrics);
     Router api = Router.router(vertx);
     api.post("/events/custom").handler(ingestCounter::onAnswer);
@@ -104,6 +105,10 @@ public final class HttpVerticle extends VerticleBase {
     post(api, "/sessions/invites", sessions::invite);
     authenticated(api.get("/deliveries")).handler(deliveries::list);
     post(api, "/deliveries/redeliver", deliveries::redeliver);
+    // No body is read (any is drained within the size limit): the integration is in the path, the event name an
+    // optional query parameter.
+    authenticated(api.post("/integrations/:integration_id/test")
+        .handler(BodyHandler.create(false).setBodyLimit(config.maxBodyBytes()))).handler(integrations::test);
     // Only evt_<digits>, so GET on /events/custom stays a 405 rather than a lookup of an id "custom".
     String event = "\\/events\\/(?<eventId>evt_[0-9]+)";
     authenticated(api.getWithRegex(event).setName("/events/{event_id}")).handler(events::status);

@@ -7,6 +7,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.eventbus.ReplyFailure;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 
@@ -17,6 +18,10 @@ import io.vertx.ext.web.RoutingContext;
 final class StoreClient {
 
   static final long UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+  static final String NO_HANDLER = "No running node can answer this now (a credential test needs a node with "
+      + "the forward role); retry after the Retry-After delay.";
+  /** Time for a forwarder's answer to travel back once the network answered or its request timed out. */
+  static final long FORWARDER_MARGIN_MS = 2_000;
 
   private final Vertx vertx;
   private final long timeoutMs;
@@ -37,8 +42,20 @@ final class StoreClient {
    * "not confirmed, retry later".
    */
   Future<JsonObject> ask(String address, JsonObject message, RoutingContext rc) {
-    DeliveryOptions options = new DeliveryOptions().setSendTimeout(timeoutMs).setLocalOnly(true)
-        .addHeader(BusHeaders.REQUEST_ID, RequestIds.of(rc));
+    return request(address, message, rc, new DeliveryOptions().setSendTimeout(timeoutMs).setLocalOnly(true));
+  }
+
+  /**
+   * Asks a ForwarderVerticle, on this node or another (a node without the forward role has none), for an answer
+   * that takes a request to a network, which the forwarder bounds by the request timeout: this waits a margin more.
+   */
+  Future<JsonObject> askForwarder(String address, JsonObject message, RoutingContext rc) {
+    return request(address, message, rc, new DeliveryOptions().setSendTimeout(timeoutMs + FORWARDER_MARGIN_MS));
+  }
+
+  private Future<JsonObject> request(String address, JsonObject message, RoutingContext rc,
+                                     DeliveryOptions options) {
+    options.addHeader(BusHeaders.REQUEST_ID, RequestIds.of(rc));
     return vertx.eventBus()
         .<JsonObject>request(address, message, options)
         .map(Message::body)
@@ -46,6 +63,9 @@ final class StoreClient {
   }
 
   private static ApiException toApiError(Throwable failure) {
+    if (failure instanceof ReplyException reply && reply.failureType() == ReplyFailure.NO_HANDLERS) {
+      return new ApiException(ErrorCode.UNAVAILABLE, NO_HANDLER, null, UNAVAILABLE_RETRY_AFTER_SECONDS);
+    }
     if (failure instanceof ReplyException reply) {
       switch (reply.failureCode()) {
         case BusFailure.NOT_FOUND:

@@ -2,6 +2,8 @@ package dev.eventrouter.forward;
 
 import dev.eventrouter.bus.Addresses;
 import dev.eventrouter.bus.BreakerOpened;
+import dev.eventrouter.bus.BusFailure;
+import dev.eventrouter.bus.CredentialTest;
 import dev.eventrouter.common.Sha256;
 import dev.eventrouter.config.AppConfig;
 import dev.eventrouter.config.ConfigLoader;
@@ -18,6 +20,7 @@ import dev.eventrouter.support.TestApp;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.junit5.VertxExtension;
@@ -484,6 +487,41 @@ class ForwarderVerticleUnitTest {
     Await.until("the delivery recorded", Await.WAIT, () -> queue.outcomesById().size() == 1);
     assertThat(queue.outcomesById()).as("held back without a request").containsExactly("defer 1");
     assertThat(fake.received("meta")).isEmpty();
+  }
+
+  @Test
+  @DisplayName("a credential test over the bus: one event with the asked test code, past an open breaker and "
+      + "outside the outbox; the network's verdict is the reply; an integration not here fails 404")
+  void credentialTest() {
+    deploy();
+    publishOpened("meta", WS, "live");
+    Await.until("the live integration's breaker open", Await.WAIT, () -> breakerGauges().contains("live=2.0"));
+
+    JsonObject verdict = Await.result(vertx.eventBus().<JsonObject>request(Addresses.integrationTest("meta"),
+        new CredentialTest(WS, "live", "FTD", "TEST9", 5_000).toJson())).body();
+    assertThat(verdict.getString("verdict")).isEqualTo("accepted");
+    assertThat(verdict.getString("event_name")).isEqualTo("Purchase");
+    assertThat(verdict.getString("test_event_code")).isEqualTo("TEST9");
+    assertThat(fake.received("meta")).singleElement().satisfies(request -> {
+      assertThat(request.body().getString("test_event_code")).isEqualTo("TEST9");
+      assertThat(request.eventIds()).containsExactly(verdict.getString("event_id"));
+    });
+    assertThat(queue.recorded).as("nothing recorded in the outbox").isEmpty();
+
+    fake.scriptMeta(body -> Reply.hang());
+    long start = System.nanoTime();
+    JsonObject timedOut = Await.result(vertx.eventBus().<JsonObject>request(Addresses.integrationTest("meta"),
+        new CredentialTest(WS, "live", "REG", "TEST9", 200).toJson())).body();
+    assertThat(timedOut.getString("verdict")).isEqualTo("unavailable");
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).as("bounded by the asker's shorter timeout")
+        .isLessThan(Duration.ofMillis(480));
+
+    Throwable missing = Await.failure(vertx.eventBus().request(Addresses.integrationTest("meta"),
+        new CredentialTest(WS, "gone", "REG", "TEST9", 5_000).toJson()));
+    assertThat(((ReplyException) missing).failureCode()).isEqualTo(BusFailure.NOT_FOUND);
+    Throwable otherWorkspace = Await.failure(vertx.eventBus().request(Addresses.integrationTest("meta"),
+        new CredentialTest(UUID.randomUUID(), "live", "REG", "TEST9", 5_000).toJson()));
+    assertThat(((ReplyException) otherWorkspace).failureCode()).isEqualTo(BusFailure.NOT_FOUND);
   }
 
   private void publishOpened(String network, UUID workspace, String integration) {

@@ -6,7 +6,11 @@ import dev.eventrouter.bus.EventRef;
 import dev.eventrouter.bus.IngestReply;
 import dev.eventrouter.bus.IngestRequest;
 import dev.eventrouter.config.ApiKeys;
+import dev.eventrouter.bus.CredentialTest;
+import dev.eventrouter.config.DataProcessing;
 import dev.eventrouter.config.EventMappingOverride;
+import dev.eventrouter.config.IntegrationConfig;
+import dev.eventrouter.config.Network;
 import dev.eventrouter.config.HttpConfig;
 import dev.eventrouter.config.RateLimitConfig;
 import dev.eventrouter.config.WorkspaceConfig;
@@ -98,8 +102,15 @@ class HttpEdgeUnitTest {
 
   private static WorkspaceConfig workspace(UUID id, String key, double burst, String botName) {
     byte[] hash = HexFormat.of().parseHex(ApiKeys.configValue(key).substring(ApiKeys.PREFIX.length()));
-    return new WorkspaceConfig(id, "w", List.of(hash), new RateLimitConfig(0.001, burst), botName, 28, List.of(),
+    return new WorkspaceConfig(id, "w", List.of(hash), new RateLimitConfig(0.001, burst), botName, 28,
+        id.equals(WS) ? List.of(integration("m1", Network.META, null), integration("t1", Network.TIKTOK, "TT1"))
+            : List.of(),
         Map.of("MyDeposit", new EventMappingOverride("Purchase", null, null)));
+  }
+
+  private static IntegrationConfig integration(String id, Network network, String testEventCode) {
+    return new IntegrationConfig(id, network, "123", "token", "http://unused", "v25.0", "chat", null, testEventCode,
+        true, false, null, new DataProcessing(false, 0, 0));
   }
 
   private static JsonObject event() {
@@ -143,6 +154,53 @@ class HttpEdgeUnitTest {
     assertThat(asked.get(1).address()).isEqualTo(Addresses.DELIVERIES_REDELIVER);
     assertError(post("/api/v1/deliveries/redeliver", KEY, "text/plain", "{}"), 415, "unsupported_media_type");
     assertThat(asked).hasSize(2);
+  }
+
+  @Test
+  @DisplayName("credential test: asks the integration's network with the query's or the config's test code and "
+      + "the request timeout, answers the verdict; refuses an unknown integration, a missing code, bad parameters; "
+      + "503 when no forwarder runs")
+  void credentialTest() {
+    JsonObject verdict = new JsonObject().put("verdict", "accepted");
+    List<Message<JsonObject>> tests = new CopyOnWriteArrayList<>();
+    for (String network : List.of("meta", "tiktok")) {
+      Await.result(vertx.eventBus().<JsonObject>consumer(Addresses.integrationTest(network), message -> {
+        tests.add(message);
+        message.reply(verdict);
+      }).completion());
+    }
+    HttpResponse<Buffer> meta = post("/v1/integrations/m1/test?test_event_code=Q1&event_name=FTD", KEY, null, "");
+    assertThat(meta.statusCode()).isEqualTo(200);
+    assertThat(meta.bodyAsJsonObject().getJsonObject("data")).isEqualTo(verdict);
+    assertThat(tests.get(0).address()).isEqualTo(Addresses.integrationTest("meta"));
+    assertThat(CredentialTest.fromJson(tests.get(0).body()))
+        .isEqualTo(new CredentialTest(WS, "m1", "FTD", "Q1", TIMEOUT_MS));
+    assertThat(post("/api/v1/integrations/t1/test", KEY, "text/plain", "ignored").statusCode()).isEqualTo(200);
+    assertThat(tests.get(1).address()).isEqualTo(Addresses.integrationTest("tiktok"));
+    assertThat(CredentialTest.fromJson(tests.get(1).body()))
+        .isEqualTo(new CredentialTest(WS, "t1", IntegrationsApi.DEFAULT_TEST_EVENT, "TT1", TIMEOUT_MS));
+
+    assertThat(assertError(post("/v1/integrations/x9/test", KEY, null, ""), 404, "not_found")
+        .getString("message")).isEqualTo("This workspace has no integration x9.");
+    assertThat(assertError(post("/v1/integrations/m1/test", OTHER_KEY, null, ""), 404, "not_found")
+        .getString("message")).contains("m1");
+    assertError(post("/v1/integrations/m1/test", KEY, null, ""), 422, "test_event_code_required");
+    assertThat(assertError(post("/v1/integrations/t1/test?event_name=%20x", KEY, null, ""), 400,
+        "validation_failed").getJsonArray("details").getJsonObject(0).getString("field")).isEqualTo("event_name");
+    assertThat(assertError(post("/v1/integrations/t1/test?test_event_code=a.b", KEY, null, ""), 400,
+        "validation_failed").getJsonArray("details").getJsonObject(0).getString("field"))
+        .isEqualTo("test_event_code");
+    assertError(post("/v1/integrations/t1/test", null, null, ""), 401, "unauthorized");
+    assertThat(tests).hasSize(2);
+  }
+
+  @Test
+  @DisplayName("a credential test with no forwarder of the network running: 503 saying why, with Retry-After")
+  void credentialTestWithoutForwarder() {
+    HttpResponse<Buffer> response = post("/v1/integrations/t1/test", KEY, null, "");
+    JsonObject error = assertError(response, 503, "unavailable");
+    assertThat(error.getString("message")).isEqualTo(StoreClient.NO_HANDLER);
+    assertThat(response.getHeader("Retry-After")).isEqualTo("5");
   }
 
   @Test

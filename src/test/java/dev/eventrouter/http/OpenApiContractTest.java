@@ -448,6 +448,7 @@ class OpenApiContractTest {
       if (path == null || route.methods() == null) {
         continue;
       }
+      path = path.replaceAll(":([A-Za-z_]+)", "{$1}"); // Vert.x's :name is OpenAPI's {name}
       for (HttpMethod method : route.methods()) {
         into.add(method + " " + prefix + path);
       }

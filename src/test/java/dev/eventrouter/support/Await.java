@@ -43,4 +43,17 @@ public final class Await {
       throw new AssertionError("no outcome within " + WAIT.toMillis() + " ms", e);
     }
   }
+
+  /** The future's failure, waiting at most {@link #WAIT}; a success is an assertion error. */
+  public static Throwable failure(Future<?> future) {
+    Object value;
+    try {
+      value = result(future);
+    } catch (AssertionError noOutcome) {
+      throw noOutcome;
+    } catch (RuntimeException failed) {
+      return future.cause();
+    }
+    throw new AssertionError("expected a failure, got " + value);
+  }
 }

@@ -1,0 +1,97 @@
+package dev.eventrouter.forward;
+
+import dev.eventrouter.config.IntegrationConfig;
+import dev.eventrouter.config.WorkspaceConfig;
+import dev.eventrouter.event.ClickData;
+import dev.eventrouter.event.EventIds;
+import dev.eventrouter.event.EventMap;
+import dev.eventrouter.event.EventMapping;
+import dev.eventrouter.store.ClaimedDelivery;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.Json;
+import io.vertx.core.json.JsonObject;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * A credential test: one test event, built as a real one would be, sent through an integration outside the outbox
+ * and its breaker, and the network's answer as the network worded it (its token, should it quote it, redacted).
+ * The integration's test_event_code makes the network show the event in its test tool; Meta still counts test
+ * events (https://developers.facebook.com/docs/marketing-api/conversions-api/using-the-api#testEvents), so only one
+ * is sent per call.
+ */
+final class CredentialCheck {
+
+  /** What the test event carries as the user: a fixed Telegram id, the same on every test. */
+  static final long TEST_TELEGRAM_ID = 1;
+  static final String TEST_EXTERNAL_ID = "event-router-credential-test";
+  /** The value of a monetary test event: networks refuse a purchase without one. */
+  static final BigDecimal TEST_VALUE = BigDecimal.ONE;
+  static final String TEST_CURRENCY = "USD";
+  /** A longer answer (an HTML error page) is cut: the verdict is in its first lines. */
+  static final int MAX_TEXT_CHARS = 2_000;
+
+  private CredentialCheck() {}
+
+  /** The test event as a claimed delivery: named as the workspace maps {@code eventName}, received now. */
+  static ClaimedDelivery job(WorkspaceConfig workspace, IntegrationConfig integration, String eventName,
+                             Instant now) {
+    EventMapping mapping = EventMap.mapping(workspace, eventName);
+    // An id of this instant, its node and sequence bits random: unique enough for a test, and never an id of ours.
+    long eventId = EventIds.firstIdAt(now) | ThreadLocalRandom.current().nextLong(1L << 22);
+    return new ClaimedDelivery(0, eventId, workspace.id(), integration.id(), mapping.nameFor(integration.network()),
+        0, TEST_TELEGRAM_ID, mapping.monetary() ? TEST_VALUE : null, TEST_CURRENCY,
+        new JsonObject().put("external_id", TEST_EXTERNAL_ID), now, ClickData.NONE, null);
+  }
+
+  /**
+   * The verdict: {@code accepted}, {@code unauthorized} (the token or its permissions), {@code refused} (the event
+   * or the config), or {@code unavailable} (an outage, a rate limit, no answer), with the network's own answer.
+   */
+  static JsonObject answered(ClaimedDelivery job, IntegrationConfig integration, Outcome outcome, int status,
+                             Buffer body) {
+    JsonObject verdict = verdict(job, integration, outcome).put("http_status", status);
+    String text = body == null ? "" : Redact.token(body.toString(), integration.accessToken());
+    Object response;
+    try {
+      response = text.isEmpty() ? null : Json.decodeValue(text);
+    } catch (DecodeException notJson) {
+      response = text.length() > MAX_TEXT_CHARS ? text.substring(0, MAX_TEXT_CHARS) : text;
+    }
+    return verdict.put("response", response);
+  }
+
+  /** No answer came: the request failed or timed out. */
+  static JsonObject unanswered(ClaimedDelivery job, IntegrationConfig integration, String why) {
+    return verdict(job, integration, new Outcome.Retry(Redact.token(why, integration.accessToken()), 0));
+  }
+
+  private static JsonObject verdict(ClaimedDelivery job, IntegrationConfig integration, Outcome outcome) {
+    String verdict = "refused";
+    String message = null;
+    if (outcome instanceof Outcome.Delivered) {
+      verdict = "accepted";
+    } else if (outcome instanceof Outcome.Unauthorized refused) {
+      verdict = "unauthorized";
+      message = refused.error();
+    } else if (outcome instanceof Outcome.Retry retry) {
+      verdict = "unavailable";
+      message = retry.error();
+    } else if (outcome instanceof Outcome.InvalidData invalid) {
+      message = invalid.error();
+    } else if (outcome instanceof Outcome.Failed failed) {
+      message = failed.error();
+    }
+    return new JsonObject()
+        .put("integration_id", integration.id())
+        .put("network", integration.network().id)
+        .put("test_event_code", integration.testEventCode())
+        .put("event_id", EventIds.format(job.eventId()))
+        .put("event_name", job.mappedEvent())
+        .put("verdict", verdict)
+        .put("message", message == null ? null : Redact.token(message, integration.accessToken()));
+  }
+}

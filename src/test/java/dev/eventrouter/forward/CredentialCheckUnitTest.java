@@ -1,0 +1,129 @@
+package dev.eventrouter.forward;
+
+import dev.eventrouter.config.DataProcessing;
+import dev.eventrouter.config.EventMappingOverride;
+import dev.eventrouter.config.IntegrationConfig;
+import dev.eventrouter.config.Network;
+import dev.eventrouter.config.RateLimitConfig;
+import dev.eventrouter.config.WorkspaceConfig;
+import dev.eventrouter.event.ClickData;
+import dev.eventrouter.event.EventIds;
+import dev.eventrouter.store.ClaimedDelivery;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The credential test's event and how the network's answer is told back. */
+class CredentialCheckUnitTest {
+
+  private static final String TOKEN = "tok-3f9a";
+  private static final WorkspaceConfig WORKSPACE = new WorkspaceConfig(UUID.randomUUID(), "w", List.of(),
+      new RateLimitConfig(1, 1), null, 28, List.of(), Map.of("Won", new EventMappingOverride("Purchase", "Bought",
+      true)));
+  private static final IntegrationConfig META = integration(Network.META);
+  private static final IntegrationConfig TIKTOK = integration(Network.TIKTOK);
+
+  private static IntegrationConfig integration(Network network) {
+    return new IntegrationConfig("i1", network, "123", TOKEN, "http://x", "v25.0", "chat", null, "TEST1", true, false,
+        null, new DataProcessing(false, 0, 0));
+  }
+
+  private static ClaimedDelivery job() {
+    return CredentialCheck.job(WORKSPACE, META, "REG", Instant.now());
+  }
+
+  @Test
+  @DisplayName("the test event: mapped as the workspace maps it, a fixed test user, a value only for purchases, an "
+      + "id of this instant, no click")
+  void event() {
+    Instant now = Instant.parse("2026-11-22T10:00:00Z");
+    ClaimedDelivery reg = CredentialCheck.job(WORKSPACE, META, "REG", now);
+    assertThat(reg.mappedEvent()).isEqualTo("CompleteRegistration");
+    assertThat(reg.value()).isNull();
+    assertThat(reg.telegramId()).isEqualTo(CredentialCheck.TEST_TELEGRAM_ID);
+    assertThat(reg.userValue("external_id")).isEqualTo(CredentialCheck.TEST_EXTERNAL_ID);
+    assertThat(reg.workspaceId()).isEqualTo(WORKSPACE.id());
+    assertThat(reg.integrationId()).isEqualTo("i1");
+    assertThat(reg.receivedAt()).isEqualTo(now);
+    assertThat(reg.attempts()).isZero();
+    assertThat(reg.click()).isEqualTo(ClickData.NONE);
+    assertThat(reg.limitedDataUse()).isNull();
+    assertThat(reg.eventId()).isBetween(EventIds.firstIdAt(now), EventIds.firstIdAt(now.plusMillis(1)) - 1);
+
+    ClaimedDelivery ftd = CredentialCheck.job(WORKSPACE, TIKTOK, "FTD", now);
+    assertThat(ftd.mappedEvent()).isEqualTo("CompletePayment");
+    assertThat(ftd.value()).isEqualByComparingTo(BigDecimal.ONE);
+    assertThat(ftd.currency()).isEqualTo("USD");
+    assertThat(CredentialCheck.job(WORKSPACE, TIKTOK, "Won", now).mappedEvent()).as("the workspace's own map")
+        .isEqualTo("Bought");
+  }
+
+  @Test
+  @DisplayName("each outcome's verdict, with the network's message (token redacted) and its HTTP status")
+  void verdicts() {
+    ClaimedDelivery job = job();
+    JsonObject accepted = CredentialCheck.answered(job, META, new Outcome.Delivered(), 200,
+        Buffer.buffer("{\"events_received\":1}"));
+    assertThat(accepted.getString("verdict")).isEqualTo("accepted");
+    assertThat(accepted.getString("message")).isNull();
+    assertThat(accepted.containsKey("message")).isTrue();
+    assertThat(accepted.getInteger("http_status")).isEqualTo(200);
+    assertThat(accepted.getJsonObject("response")).isEqualTo(new JsonObject().put("events_received", 1));
+    assertThat(accepted.getString("integration_id")).isEqualTo("i1");
+    assertThat(accepted.getString("network")).isEqualTo("meta");
+    assertThat(accepted.getString("test_event_code")).isEqualTo("TEST1");
+    assertThat(accepted.getString("event_id")).isEqualTo(EventIds.format(job.eventId()));
+    assertThat(accepted.getString("event_name")).isEqualTo("CompleteRegistration");
+
+    assertThat(verdict(new Outcome.Unauthorized("bad " + TOKEN))).containsEntry("verdict", "unauthorized")
+        .containsEntry("message", "bad ***");
+    assertThat(verdict(new Outcome.Retry("slow " + TOKEN, 0))).containsEntry("verdict", "unavailable")
+        .containsEntry("message", "slow ***");
+    assertThat(verdict(new Outcome.InvalidData("field " + TOKEN))).containsEntry("verdict", "refused")
+        .containsEntry("message", "field ***");
+    assertThat(verdict(new Outcome.Failed("no " + TOKEN))).containsEntry("verdict", "refused")
+        .containsEntry("message", "no ***");
+  }
+
+  private static Map<String, Object> verdict(Outcome outcome) {
+    return CredentialCheck.answered(job(), META, outcome, 400, null).getMap();
+  }
+
+  @Test
+  @DisplayName("the network's body as it was: JSON as JSON, text cut to its first 2,000 characters, none as null; "
+      + "the token redacted in all")
+  void bodies() {
+    ClaimedDelivery job = job();
+    JsonObject json = CredentialCheck.answered(job, META, new Outcome.Failed("x"), 400,
+        Buffer.buffer("{\"error\":{\"message\":\"token " + TOKEN + "\"}}"));
+    assertThat(json.getJsonObject("response").getJsonObject("error").getString("message")).isEqualTo("token ***");
+    String page = "<html>" + TOKEN + "x".repeat(3_000);
+    Object text = CredentialCheck.answered(job, META, new Outcome.Retry("x", 0), 502, Buffer.buffer(page))
+        .getValue("response");
+    assertThat((String) text).hasSize(CredentialCheck.MAX_TEXT_CHARS).startsWith("<html>***x");
+    assertThat(CredentialCheck.answered(job, META, new Outcome.Retry("x", 0), 502, Buffer.buffer("short"))
+        .getValue("response")).isEqualTo("short");
+    JsonObject empty = CredentialCheck.answered(job, META, new Outcome.Retry("x", 0), 502, Buffer.buffer());
+    assertThat(empty.containsKey("response")).isTrue();
+    assertThat(empty.getValue("response")).isNull();
+  }
+
+  @Test
+  @DisplayName("no answer: 'unavailable' with why, the token redacted, and no HTTP status")
+  void unanswered() {
+    JsonObject verdict = CredentialCheck.unanswered(job(), META, "timeout calling http://x?access_token=" + TOKEN);
+    assertThat(verdict.getString("verdict")).isEqualTo("unavailable");
+    assertThat(verdict.getString("message")).isEqualTo("timeout calling http://x?access_token=***");
+    assertThat(verdict.containsKey("http_status")).isFalse();
+    assertThat(verdict.containsKey("response")).isFalse();
+  }
+}
