@@ -12,13 +12,13 @@ public final class Addresses {
   /** HttpVerticle -> SessionVerticle: an InviteSession, answered once stored. */
   public static final String SESSIONS_INVITE = "event-router.sessions.invite";
 
-  /** HttpVerticle -> SessionVerticle: an {@link EventRef}, re-queues its failed or expired deliveries. */
+  /** HttpVerticle -> SessionVerticle: an {@link EventRef}, re-queues its failed, expired or unconfirmed deliveries. */
   public static final String EVENTS_REDELIVER = "event-router.events.redeliver";
 
   /** HttpVerticle -> SessionVerticle: a DeliveryFilter, answered with the matching deliveries. */
   public static final String DELIVERIES_LIST = "event-router.deliveries.list";
 
-  /** HttpVerticle -> SessionVerticle: a DeliveryFilter, re-queues the matching failed or expired ones. */
+  /** HttpVerticle -> SessionVerticle: a DeliveryFilter, re-queues the matching failed, expired or unconfirmed ones. */
   public static final String DELIVERIES_REDELIVER = "event-router.deliveries.redeliver";
 
   /**

@@ -49,7 +49,8 @@ final class CredentialCheck {
 
   /**
    * The verdict: {@code accepted}, {@code unauthorized} (the token or its permissions), {@code refused} (the event
-   * or the config), or {@code unavailable} (an outage, a rate limit, no answer), with the network's own answer.
+   * or the config), {@code unconfirmed} (accepted, yet not counted as received), or {@code unavailable} (an outage,
+   * a rate limit, no answer), with the network's own answer.
    */
   static JsonObject answered(ClaimedDelivery job, IntegrationConfig integration, Outcome outcome, int status,
                              Buffer body) {
@@ -80,6 +81,9 @@ final class CredentialCheck {
     } else if (outcome instanceof Outcome.Retry retry) {
       verdict = "unavailable";
       message = retry.error();
+    } else if (outcome instanceof Outcome.Unconfirmed unconfirmed) {
+      verdict = "unconfirmed";
+      message = unconfirmed.error();
     } else if (outcome instanceof Outcome.InvalidData invalid) {
       message = invalid.error();
     } else if (outcome instanceof Outcome.Failed failed) {

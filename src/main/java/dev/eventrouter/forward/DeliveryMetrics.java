@@ -22,6 +22,8 @@ final class DeliveryMetrics {
   static final String RETRIED = "retried";
   static final String DEFERRED = "deferred";
   static final String FAILED = "failed";
+  /** Sent and accepted, but in a request the network acknowledged only in part. */
+  static final String UNCONFIRMED = "unconfirmed";
   static final String EXPIRED = "expired";
   static final String DRY_RUN = "dry_run";
   /** Not sent, or refused: the integration is paused on a refused token. */

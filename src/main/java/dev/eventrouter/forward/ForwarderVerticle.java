@@ -266,9 +266,10 @@ public final class ForwarderVerticle extends VerticleBase {
       if (jobs.isEmpty()) {
         return resume(key, pause, "no delivery is held");
       }
+      // Accepted, even if not counted as received, the token works.
       return channel(key, config).send(integration, jobs, config).compose(outcome ->
-          outcome instanceof Outcome.Delivered ? resume(key, pause, "a probe was accepted")
-              : Future.succeededFuture());
+          outcome instanceof Outcome.Delivered || outcome instanceof Outcome.Unconfirmed
+              ? resume(key, pause, "a probe was accepted") : Future.succeededFuture());
     });
   }
 

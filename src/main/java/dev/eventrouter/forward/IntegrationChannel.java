@@ -82,8 +82,8 @@ final class IntegrationChannel {
   Future<Outcome> send(IntegrationConfig integration, List<ClaimedDelivery> jobs, DeliveryConfig config) {
     return breaker.<Outcome>execute(() -> api
             .send(client, integration, api.body(integration, jobs), config.requestTimeoutMs())
-            .map(response -> api.classify(response.statusCode(), response.body(),
-                RetryAfter.millis(response.getHeader("Retry-After"))))
+            .map(response -> api.verdict(response.statusCode(), response.body(),
+                RetryAfter.millis(response.getHeader("Retry-After")), jobs.size()))
             .compose(outcome -> outcome instanceof Outcome.Retry retry
                 ? Future.failedFuture(new TransientFailure(retry))
                 : Future.succeededFuture(outcome)))
@@ -106,8 +106,8 @@ final class IntegrationChannel {
    */
   Future<JsonObject> test(IntegrationConfig integration, ClaimedDelivery job, long timeoutMs) {
     return api.send(client, integration, api.body(integration, List.of(job)), timeoutMs)
-        .map(response -> CredentialCheck.answered(job, integration, api.classify(response.statusCode(),
-            response.body(), 0), response.statusCode(), response.body()))
+        .map(response -> CredentialCheck.answered(job, integration, api.verdict(response.statusCode(),
+            response.body(), 0, 1), response.statusCode(), response.body()))
         .recover(failure -> Future.succeededFuture(CredentialCheck.unanswered(job, integration,
             api.network().id + " request failed: " + LogSafe.describe(failure))));
   }
@@ -176,6 +176,10 @@ final class IntegrationChannel {
             }
           })
           .mapEmpty();
+    }
+    if (outcome instanceof Outcome.Unconfirmed unconfirmed) {
+      return store.unconfirmed(jobs, Redact.token(unconfirmed.error(), token))
+          .onSuccess(v -> count(jobs, DeliveryMetrics.UNCONFIRMED));
     }
     String error = outcome instanceof Outcome.InvalidData invalid ? invalid.error()
         : ((Outcome.Failed) outcome).error();

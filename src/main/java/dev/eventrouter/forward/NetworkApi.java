@@ -43,6 +43,19 @@ public interface NetworkApi {
 
   Outcome classify(int status, Buffer body, long retryAfterMs);
 
+  /**
+   * Receipt reconciliation of an accepted request of {@code sent} events: what the network's answer says it did not
+   * take, or null when it acknowledged them all (or says nothing of it).
+   */
+  Outcome.Unconfirmed shortfall(Buffer body, int sent);
+
+  /** The verdict on a request of {@code sent} events: the error tables', then, when accepted, its receipt's. */
+  default Outcome verdict(int status, Buffer body, long retryAfterMs, int sent) {
+    Outcome outcome = classify(status, body, retryAfterMs);
+    Outcome.Unconfirmed shortfall = outcome instanceof Outcome.Delivered ? shortfall(body, sent) : null;
+    return shortfall != null ? shortfall : outcome;
+  }
+
   /** How this network takes the user's data. */
   UserDataMapping userData();
 }

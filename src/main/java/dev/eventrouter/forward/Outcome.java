@@ -17,4 +17,10 @@ public sealed interface Outcome {
 
   /** The token or the permissions are wrong: every event fails, splitting would not help. */
   record Unauthorized(String error) implements Outcome {}
+
+  /**
+   * Accepted, but the network acknowledged fewer events than were sent (Meta's events_received, TikTok's 20001
+   * partial success) without saying which: none of them is called delivered.
+   */
+  record Unconfirmed(String error) implements Outcome {}
 }

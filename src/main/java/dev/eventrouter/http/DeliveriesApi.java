@@ -8,7 +8,7 @@ import java.time.Instant;
 
 /**
  * {@code GET /api/v1/deliveries} (the deliveries of the key's workspace that a filter names, a page at a time) and
- * {@code POST /api/v1/deliveries/redeliver} (re-queue the failed and expired ones among them, a bounded number per
+ * {@code POST /api/v1/deliveries/redeliver} (re-queue the failed, expired and unconfirmed ones among them, a bounded number per
  * call). Re-queuing only touches rows in a final state, so it is safe while forwarding runs, and calling it again
  * re-queues nothing twice.
  */

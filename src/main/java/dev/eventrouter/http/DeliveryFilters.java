@@ -32,10 +32,10 @@ final class DeliveryFilters {
   static final int MAX_LIST_LIMIT = 1000;
   static final int REDELIVER_LIMIT = 1000;
   static final int MAX_REDELIVER_LIMIT = 10_000;
-  static final List<String> STATES = List.of("pending", "retrying", "paused", "delivered", "failed", "expired",
-      "dry_run");
+  static final List<String> STATES = List.of("pending", "retrying", "paused", "delivered", "unconfirmed", "failed",
+      "expired", "dry_run");
   /** What a redelivery may re-queue: the final states a sender can do something about. */
-  static final List<String> REQUEUEABLE = List.of("failed", "expired");
+  static final List<String> REQUEUEABLE = List.of("failed", "expired", "unconfirmed");
   private static final Duration DEFAULT_RANGE = Duration.ofDays(7);
   private static final Set<String> QUERY_PARAMETERS = Set.of("integration_id", "status", "event_name", "since",
       "until", "limit", "cursor");

@@ -67,7 +67,7 @@ final class EventsApi {
         .onFailure(rc::fail);
   }
 
-  /** Re-queues the event's failed and expired deliveries. */
+  /** Re-queues the event's failed, expired and unconfirmed deliveries. */
   void redeliver(RoutingContext rc) {
     store.ask(Addresses.EVENTS_REDELIVER, eventQuery(rc), rc)
         .onSuccess(result -> Responses.ok(rc, result))

@@ -183,7 +183,7 @@ public final class SessionVerticle extends VerticleBase {
         .map(list -> found.put("deliveries", list))));
   }
 
-  /** Re-queues the event's failed and expired deliveries and wakes their forwarders. */
+  /** Re-queues the event's failed, expired and unconfirmed deliveries and wakes their forwarders. */
   private void redeliver(Message<JsonObject> message) {
     EventRef ref = EventRef.fromJson(message.body());
     answer(message, ifEventExists(ref, found -> deliveries.requeue(ref.workspaceId(), ref.eventId()).map(networks -> {
@@ -203,7 +203,7 @@ public final class SessionVerticle extends VerticleBase {
     }));
   }
 
-  /** Re-queues the failed and expired deliveries a filter names, at most its limit, and wakes their forwarders. */
+  /** Re-queues the failed, expired and unconfirmed deliveries a filter names, at most its limit, and wakes their forwarders. */
   private void redeliverMatching(Message<JsonObject> message) {
     DeliveryFilter filter = DeliveryFilter.fromJson(message.body());
     answer(message, deliveries.requeue(filter).map(networks -> {

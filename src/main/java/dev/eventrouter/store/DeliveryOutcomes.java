@@ -19,6 +19,12 @@ public interface DeliveryOutcomes {
   /** Refused for good; re-queued only by a redeliver. */
   Future<Void> failed(List<ClaimedDelivery> jobs, String error);
 
+  /**
+   * Sent and accepted, but the network acknowledged fewer of the request's events than were sent and not which:
+   * none is called delivered. Re-queued only by a redeliver (the networks deduplicate on event_id).
+   */
+  Future<Void> unconfirmed(List<ClaimedDelivery> jobs, String reason);
+
   /** Not sent (the breaker is open): due again at {@code until}, without spending an attempt. */
   Future<Void> defer(List<ClaimedDelivery> jobs, Instant until);
 

@@ -87,9 +87,9 @@ public final class DeliveryStore implements DeliveryQueue {
              updated_at = now()
       """ + CLAIMED_ROWS;
 
-  static final String FAILED = """
-      UPDATE deliveries d SET status = 'failed', attempts = attempts + 1, last_error = $3, updated_at = now()
-      """ + CLAIMED_ROWS;
+  static final String FAILED = answered("failed");
+
+  static final String UNCONFIRMED = answered("unconfirmed");
 
   /** Ends without a request: expired, or no longer configured. Attempts are not spent. */
   static final String CLOSED = """
@@ -163,7 +163,7 @@ public final class DeliveryStore implements DeliveryQueue {
              d.attempts, d.last_error, d.delivered_at, d.updated_at
       """ + MATCHING;
 
-  /** Re-queues the matching rows ($5: failed or expired ones only), skipping any another call holds. */
+  /** Re-queues the matching rows ($5: failed, expired or unconfirmed ones only), skipping any another call holds. */
   static final String REQUEUE_MATCHING = """
       WITH picked AS (
           SELECT d.event_id, d.delivery_id
@@ -181,11 +181,17 @@ public final class DeliveryStore implements DeliveryQueue {
 
   static final String REQUEUE = """
       UPDATE deliveries SET status = 'pending', next_attempt_at = now(), updated_at = now()
-       WHERE event_id = $1 AND workspace_id = $2 AND status IN ('failed', 'expired')
+       WHERE event_id = $1 AND workspace_id = $2 AND status IN ('failed', 'expired', 'unconfirmed')
       RETURNING network""";
 
   private final Pool pool;
   private final Pool readPool;
+
+  /** An attempt the network answered for good: refused ('failed'), or acknowledged only in part ('unconfirmed'). */
+  private static String answered(String status) {
+    return "UPDATE deliveries d SET status = '" + status + "', attempts = attempts + 1, last_error = $3, "
+        + "updated_at = now()\n" + CLAIMED_ROWS;
+  }
 
   public DeliveryStore(Pool pool, Pool readPool) {
     this.pool = pool;
@@ -237,6 +243,11 @@ public final class DeliveryStore implements DeliveryQueue {
   @Override
   public Future<Void> failed(List<ClaimedDelivery> jobs, String error) {
     return pool.preparedQuery(FAILED).execute(claimed(jobs).addString(error)).mapEmpty();
+  }
+
+  @Override
+  public Future<Void> unconfirmed(List<ClaimedDelivery> jobs, String reason) {
+    return pool.preparedQuery(UNCONFIRMED).execute(claimed(jobs).addString(reason)).mapEmpty();
   }
 
   @Override
@@ -309,7 +320,7 @@ public final class DeliveryStore implements DeliveryQueue {
     });
   }
 
-  /** Re-queues the failed and expired deliveries of an event; returns the networks to wake. */
+  /** Re-queues the failed, expired and unconfirmed deliveries of an event; returns the networks to wake. */
   public Future<List<String>> requeue(UUID workspaceId, long eventId) {
     return pool.preparedQuery(REQUEUE).execute(Tuple.of(eventId, workspaceId)).map(DeliveryStore::networks);
   }
@@ -348,7 +359,7 @@ public final class DeliveryStore implements DeliveryQueue {
     });
   }
 
-  /** Re-queues the failed or expired deliveries a filter names, at most its limit; returns their networks. */
+  /** Re-queues the failed, expired or unconfirmed deliveries a filter names, at most its limit; returns their networks. */
   public Future<List<String>> requeue(DeliveryFilter filter) {
     return pool.preparedQuery(REQUEUE_MATCHING).execute(matching(filter)).map(DeliveryStore::networks);
   }

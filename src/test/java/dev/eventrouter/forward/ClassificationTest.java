@@ -1,6 +1,8 @@
 package dev.eventrouter.forward;
 
+import dev.eventrouter.forward.meta.MetaApi;
 import dev.eventrouter.forward.meta.MetaErrors;
+import dev.eventrouter.forward.tiktok.TikTokApi;
 import dev.eventrouter.forward.tiktok.TikTokCodes;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
@@ -51,7 +53,7 @@ class ClassificationTest {
 
   @ParameterizedTest(name = "TikTok HTTP {0} code {1} -> {2}")
   @CsvSource({
-      "200, 0, Delivered", "200, 20001, Delivered",
+      "200, 0, Delivered", "200, 20001, Delivered", // 20001's receipt makes it unconfirmed: see receipts()
       "200, 40100, Retry", "200, 40016, Retry", "200, 40132, Retry", "200, 40133, Retry", "200, 50000, Retry",
       "200, 51065, Retry", "200, 59999, Retry", "200, 60000, Failed", "200, 49999, Failed",
       "500, 41234, Retry", "200, 40102, Unauthorized", "200, 40104, Unauthorized",
@@ -93,5 +95,40 @@ class ClassificationTest {
     assertThat(tiktok).isEqualTo(new Outcome.Retry("tiktok code 40100: Too many requests", 3000));
     assertThat(MetaErrors.classify(502, null, 1000)).isInstanceOf(Outcome.Retry.class);
     assertThat(TikTokCodes.classify(502, null, 1000)).isInstanceOf(Outcome.Retry.class);
+  }
+
+  @Test
+  @DisplayName("receipts: Meta's events_received below the events sent, or TikTok's 20001, is unconfirmed, in the "
+      + "network's words; a full count, no count, or an error answer is left to the error tables")
+  void receipts() {
+    MetaApi meta = new MetaApi();
+    Buffer three = new JsonObject().put("events_received", 3).put("fbtrace_id", "x").toBuffer();
+    assertThat(meta.verdict(200, three, 0, 5)).isEqualTo(new Outcome.Unconfirmed(
+        "meta acknowledged 3 of the 5 events of this request (events_received) and does not say which"));
+    assertThat(meta.verdict(200, three, 0, 3)).isInstanceOf(Outcome.Delivered.class);
+    assertThat(meta.verdict(200, three, 0, 2)).as("more than sent: nothing missing").isInstanceOf(
+        Outcome.Delivered.class);
+    assertThat(meta.verdict(200, new JsonObject().put("events_received", "3").toBuffer(), 0, 5))
+        .as("not a number: no count").isInstanceOf(Outcome.Delivered.class);
+    assertThat(meta.verdict(200, new JsonObject().put("fbtrace_id", "x").toBuffer(), 0, 5))
+        .isInstanceOf(Outcome.Delivered.class);
+    assertThat(meta.verdict(200, Buffer.buffer("OK"), 0, 5)).isInstanceOf(Outcome.Delivered.class);
+    assertThat(meta.verdict(200, null, 0, 5)).isInstanceOf(Outcome.Delivered.class);
+    assertThat(meta.verdict(400, metaError(100, null, "x").put("events_received", 0).toBuffer(), 0, 5))
+        .isInstanceOf(Outcome.InvalidData.class);
+    assertThat(MetaErrors.classify(400, Buffer.buffer("{\"error\":\"text\"}"), 0))
+        .as("an error that is not Meta's object: no verdict from Meta").isInstanceOf(Outcome.Retry.class);
+
+    TikTokApi tiktok = new TikTokApi();
+    assertThat(tiktok.verdict(200, tiktokCode(20001, "Partial success: 1 of 2 events failed").toBuffer(), 0, 2))
+        .isEqualTo(new Outcome.Unconfirmed(
+            "tiktok code 20001 (partial success): Partial success: 1 of 2 events failed"));
+    assertThat(tiktok.verdict(200, new JsonObject().put("code", 20001).toBuffer(), 0, 2))
+        .isEqualTo(new Outcome.Unconfirmed("tiktok code 20001 (partial success): "));
+    assertThat(tiktok.verdict(200, tiktokCode(0, "OK").toBuffer(), 0, 2)).isInstanceOf(Outcome.Delivered.class);
+    assertThat(TikTokCodes.shortfall(Buffer.buffer("{\"code\":\"20001\"}"))).isNull();
+    assertThat(TikTokCodes.shortfall(Buffer.buffer("gateway"))).isNull();
+    assertThat(tiktok.verdict(200, tiktokCode(40002, "x").toBuffer(), 0, 2)).isInstanceOf(
+        Outcome.InvalidData.class);
   }
 }

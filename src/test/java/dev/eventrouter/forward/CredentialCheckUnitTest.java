@@ -88,6 +88,8 @@ class CredentialCheckUnitTest {
         .containsEntry("message", "bad ***");
     assertThat(verdict(new Outcome.Retry("slow " + TOKEN, 0))).containsEntry("verdict", "unavailable")
         .containsEntry("message", "slow ***");
+    assertThat(verdict(new Outcome.Unconfirmed("0 of 1 " + TOKEN))).containsEntry("verdict", "unconfirmed")
+        .containsEntry("message", "0 of 1 ***");
     assertThat(verdict(new Outcome.InvalidData("field " + TOKEN))).containsEntry("verdict", "refused")
         .containsEntry("message", "field ***");
     assertThat(verdict(new Outcome.Failed("no " + TOKEN))).containsEntry("verdict", "refused")

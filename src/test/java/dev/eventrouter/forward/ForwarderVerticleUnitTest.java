@@ -175,6 +175,18 @@ class ForwarderVerticleUnitTest {
   }
 
   @Test
+  @DisplayName("a probe accepted but not counted as received still shows the token works: the pause ends")
+  void unconfirmedProbe() {
+    fake.scriptMeta(body -> Reply.of(200, new JsonObject().put("events_received", 0)));
+    queue.pauses.add(pause(FakeAdNetworks.META_TOKEN, Instant.now().minusSeconds(3600)));
+    queue.held.add(job(7, "live", 1, Instant.now(), null));
+    deploy(new JsonObject().put("pause_probe_ms", 100), integrations(fake.baseUrl()));
+
+    Await.until("the pause ended", Await.WAIT, () -> queue.pauses.isEmpty());
+    assertThat(queue.outcomesById()).containsExactly("unconfirmed 7");
+  }
+
+  @Test
   @DisplayName("a due probe with nothing held ends the pause: there is nothing to protect")
   void probeWithNothingHeld() {
     queue.pauses.add(pause(FakeAdNetworks.META_TOKEN, Instant.now().minusSeconds(3600)));

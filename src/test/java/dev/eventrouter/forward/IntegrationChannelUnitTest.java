@@ -267,6 +267,22 @@ class IntegrationChannelUnitTest {
   }
 
   @Test
+  @DisplayName("an accepted request Meta acknowledges only in part: every delivery of it unconfirmed, counted, "
+      + "none delivered and none split or sent again")
+  void unconfirmed() {
+    fake.scriptMeta(body -> Reply.of(200, new JsonObject().put("events_received", 2).put("fbtrace_id", "x")));
+    Outcome outcome = Await.result(channel(new MetaApi()).send(meta(FakeAdNetworks.META_TOKEN, fake.baseUrl()),
+        jobs(1, 2, 3), CONFIG));
+
+    assertThat(outcome).isInstanceOf(Outcome.Unconfirmed.class);
+    assertThat(outcomes.recorded).containsExactly(new RecordingOutbox.Recorded("unconfirmed", List.of(1L, 2L, 3L),
+        "meta acknowledged 2 of the 3 events of this request (events_received) and does not say which", null));
+    assertThat(deliveries("unconfirmed")).isEqualTo(3);
+    assertThat(deliveries("delivered")).isZero();
+    assertThat(fake.received("meta")).hasSize(1);
+  }
+
+  @Test
   @DisplayName("TikTok: a rate-limit code under HTTP 200 is retried; code 0 is delivered")
   void tiktok() {
     fake.scriptTikTok(body -> Reply.of(200, FakeAdNetworks.tiktokCode(40100, "Too many requests")));

@@ -112,10 +112,10 @@ class DeliveryFiltersUnitTest {
   }
 
   @Test
-  @DisplayName("a redelivery without fields: failed and expired, the last 7 days, 1000 per call")
+  @DisplayName("a redelivery without fields: failed, expired and unconfirmed, the last 7 days, 1000 per call")
   void redeliverDefaults() {
     DeliveryFilter filter = DeliveryFilters.redeliver(WS, new JsonObject(), NOW);
-    assertThat(filter.statuses()).containsExactly("failed", "expired");
+    assertThat(filter.statuses()).containsExactly("failed", "expired", "unconfirmed");
     assertThat(filter.limit()).isEqualTo(1000);
     assertThat(filter.fromEventId()).isEqualTo(EventIds.firstIdAt(NOW.minus(Duration.ofDays(7))));
     DeliveryFilter chosen = DeliveryFilters.redeliver(WS, new JsonObject().put("workspace_id", WS.toString())

@@ -93,6 +93,11 @@ public final class RecordingOutbox implements DeliveryQueue {
   }
 
   @Override
+  public Future<Void> unconfirmed(List<ClaimedDelivery> jobs, String reason) {
+    return add("unconfirmed", jobs, reason, null);
+  }
+
+  @Override
   public Future<Void> defer(List<ClaimedDelivery> jobs, Instant until) {
     return add("defer", jobs, null, until);
   }

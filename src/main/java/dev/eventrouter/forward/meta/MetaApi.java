@@ -120,4 +120,9 @@ public final class MetaApi implements NetworkApi {
   public Outcome classify(int status, Buffer body, long retryAfterMs) {
     return MetaErrors.classify(status, body, retryAfterMs);
   }
+
+  @Override
+  public Outcome.Unconfirmed shortfall(Buffer body, int sent) {
+    return MetaErrors.shortfall(body, sent);
+  }
 }

@@ -54,9 +54,30 @@ public final class MetaErrors {
     return new Outcome.Failed(message);
   }
 
+  /**
+   * Meta answers a success with {@code events_received}
+   * (https://developers.facebook.com/docs/marketing-api/conversions-api/using-the-api, the response's fields). Fewer
+   * than were sent means some were dropped, and Meta does not say which: the safe reading is that none of the
+   * request's events is confirmed. An answer without the count confirms nothing more and is taken as it is.
+   */
+  public static Outcome.Unconfirmed shortfall(Buffer body, int sent) {
+    JsonObject json = jsonOf(body);
+    Object received = json == null ? null : json.getValue("events_received");
+    if (received instanceof Number count && count.longValue() < sent) {
+      return new Outcome.Unconfirmed("meta acknowledged " + count.longValue() + " of the " + sent
+          + " events of this request (events_received) and does not say which");
+    }
+    return null;
+  }
+
   private static JsonObject errorOf(Buffer body) {
+    JsonObject json = jsonOf(body);
+    return json != null && json.getValue("error") instanceof JsonObject error ? error : null;
+  }
+
+  private static JsonObject jsonOf(Buffer body) {
     try {
-      return body == null ? null : new JsonObject(body).getJsonObject("error");
+      return body == null ? null : new JsonObject(body);
     } catch (RuntimeException notJson) {
       return null;
     }

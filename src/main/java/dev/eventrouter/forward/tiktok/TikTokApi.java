@@ -112,4 +112,9 @@ public final class TikTokApi implements NetworkApi {
   public Outcome classify(int status, Buffer body, long retryAfterMs) {
     return TikTokCodes.classify(status, body, retryAfterMs);
   }
+
+  @Override
+  public Outcome.Unconfirmed shortfall(Buffer body, int sent) {
+    return TikTokCodes.shortfall(body);
+  }
 }

@@ -13,8 +13,10 @@ import java.util.Set;
  */
 public final class TikTokCodes {
 
-  /** 0 OK; 20001 partial success, counted as delivered as the reference implementations do. */
-  static final Set<Integer> DELIVERED = Set.of(0, 20001);
+  static final int PARTIAL_SUCCESS = 20001;
+
+  /** 0 OK; 20001 partial success, which {@link #shortfall} then marks unconfirmed. */
+  static final Set<Integer> DELIVERED = Set.of(0, PARTIAL_SUCCESS);
   /** Rate limits: requests too frequent, app, field-value and advertiser QPS limits. 5xxxx are system errors. */
   static final Set<Integer> RETRY = Set.of(40100, 40016, 40132, 40133);
   /** No permission on the pixel, invalid token, other token errors. */
@@ -23,6 +25,20 @@ public final class TikTokCodes {
   static final int INVALID_PARAMETERS = 40002;
 
   private TikTokCodes() {}
+
+  /**
+   * 20001, partial success: TikTok took some of the request's events and not others. The reference
+   * implementations count it as delivered; we do not, as the answer does not say which were taken (the safe
+   * reading): the request's deliveries are marked unconfirmed, with TikTok's message.
+   */
+  public static Outcome.Unconfirmed shortfall(Buffer body) {
+    JsonObject json = jsonOf(body);
+    if (json != null && json.getValue("code") instanceof Number code && code.intValue() == PARTIAL_SUCCESS) {
+      return new Outcome.Unconfirmed("tiktok code " + PARTIAL_SUCCESS + " (partial success): "
+          + json.getString("message", ""));
+    }
+    return null;
+  }
 
   public static Outcome classify(int status, Buffer body, long retryAfterMs) {
     JsonObject json = jsonOf(body);
