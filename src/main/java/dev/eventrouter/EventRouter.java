@@ -12,6 +12,7 @@ import dev.eventrouter.forward.ForwarderVerticle;
 import dev.eventrouter.forward.NetworkApi;
 import dev.eventrouter.forward.meta.MetaApi;
 import dev.eventrouter.forward.tiktok.TikTokApi;
+import dev.eventrouter.forward.webhook.WebhookApi;
 import dev.eventrouter.http.AccessControl;
 import dev.eventrouter.http.HttpVerticle;
 import dev.eventrouter.session.SessionVerticle;
@@ -95,7 +96,7 @@ public final class EventRouter {
             .onSuccess(deployments::add);
       }
       if (forward) {
-        for (NetworkApi network : List.of(new MetaApi(), new TikTokApi())) {
+        for (NetworkApi network : List.of(new MetaApi(), new TikTokApi(), new WebhookApi())) {
           chain = chain.compose(id -> vertx.deployVerticle(new ForwarderVerticle(network, deliveries, live, metrics,
                   breakers, pauses)))
               .onSuccess(deployments::add);

@@ -1,12 +1,18 @@
 package dev.eventrouter.common;
 
 import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.regex.Pattern;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 
-/** SHA-256 over UTF-8, the one digest the service uses: API keys, idempotency content, ad-network hashing. */
+/**
+ * SHA-256 over UTF-8, the one digest the service uses: API keys, idempotency content, ad-network hashing, and the
+ * HMAC that signs webhook requests.
+ */
 public final class Sha256 {
 
   private static final Pattern HEX = Pattern.compile("[0-9a-fA-F]{64}");
@@ -24,6 +30,17 @@ public final class Sha256 {
   /** Lowercase hex, as both ad networks want it. */
   public static String hex(String value) {
     return HexFormat.of().formatHex(bytes(value));
+  }
+
+  /** HMAC-SHA256 (RFC 2104) of {@code content} with a UTF-8 key, in lowercase hex. */
+  public static String hmacHex(String key, byte[] content) {
+    try {
+      Mac mac = Mac.getInstance("HmacSHA256");
+      mac.init(new SecretKeySpec(key.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+      return HexFormat.of().formatHex(mac.doFinal(content));
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("every JVM has HmacSHA256", e);
+    }
   }
 
   /** A value that already is a SHA-256 in hex: sent as is, never hashed twice. */

@@ -14,13 +14,15 @@ import java.util.Set;
  * @param dryRun        build and store the payload instead of sending it
  * @param events        the event names (as the bot sends them) this integration takes, or null for every name
  * @param dataProcessing Limited Data Use for events that do not choose it themselves
+ * @param webhook       a webhook's request (its HMAC secret is {@code accessToken}); null for the ad networks
  */
 public record IntegrationConfig(String id, Network network, String pixel, String accessToken, String apiBase,
                                 String apiVersion, String source, String pageUrl, String testEventCode,
                                 boolean enabled,
                                 boolean dryRun,
                                 Set<String> events,
-                                DataProcessing dataProcessing) {
+                                DataProcessing dataProcessing,
+                                WebhookConfig webhook) {
 
   /** Whether an event of this name gets a delivery to this integration. */
   public boolean takes(String eventName) {
@@ -30,7 +32,7 @@ public record IntegrationConfig(String id, Network network, String pixel, String
   /** This integration sending with another test_event_code (a credential test's). */
   public IntegrationConfig withTestEventCode(String code) {
     return new IntegrationConfig(id, network, pixel, accessToken, apiBase, apiVersion, source, pageUrl, code, enabled,
-        dryRun, events, dataProcessing);
+        dryRun, events, dataProcessing, webhook);
   }
 
   /** Never print the token. */

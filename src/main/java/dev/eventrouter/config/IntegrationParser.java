@@ -2,9 +2,14 @@ package dev.eventrouter.config;
 
 import io.vertx.core.json.JsonObject;
 
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** One entry of a workspace's {@code integrations}: the keys and values each network accepts. */
@@ -16,6 +21,16 @@ final class IntegrationParser {
       "action_source", "data_processing_options_country", "data_processing_options_state");
   private static final Set<String> TIKTOK_KEYS = union(COMMON_INTEGRATION_KEYS, "pixel_code", "event_source",
       "page_url");
+  private static final Set<String> WEBHOOK_KEYS = Set.of("id", "type", "url", "method", "headers", "secret",
+      "event_map", "enabled", "dry_run", "events");
+  private static final Set<String> WEBHOOK_METHODS = Set.of("POST", "PUT", "GET");
+  /** Set by the service itself: the body's type and length, the signature. */
+  private static final Set<String> RESERVED_HEADERS = Set.of("content-type", "content-length", "host",
+      "transfer-encoding", "connection", "x-event-router-signature", "x-event-router-event-id");
+  private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}");
+  private static final Pattern URL_PLACEHOLDER = Pattern.compile("\\{([^{}]*)}");
+  /** An HMAC-SHA256 key shorter than this is easy to guess. */
+  static final int MIN_SECRET_LENGTH = 16;
   // The values each network documents: Meta's action_source
   // (https://developers.facebook.com/docs/marketing-api/conversions-api/parameters/server-event#action-source) and
   // TikTok's event_source (as its integrations send it, e.g. RudderStack's tiktok_ads destination).
@@ -43,8 +58,11 @@ final class IntegrationParser {
     } else if ("tiktok".equals(type)) {
       network = Network.TIKTOK;
       r.unknownKeys(json, path, TIKTOK_KEYS);
+    } else if ("webhook".equals(type)) {
+      r.unknownKeys(json, path, WEBHOOK_KEYS);
+      return webhook(json, path, id);
     } else {
-      r.problem(path + ".type: required, \"meta\" or \"tiktok\"");
+      r.problem(path + ".type: required, \"meta\", \"tiktok\" or \"webhook\"");
       return null;
     }
     boolean meta = network == Network.META;
@@ -81,7 +99,75 @@ final class IntegrationParser {
         r.bool(json, "dry_run", path + ".dry_run", false),
         r.strings(json, "events", path + ".events", WorkspaceParser.EVENT_NAME,
             "an event name (1 to 50 letters, digits, _ - or spaces)"),
-        dataProcessing(json, path));
+        dataProcessing(json, path), null);
+  }
+
+  /**
+   * A webhook to the advertiser's own tracker or backend: a URL with placeholders, a method, headers, and the secret
+   * its HMAC-SHA256 signature is made with (required: a receiver must be able to tell our requests from others).
+   */
+  private IntegrationConfig webhook(JsonObject json, String path, String id) {
+    String url = r.string(json, "url", path + ".url", null);
+    if (url == null || !url.matches("https?://[^/?#\\s{}]+([/?#]\\S*)?")) {
+      r.problem(path + ".url: required, an absolute http(s) URL (placeholders are allowed after the host)");
+    } else {
+      Matcher placeholder = URL_PLACEHOLDER.matcher(url);
+      while (placeholder.find()) {
+        if (!WebhookConfig.PLACEHOLDERS.contains(placeholder.group(1))) {
+          r.problem(path + ".url: unknown placeholder {" + placeholder.group(1) + "} (known: "
+              + String.join(", ", WebhookConfig.PLACEHOLDERS) + ")");
+        }
+      }
+    }
+    String method = r.string(json, "method", path + ".method", "POST");
+    if (!WEBHOOK_METHODS.contains(method)) {
+      r.problem(path + ".method: must be POST, PUT or GET");
+    }
+    String secret = r.string(json, "secret", path + ".secret", null);
+    if (secret == null || secret.length() < MIN_SECRET_LENGTH) {
+      r.problem(path + ".secret: required, at least " + MIN_SECRET_LENGTH + " characters, to sign each request "
+          + "(use \"${ENV_NAME}\" to keep it out of the file)");
+    }
+    WebhookConfig webhook = new WebhookConfig(url, method, headers(json, path), eventMap(json, path));
+    return new IntegrationConfig(id, Network.WEBHOOK, null, secret, null, null, null, null, null,
+        r.bool(json, "enabled", path + ".enabled", true),
+        r.bool(json, "dry_run", path + ".dry_run", false),
+        r.strings(json, "events", path + ".events", WorkspaceParser.EVENT_NAME,
+            "an event name (1 to 50 letters, digits, _ - or spaces)"),
+        DataProcessing.NONE, webhook);
+  }
+
+  /** Extra headers, name to value; the service's own are not among them. Values are never quoted in messages. */
+  private Map<String, String> headers(JsonObject json, String path) {
+    Map<String, String> headers = new LinkedHashMap<>();
+    r.object(json, "headers", path + ".headers").forEach(entry -> {
+      String at = path + ".headers." + entry.getKey();
+      if (!HEADER_NAME.matcher(entry.getKey()).matches()) {
+        r.problem(at + ": not a valid header name");
+      } else if (RESERVED_HEADERS.contains(entry.getKey().toLowerCase(Locale.ROOT))) {
+        r.problem(at + ": set by the service, cannot be configured");
+      } else if (!(entry.getValue() instanceof String value) || !value.matches("[\\x20-\\x7E\\t]+")) {
+        r.problem(at + ": must be a non-empty string of printable ASCII");
+      } else {
+        headers.put(entry.getKey(), value);
+      }
+    });
+    return Map.copyOf(headers);
+  }
+
+  /** Our event names to the receiver's, such as {"FTD": "sale", "REG": "lead"}. */
+  private Map<String, String> eventMap(JsonObject json, String path) {
+    Map<String, String> names = new HashMap<>();
+    r.object(json, "event_map", path + ".event_map").forEach(entry -> {
+      if (!WorkspaceParser.EVENT_NAME.matcher(entry.getKey()).matches()
+          || !(entry.getValue() instanceof String name) || !WorkspaceParser.EVENT_NAME.matcher(name).matches()) {
+        r.problem(path + ".event_map." + entry.getKey() + ": event names on both sides, 1 to 50 letters, digits, "
+            + "_ - or spaces");
+      } else {
+        names.put(entry.getKey(), name);
+      }
+    });
+    return Map.copyOf(names);
   }
 
   /** Meta documents two values each: 0 (Meta geolocates), or 1 (US) and 1000 (California). */

@@ -1,9 +1,10 @@
 package dev.eventrouter.config;
 
-/** The ad networks events are forwarded to. */
+/** Where events are forwarded: the ad networks, and the advertisers' own trackers by webhook. */
 public enum Network {
   META("meta"),
-  TIKTOK("tiktok");
+  TIKTOK("tiktok"),
+  WEBHOOK("webhook");
 
   public final String id;
 

@@ -1,6 +1,7 @@
 package dev.eventrouter.event;
 
 import dev.eventrouter.config.EventMappingOverride;
+import dev.eventrouter.config.IntegrationConfig;
 import dev.eventrouter.config.WorkspaceConfig;
 
 import java.util.Map;
@@ -40,6 +41,15 @@ public final class EventMap {
     return new EventMapping(override.meta() == null ? base.meta() : override.meta(),
         override.tiktok() == null ? base.tiktok() : override.tiktok(),
         override.monetary() == null ? base.monetary() : override.monetary());
+  }
+
+  /**
+   * The name an integration takes the event under: the network's native event, or for a webhook the name its own
+   * {@code event_map} gives (else the name as sent).
+   */
+  public static String nameFor(WorkspaceConfig workspace, IntegrationConfig integration, String eventName) {
+    return integration.webhook() != null ? integration.webhook().eventName(eventName)
+        : mapping(workspace, eventName).nameFor(integration.network());
   }
 
   /** Purchases need a value: Meta refuses a Purchase without one (error 100 / 2804009). */

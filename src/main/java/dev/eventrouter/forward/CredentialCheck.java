@@ -18,7 +18,8 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * A credential test: one test event, built as a real one would be, sent through an integration outside the outbox
- * and its breaker, and the network's answer as the network worded it (its token, should it quote it, redacted).
+ * and its breaker, and the network's answer as the network worded it (its credentials, should it quote them,
+ * redacted).
  * The integration's test_event_code makes the network show the event in its test tool; Meta still counts test
  * events (https://developers.facebook.com/docs/marketing-api/conversions-api/using-the-api#testEvents), so only one
  * is sent per call.
@@ -42,8 +43,9 @@ final class CredentialCheck {
     EventMapping mapping = EventMap.mapping(workspace, eventName);
     // An id of this instant, its node and sequence bits random: unique enough for a test, and never an id of ours.
     long eventId = EventIds.firstIdAt(now) | ThreadLocalRandom.current().nextLong(1L << 22);
-    return new ClaimedDelivery(0, eventId, workspace.id(), integration.id(), mapping.nameFor(integration.network()),
-        0, TEST_TELEGRAM_ID, mapping.monetary() ? TEST_VALUE : null, TEST_CURRENCY,
+    return new ClaimedDelivery(0, eventId, workspace.id(), integration.id(), eventName,
+        EventMap.nameFor(workspace, integration, eventName), 0, TEST_TELEGRAM_ID, null,
+        mapping.monetary() ? TEST_VALUE : null, TEST_CURRENCY,
         new JsonObject().put("external_id", TEST_EXTERNAL_ID), now, ClickData.NONE, null);
   }
 
@@ -55,7 +57,7 @@ final class CredentialCheck {
   static JsonObject answered(ClaimedDelivery job, IntegrationConfig integration, Outcome outcome, int status,
                              Buffer body) {
     JsonObject verdict = verdict(job, integration, outcome).put("http_status", status);
-    String text = body == null ? "" : Redact.token(body.toString(), integration.accessToken());
+    String text = body == null ? "" : Redact.secrets(body.toString(), integration);
     Object response;
     try {
       response = text.isEmpty() ? null : Json.decodeValue(text);
@@ -67,7 +69,7 @@ final class CredentialCheck {
 
   /** No answer came: the request failed or timed out. */
   static JsonObject unanswered(ClaimedDelivery job, IntegrationConfig integration, String why) {
-    return verdict(job, integration, new Outcome.Retry(Redact.token(why, integration.accessToken()), 0));
+    return verdict(job, integration, new Outcome.Retry(Redact.secrets(why, integration), 0));
   }
 
   private static JsonObject verdict(ClaimedDelivery job, IntegrationConfig integration, Outcome outcome) {
@@ -96,6 +98,6 @@ final class CredentialCheck {
         .put("event_id", EventIds.format(job.eventId()))
         .put("event_name", job.mappedEvent())
         .put("verdict", verdict)
-        .put("message", message == null ? null : Redact.token(message, integration.accessToken()));
+        .put("message", message == null ? null : Redact.secrets(message, integration));
   }
 }

@@ -50,6 +50,11 @@ public final class ForwarderVerticle extends VerticleBase {
    */
   static final Duration MAX_EVENT_AGE = Duration.ofDays(7);
   private static final int CLAIMS_PER_BATCH = 4;
+  /**
+   * Events claimed at once where each is its own request (webhooks): they go out together over the client's
+   * connections (5 per host by default), so a claim takes a few requests' time, well inside the lease.
+   */
+  static final int SINGLE_EVENT_CLAIM = 20;
 
 
   private final Network network;
@@ -135,7 +140,8 @@ public final class ForwarderVerticle extends VerticleBase {
     wokenWhileRunning = false;
     closeRemovedChannels();
     DeliveryConfig config = live.current().delivery();
-    int limit = config.batchSize() * CLAIMS_PER_BATCH;
+    int limit = api.batches() ? config.batchSize() * CLAIMS_PER_BATCH
+        : Math.min(config.batchSize(), SINGLE_EVENT_CLAIM);
     // The lease covers the requests of one integration's claimed batches, one after another, and a few split
     // halves; past it, another claim may send again, under the same event_id, which both networks deduplicate.
     long leaseMs = config.requestTimeoutMs() * (CLAIMS_PER_BATCH + 4) + 1_000;

@@ -2,7 +2,6 @@ package dev.eventrouter.forward;
 
 import dev.eventrouter.bus.Addresses;
 import dev.eventrouter.bus.BreakerOpened;
-import dev.eventrouter.common.LogSafe;
 import dev.eventrouter.common.Sha256;
 import dev.eventrouter.config.DeliveryConfig;
 import dev.eventrouter.config.IntegrationConfig;
@@ -80,6 +79,14 @@ final class IntegrationChannel {
    * has its new state. An open breaker's verdict is a retry.
    */
   Future<Outcome> send(IntegrationConfig integration, List<ClaimedDelivery> jobs, DeliveryConfig config) {
+    if (jobs.size() > 1 && !api.batches()) {
+      // One event per request (a webhook): the batch's requests go out together, so a batch takes one request's
+      // time, as the claim's lease assumes. The batch's verdict is the first that is not "delivered".
+      List<Future<Outcome>> each = jobs.stream().map(job -> send(integration, List.of(job), config)).toList();
+      return Future.join(each).map(v -> each.stream().map(Future::result)
+          .filter(outcome -> !(outcome instanceof Outcome.Delivered)).findFirst()
+          .orElse(new Outcome.Delivered()));
+    }
     return breaker.<Outcome>execute(() -> api
             .send(client, integration, api.body(integration, jobs), config.requestTimeoutMs())
             .map(response -> api.verdict(response.statusCode(), response.body(),
@@ -95,7 +102,7 @@ final class IntegrationChannel {
                 .<Outcome>map(new Outcome.Retry("circuit breaker open", 0));
           }
           Outcome.Retry retry = failure instanceof TransientFailure transientFailure ? transientFailure.retry
-              : new Outcome.Retry(api.network().id + " request failed: " + LogSafe.describe(failure), 0);
+              : new Outcome.Retry(api.describe(failure), 0);
           return record(integration, jobs, retry, config);
         });
   }
@@ -109,7 +116,7 @@ final class IntegrationChannel {
         .map(response -> CredentialCheck.answered(job, integration, api.verdict(response.statusCode(),
             response.body(), 0, 1), response.statusCode(), response.body()))
         .recover(failure -> Future.succeededFuture(CredentialCheck.unanswered(job, integration,
-            api.network().id + " request failed: " + LogSafe.describe(failure))));
+            api.describe(failure))));
   }
 
   /**
@@ -125,9 +132,8 @@ final class IntegrationChannel {
 
   /** The pause a refused token begins: the network's words without the token, and the token by digest only. */
   Pause pauseFor(IntegrationConfig integration, Outcome.Unauthorized refused) {
-    String token = integration.accessToken();
-    return new Pause(key.network(), key.workspaceId(), key.integrationId(), Redact.token(refused.error(), token),
-        Sha256.hex(token), Instant.now());
+    return new Pause(key.network(), key.workspaceId(), key.integrationId(),
+        Redact.secrets(refused.error(), integration), Sha256.hex(integration.accessToken()), Instant.now());
   }
 
   void close() {
@@ -147,13 +153,12 @@ final class IntegrationChannel {
 
   private Future<Void> recorded(IntegrationConfig integration, List<ClaimedDelivery> jobs, Outcome outcome,
                                 DeliveryConfig config) {
-    String token = integration.accessToken();
     if (outcome instanceof Outcome.Delivered) {
       return store.delivered(jobs).onSuccess(v -> metrics.delivered(key, jobs, Instant.now()));
     }
     if (outcome instanceof Outcome.Retry retry) {
       long backoff = Backoff.delayMs(jobs.get(0).attempts(), config.initialBackoffMs(), config.maxBackoffMs());
-      return store.retry(jobs, Redact.token(retry.error(), token),
+      return store.retry(jobs, Redact.secrets(retry.error(), integration),
           Instant.now().plusMillis(Math.max(backoff, retry.retryAfterMs())))
           .onSuccess(v -> count(jobs, DeliveryMetrics.RETRIED));
     }
@@ -178,11 +183,11 @@ final class IntegrationChannel {
           .mapEmpty();
     }
     if (outcome instanceof Outcome.Unconfirmed unconfirmed) {
-      return store.unconfirmed(jobs, Redact.token(unconfirmed.error(), token))
+      return store.unconfirmed(jobs, Redact.secrets(unconfirmed.error(), integration))
           .onSuccess(v -> count(jobs, DeliveryMetrics.UNCONFIRMED));
     }
     String error = outcome instanceof Outcome.InvalidData invalid ? invalid.error()
         : ((Outcome.Failed) outcome).error();
-    return store.failed(jobs, Redact.token(error, token)).onSuccess(v -> count(jobs, DeliveryMetrics.FAILED));
+    return store.failed(jobs, Redact.secrets(error, integration)).onSuccess(v -> count(jobs, DeliveryMetrics.FAILED));
   }
 }

@@ -1,5 +1,6 @@
 package dev.eventrouter.forward;
 
+import dev.eventrouter.common.LogSafe;
 import dev.eventrouter.config.IntegrationConfig;
 import dev.eventrouter.config.Network;
 import dev.eventrouter.store.ClaimedDelivery;
@@ -58,4 +59,14 @@ public interface NetworkApi {
 
   /** How this network takes the user's data. */
   UserDataMapping userData();
+
+  /** Whether one request carries many events; when not, each event of a batch is its own request. */
+  default boolean batches() {
+    return true;
+  }
+
+  /** A failed request, for the stored error and the log: nothing the request carried. */
+  default String describe(Throwable failure) {
+    return network().id + " request failed: " + LogSafe.describe(failure);
+  }
 }

@@ -3,6 +3,7 @@ package dev.eventrouter.http;
 import dev.eventrouter.bus.Addresses;
 import dev.eventrouter.bus.CredentialTest;
 import dev.eventrouter.config.IntegrationConfig;
+import dev.eventrouter.config.Network;
 import dev.eventrouter.config.WorkspaceConfig;
 import dev.eventrouter.http.ApiException.FieldError;
 import io.vertx.ext.web.RoutingContext;
@@ -20,6 +21,7 @@ final class IntegrationsApi {
 
   /** The test event's name, as the bot would send it, when the request names none. */
   static final String DEFAULT_TEST_EVENT = "REG";
+  static final String WEBHOOK_TEST_CODE = "TEST";
   /** The networks' test codes are short letters and digits (Meta's TEST12345, TikTok's TEST67890). */
   static final Pattern TEST_EVENT_CODE = Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
@@ -39,6 +41,9 @@ final class IntegrationsApi {
         "must be 1 to 50 characters of letters, digits, '_', '-' and inner spaces");
     String code = query(rc, "test_event_code", TEST_EVENT_CODE, "must be 1 to 64 characters of letters and digits");
     code = code != null ? code : integration.testEventCode();
+    if (code == null && integration.network() == Network.WEBHOOK) {
+      code = WEBHOOK_TEST_CODE; // a webhook has no test tool: the code only tells the receiver it is a test
+    }
     if (code == null) {
       throw new ApiException(ErrorCode.TEST_EVENT_CODE_REQUIRED);
     }

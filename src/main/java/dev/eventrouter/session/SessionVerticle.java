@@ -159,7 +159,7 @@ public final class SessionVerticle extends VerticleBase {
         .map(workspace -> workspace.integrations().stream()
             .filter(i -> i.enabled() && i.takes(event.eventName()))
             .map(i -> new NewEvent.Delivery(i.id(), i.network().id,
-                EventMap.mapping(workspace, event.eventName()).nameFor(i.network())))
+                EventMap.nameFor(workspace, i, event.eventName())))
             .toList())
         .orElse(List.of());
   }
@@ -203,7 +203,10 @@ public final class SessionVerticle extends VerticleBase {
     }));
   }
 
-  /** Re-queues the failed, expired and unconfirmed deliveries a filter names, at most its limit, and wakes their forwarders. */
+  /**
+   * Re-queues the failed, expired and unconfirmed deliveries a filter names, at most its limit, and wakes their
+   * forwarders.
+   */
   private void redeliverMatching(Message<JsonObject> message) {
     DeliveryFilter filter = DeliveryFilter.fromJson(message.body());
     answer(message, deliveries.requeue(filter).map(networks -> {

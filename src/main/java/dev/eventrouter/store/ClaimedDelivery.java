@@ -10,12 +10,16 @@ import java.util.UUID;
 /**
  * One claimed delivery with what its payload is built from.
  *
+ * @param eventName   the event's name as the bot sent it
+ * @param mappedEvent the name this delivery's integration takes it under
+ * @param sessionId   the event's advertising session, or null
  * @param click the click data of the event's session; {@link ClickData#NONE} (never null) when none was captured
  * @param limitedDataUse the event's own Limited Data Use choice, or null for the integration's default
  */
-public record ClaimedDelivery(long deliveryId, long eventId, UUID workspaceId, String integrationId,
-                              String mappedEvent, int attempts, long telegramId, BigDecimal value, String currency,
-                              JsonObject userData, Instant receivedAt, ClickData click, Boolean limitedDataUse) {
+public record ClaimedDelivery(long deliveryId, long eventId, UUID workspaceId, String integrationId, String eventName,
+                              String mappedEvent, int attempts, long telegramId, String sessionId, BigDecimal value,
+                              String currency, JsonObject userData, Instant receivedAt, ClickData click,
+                              Boolean limitedDataUse) {
 
   public ClaimedDelivery {
     click = click == null ? ClickData.NONE : click;

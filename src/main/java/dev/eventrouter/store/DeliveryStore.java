@@ -31,8 +31,9 @@ public final class DeliveryStore implements DeliveryQueue {
         JOIN events e ON e.event_id = due.event_id
         LEFT JOIN click_sessions c ON c.workspace_id = e.workspace_id AND c.session_id = e.session_id
        WHERE d.event_id = due.event_id AND d.delivery_id = due.delivery_id
-      RETURNING d.delivery_id, d.event_id, d.workspace_id, d.integration_id, d.mapped_event, d.attempts,
-                e.telegram_id, e.value, e.currency, e.user_data, e.received_at, e.limited_data_use,
+      RETURNING d.delivery_id, d.event_id, d.workspace_id, d.integration_id, e.event_name, d.mapped_event,
+                d.attempts, e.telegram_id, e.session_id, e.value, e.currency, e.user_data, e.received_at,
+                e.limited_data_use,
                 c.session_id AS click_session, c.fbclid, c.fbc, c.fbp, c.ttclid, c.ttp, c.client_ip, c.user_agent,
                 c.landing_url, c.clicked_at""";
 
@@ -223,8 +224,9 @@ public final class DeliveryStore implements DeliveryQueue {
     }
     Object userData = row.getJson("user_data");
     return new ClaimedDelivery(row.getLong("delivery_id"), row.getLong("event_id"), row.getUUID("workspace_id"),
-        row.getString("integration_id"), row.getString("mapped_event"), row.getInteger("attempts"),
-        row.getLong("telegram_id"), row.getBigDecimal("value"), row.getString("currency"),
+        row.getString("integration_id"), row.getString("event_name"), row.getString("mapped_event"),
+        row.getInteger("attempts"), row.getLong("telegram_id"), row.getString("session_id"),
+        row.getBigDecimal("value"), row.getString("currency"),
         userData instanceof JsonObject json ? json : null, row.getOffsetDateTime("received_at").toInstant(), click,
         row.getBoolean("limited_data_use"));
   }
@@ -359,7 +361,10 @@ public final class DeliveryStore implements DeliveryQueue {
     });
   }
 
-  /** Re-queues the failed, expired or unconfirmed deliveries a filter names, at most its limit; returns their networks. */
+  /**
+   * Re-queues the failed, expired or unconfirmed deliveries a filter names, at most its limit; returns their
+   * networks.
+   */
   public Future<List<String>> requeue(DeliveryFilter filter) {
     return pool.preparedQuery(REQUEUE_MATCHING).execute(matching(filter)).map(DeliveryStore::networks);
   }

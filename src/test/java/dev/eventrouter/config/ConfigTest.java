@@ -10,6 +10,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.junit5.VertxExtension;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -506,6 +507,83 @@ class ConfigTest {
       assertThatThrownBy(() -> resolve(refused, Map.of())).as(bad.encode())
           .hasMessageContaining("workspaces[0].integrations[0]");
     }
+  }
+
+  private static JsonObject webhook() {
+    return new JsonObject().put("id", "w").put("type", "webhook")
+        .put("url", "https://tracker.example/pb/{mapped_event}?sub={session_id}&click={fbclid}")
+        .put("secret", "${HOOK_SECRET}");
+  }
+
+  @Test
+  @DisplayName("a webhook: its URL with placeholders, POST by default, headers and secret from the environment, its "
+      + "own event names; it maps through EventMap like a network")
+  void webhookIntegration() {
+    JsonObject config = valid();
+    ws(config).put("integrations", new JsonArray()
+        .add(webhook().put("headers", new JsonObject().put("Authorization", "Bearer ${HOOK_TOKEN}"))
+            .put("event_map", new JsonObject().put("FTD", "sale")).put("events", new JsonArray().add("FTD")))
+        .add(webhook().put("id", "w2").put("method", "GET").put("enabled", false).put("dry_run", true)));
+    WorkspaceConfig workspace = resolve(config, Map.of("HOOK_SECRET", "s".repeat(16), "HOOK_TOKEN", "t0k"))
+        .workspaces().get(0);
+    IntegrationConfig first = workspace.integrations().get(0);
+    assertThat(first.network()).isEqualTo(Network.WEBHOOK);
+    assertThat(first.accessToken()).as("the secret").isEqualTo("s".repeat(16));
+    assertThat(first.webhook().url()).isEqualTo("https://tracker.example/pb/{mapped_event}?sub={session_id}"
+        + "&click={fbclid}");
+    assertThat(first.webhook().method()).isEqualTo("POST");
+    assertThat(first.webhook().headers()).containsExactly(Map.entry("Authorization", "Bearer t0k"));
+    assertThat(first.webhook().toString()).doesNotContain("t0k");
+    assertThat(first.enabled()).isTrue();
+    assertThat(first.dryRun()).isFalse();
+    assertThat(first.takes("FTD")).isTrue();
+    assertThat(first.takes("REG")).isFalse();
+    assertThat(first.dataProcessing()).isEqualTo(DataProcessing.NONE);
+    assertThat(first.pixel()).isNull();
+    assertThat(EventMap.nameFor(workspace, first, "FTD")).isEqualTo("sale");
+    assertThat(EventMap.nameFor(workspace, first, "REG")).as("other names as sent").isEqualTo("REG");
+    IntegrationConfig second = workspace.integrations().get(1);
+    assertThat(second.webhook().method()).isEqualTo("GET");
+    assertThat(second.webhook().headers()).isEmpty();
+    assertThat(second.webhook().eventMap()).isEmpty();
+    assertThat(second.enabled()).isFalse();
+    assertThat(second.dryRun()).isTrue();
+    assertThat(EventMap.nameFor(workspace, meta(workspace), "FTD")).isEqualTo("Purchase");
+  }
+
+  private static IntegrationConfig meta(WorkspaceConfig workspace) {
+    return new IntegrationConfig("m", Network.META, "1", "t", "http://x", "v25.0", "chat", null, null, true, false,
+        null, DataProcessing.NONE, null);
+  }
+
+  @ParameterizedTest(name = "{1}")
+  @CsvSource(delimiter = '|', value = {
+      "{\"url\":\"ftp://x.example/pb\"}                       | integrations[0].url: required, an absolute http(s) URL",
+      "{\"url\":null}                                         | integrations[0].url: required",
+      "{\"url\":\"https://x.example/pb?c={clickid}\"}          | integrations[0].url: unknown placeholder {clickid}",
+      "{\"method\":\"DELETE\"}                                  | integrations[0].method: must be POST, PUT or GET",
+      "{\"secret\":\"short\"}                                   | integrations[0].secret: required, at least 16",
+      "{\"secret\":null}                                      | integrations[0].secret: required",
+      "{\"headers\":{\"Content-Type\":\"text/plain\"}}            | integrations[0].headers.Content-Type: set by the service",
+      "{\"headers\":{\"x-event-router-signature\":\"x\"}}         | integrations[0].headers.x-event-router-signature: set by",
+      "{\"headers\":{\"Bad Name\":\"x\"}}                         | integrations[0].headers.Bad Name: not a valid header name",
+      "{\"headers\":{\"X-Key\":\"\"}}                             | integrations[0].headers.X-Key: must be a non-empty string",
+      "{\"headers\":{\"X-Key\":5}}                              | integrations[0].headers.X-Key: must be a non-empty string",
+      "{\"headers\":{\"X-Key\":\"a\\nb\"}}                        | integrations[0].headers.X-Key: must be a non-empty string",
+      "{\"headers\":[]}                                       | integrations[0].headers: must be an object",
+      "{\"event_map\":{\"FTD\":\"a.b\"}}                          | integrations[0].event_map.FTD: event names on both sides",
+      "{\"event_map\":{\"F.D\":\"sale\"}}                         | integrations[0].event_map.F.D: event names on both sides",
+      "{\"event_map\":{\"FTD\":1}}                              | integrations[0].event_map.FTD: event names on both sides",
+      "{\"access_token\":\"x\"}                                 | integrations[0].access_token: unknown key",
+      "{\"type\":\"zapier\"}                                    | integrations[0].type: required, \"meta\", \"tiktok\" or \"webhook\""})
+  @DisplayName("a bad webhook is refused naming the path, never quoting a header value or the secret")
+  void invalidWebhook(String change, String expected) {
+    JsonObject config = valid();
+    JsonObject hook = webhook().put("secret", "secret-value-0123456789").mergeIn(new JsonObject(change));
+    ws(config).put("integrations", new JsonArray().add(hook));
+    assertThatThrownBy(() -> resolve(config, Map.of())).isInstanceOf(ConfigException.class)
+        .hasMessageContaining(expected).hasMessageNotContaining("secret-value-0123456789")
+        .hasMessageNotContaining("text/plain");
   }
 
   @Test

@@ -34,7 +34,7 @@ class CredentialCheckUnitTest {
 
   private static IntegrationConfig integration(Network network) {
     return new IntegrationConfig("i1", network, "123", TOKEN, "http://x", "v25.0", "chat", null, "TEST1", true, false,
-        null, new DataProcessing(false, 0, 0));
+        null, new DataProcessing(false, 0, 0), null);
   }
 
   private static ClaimedDelivery job() {

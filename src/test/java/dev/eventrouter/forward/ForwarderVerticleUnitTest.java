@@ -9,6 +9,7 @@ import dev.eventrouter.config.AppConfig;
 import dev.eventrouter.config.ConfigLoader;
 import dev.eventrouter.config.LiveConfig;
 import dev.eventrouter.forward.meta.MetaApi;
+import dev.eventrouter.forward.webhook.WebhookApi;
 import dev.eventrouter.store.ClaimedDelivery;
 import dev.eventrouter.store.Pause;
 import dev.eventrouter.support.Await;
@@ -103,7 +104,7 @@ class ForwarderVerticleUnitTest {
 
   private static ClaimedDelivery job(long id, String integration, int attempts, Instant receivedAt,
                                      JsonObject userData) {
-    return new ClaimedDelivery(id, 5000 + id, WS, integration, "Lead", attempts, 42, null, "USD", userData,
+    return new ClaimedDelivery(id, 5000 + id, WS, integration, "REG", "Lead", attempts, 42, null, null, "USD", userData,
         receivedAt, null, null);
   }
 
@@ -369,6 +370,20 @@ class ForwarderVerticleUnitTest {
     Await.until("the start-up claim", Await.WAIT, () -> queue.claims() == 1);
     assertThat(queue.claimLog.get(0).limit()).isEqualTo(4 * 500);
     assertThat(queue.claimLog.get(0).leaseMs()).isEqualTo(500 * (4 + 4) + 1000);
+  }
+
+  @Test
+  @DisplayName("a webhook forwarder, one request per event, claims 20 at a time, or a smaller batch_size")
+  void webhookClaimShape() {
+    for (int batchSize : new int[] {500, 10}) {
+      RecordingOutbox outbox = new RecordingOutbox();
+      LiveConfig live = new LiveConfig(config(new JsonObject().put("batch_size", batchSize), new JsonArray()));
+      String id = Await.result(vertx.deployVerticle(new ForwarderVerticle(new WebhookApi(), outbox, live, metrics,
+          new BreakerBoard(metrics), pauseBoard)));
+      Await.until("the start-up claim", Await.WAIT, () -> outbox.claims() == 1);
+      assertThat(outbox.claimLog.get(0).limit()).isEqualTo(Math.min(batchSize, 20));
+      Await.result(vertx.undeploy(id));
+    }
   }
 
   @Test

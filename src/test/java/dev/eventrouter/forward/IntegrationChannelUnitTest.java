@@ -1,5 +1,9 @@
 package dev.eventrouter.forward;
 
+import java.util.concurrent.CopyOnWriteArrayList;
+import io.vertx.core.http.HttpServer;
+import dev.eventrouter.forward.webhook.WebhookApi;
+import dev.eventrouter.config.WebhookConfig;
 import dev.eventrouter.bus.Addresses;
 import dev.eventrouter.bus.BreakerOpened;
 import dev.eventrouter.common.Sha256;
@@ -67,17 +71,17 @@ class IntegrationChannelUnitTest {
   }
 
   private IntegrationConfig meta(String token, String apiBase) {
-    return new IntegrationConfig("m", Network.META, "123", token, apiBase, "v25.0", "chat", null, null, true, false, null, DataProcessing.NONE);
+    return new IntegrationConfig("m", Network.META, "123", token, apiBase, "v25.0", "chat", null, null, true, false, null, DataProcessing.NONE, null);
   }
 
   private IntegrationConfig tiktok(String token) {
     return new IntegrationConfig("t", Network.TIKTOK, "C4AB", token, fake.baseUrl(), null, "web", "https://t.me/x",
-        null, true, false, null, DataProcessing.NONE);
+        null, true, false, null, DataProcessing.NONE, null);
   }
 
   private static List<ClaimedDelivery> jobs(long... ids) {
-    return LongStream.of(ids).mapToObj(id -> new ClaimedDelivery(id, 1000 + id, WORKSPACE, "m", "Lead", 0,
-        42, null, "USD", null, Instant.now().minusSeconds(3), null, null)).toList();
+    return LongStream.of(ids).mapToObj(id -> new ClaimedDelivery(id, 1000 + id, WORKSPACE, "m", "REG", "Lead", 0,
+        42, null, null, "USD", null, Instant.now().minusSeconds(3), null, null)).toList();
   }
 
   private IntegrationChannel channel(NetworkApi api) {
@@ -280,6 +284,33 @@ class IntegrationChannelUnitTest {
     assertThat(deliveries("unconfirmed")).isEqualTo(3);
     assertThat(deliveries("delivered")).isZero();
     assertThat(fake.received("meta")).hasSize(1);
+  }
+
+  @Test
+  @DisplayName("a webhook batch is one request per event, sent together; each recorded by its own answer, and the "
+      + "batch's verdict is the first that is not delivered")
+  void webhookFansOut() {
+    List<Long> refused = new CopyOnWriteArrayList<>();
+    HttpServer receiver = vertx.createHttpServer().requestHandler(request -> request.body().onSuccess(body -> {
+      long eventId = Long.parseLong(request.getHeader("X-Event-Router-Event-Id").substring(4));
+      boolean fail = eventId == 1002;
+      if (fail) {
+        refused.add(eventId);
+      }
+      request.response().setStatusCode(fail ? 503 : 204).end();
+    })).listen(0, "127.0.0.1").await();
+    IntegrationConfig hook = new IntegrationConfig("m", Network.WEBHOOK, null, "whsec-0123456789ab", null, null,
+        null, null, null, true, false, null, DataProcessing.NONE, new WebhookConfig(
+        "http://127.0.0.1:" + receiver.actualPort() + "/pb", "POST", Map.of(), Map.of()));
+    Outcome outcome = Await.result(channel(new WebhookApi()).send(hook, jobs(1, 2, 3), CONFIG));
+
+    assertThat(outcome).isEqualTo(new Outcome.Retry("webhook HTTP 503", 0));
+    assertThat(refused).containsExactly(1002L);
+    assertThat(outcomes.outcomesById()).containsExactlyInAnyOrder("delivered 1", "retry 2", "delivered 3");
+    outcomes.recorded.clear();
+    assertThat(Await.result(channel(new WebhookApi()).send(hook, jobs(1, 3), CONFIG)))
+        .isInstanceOf(Outcome.Delivered.class);
+    receiver.close().await();
   }
 
   @Test

@@ -323,7 +323,7 @@ class NormalizationTableTest {
   }
 
   private static ClaimedDelivery job(JsonObject userData) {
-    return new ClaimedDelivery(1, 1, UUID.randomUUID(), "i", "Lead", 0, 42, null, "USD", userData, Instant.now(), null, null);
+    return new ClaimedDelivery(1, 1, UUID.randomUUID(), "i", "REG", "Lead", 0, 42, null, null, "USD", userData, Instant.now(), null, null);
   }
 
   private static String unescape(String cell) {

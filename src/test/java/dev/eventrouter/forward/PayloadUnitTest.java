@@ -32,23 +32,23 @@ class PayloadUnitTest {
   private static final String TELEGRAM_HASH = Sha256.hex("42");
 
   private static ClaimedDelivery purchase() {
-    return new ClaimedDelivery(1, 7, UUID.randomUUID(), "i", "Purchase", 0, 42, new BigDecimal("19.99"), "EUR",
+    return new ClaimedDelivery(1, 7, UUID.randomUUID(), "i", "FTD", "Purchase", 0, 42, "sess1", new BigDecimal("19.99"), "EUR",
         new JsonObject().put("email", " User@Example.com "), AT, CLICK, null);
   }
 
   private static ClaimedDelivery lead() {
-    return new ClaimedDelivery(2, 8, UUID.randomUUID(), "i", "Lead", 0, 42, null, "USD", null, AT, null, null);
+    return new ClaimedDelivery(2, 8, UUID.randomUUID(), "i", "REG", "Lead", 0, 42, null, null, "USD", null, AT, null, null);
   }
 
   /** A click captured without its landing page (a bot link shared in a chat). */
   private static ClaimedDelivery pageless() {
-    return new ClaimedDelivery(3, 9, UUID.randomUUID(), "i", "Lead", 0, 42, null, "USD", null, AT,
+    return new ClaimedDelivery(3, 9, UUID.randomUUID(), "i", "REG", "Lead", 0, 42, null, null, "USD", null, AT,
         new ClickData(null, null, null, null, null, null, null, null), null);
   }
 
   private static IntegrationConfig integration(Network network, String testEventCode, String pageUrl) {
     return new IntegrationConfig("i", network, "123", "token", "https://api.example", "v25.0",
-        network == Network.META ? "chat" : "web", pageUrl, testEventCode, true, false, null, DataProcessing.NONE);
+        network == Network.META ? "chat" : "web", pageUrl, testEventCode, true, false, null, DataProcessing.NONE, null);
   }
 
   @Test
@@ -110,13 +110,13 @@ class PayloadUnitTest {
   }
 
   private static ClaimedDelivery leadWithLdu(Boolean limitedDataUse) {
-    return new ClaimedDelivery(6, 12, UUID.randomUUID(), "i", "Lead", 0, 42, null, "USD", null, AT, null,
+    return new ClaimedDelivery(6, 12, UUID.randomUUID(), "i", "REG", "Lead", 0, 42, null, null, "USD", null, AT, null,
         limitedDataUse);
   }
 
   private static IntegrationConfig withDefault(Network network, DataProcessing dataProcessing) {
     return new IntegrationConfig("i", network, "123", "token", "https://api.example", "v25.0",
-        network == Network.META ? "chat" : "web", "https://t.me/demo_bot", null, true, false, null, dataProcessing);
+        network == Network.META ? "chat" : "web", "https://t.me/demo_bot", null, true, false, null, dataProcessing, null);
   }
 
   @Test
@@ -166,14 +166,14 @@ class PayloadUnitTest {
     // A pre-hashed phone would fail the phone rule (a 64-character hex string is no number) were it not pre-hashed.
     JsonObject userData = new JsonObject().put("email", "user@").put("phone", Sha256.hex("16505551212"))
         .put("first_name", "Ann").put("city", "!!!");
-    ClaimedDelivery job = new ClaimedDelivery(4, 10, UUID.randomUUID(), "i", "Lead", 0, 42, null, "USD", userData, AT,
+    ClaimedDelivery job = new ClaimedDelivery(4, 10, UUID.randomUUID(), "i", "REG", "Lead", 0, 42, null, null, "USD", userData, AT,
         null, null);
 
     assertThat(MetaApi.USER_DATA.rejected(job)).containsExactly("email", "city");
     assertThat(TikTokApi.USER_DATA.rejected(job)).containsExactly("email", "city");
     assertThat(MetaApi.USER_DATA.rejected(lead())).isEmpty();
     // TikTok takes the country plain: a hash there is no country. Meta takes it hashed, so a hash is accepted.
-    ClaimedDelivery hashedCountry = new ClaimedDelivery(5, 11, UUID.randomUUID(), "i", "Lead", 0, 42, null, "USD",
+    ClaimedDelivery hashedCountry = new ClaimedDelivery(5, 11, UUID.randomUUID(), "i", "REG", "Lead", 0, 42, null, null, "USD",
         new JsonObject().put("country", Sha256.hex("us")), AT, null, null);
     assertThat(MetaApi.USER_DATA.rejected(hashedCountry)).isEmpty();
     assertThat(TikTokApi.USER_DATA.rejected(hashedCountry)).containsExactly("country");

@@ -1,5 +1,10 @@
 package dev.eventrouter.forward;
 
+import java.util.Map;
+import dev.eventrouter.config.WebhookConfig;
+import dev.eventrouter.config.DataProcessing;
+import dev.eventrouter.config.Network;
+import dev.eventrouter.config.IntegrationConfig;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
@@ -81,6 +86,22 @@ class RetryPolicyUnitTest {
     assertThat(Redact.token("kept", "")).isEqualTo("kept");
     assertThat(Redact.token("kept", null)).isEqualTo("kept");
     assertThat(Redact.token(null, token)).isNull();
+  }
+
+  @Test
+  @DisplayName("an integration's secrets: its token, and each webhook header value, whole and by its long words")
+  void redactSecrets() {
+    IntegrationConfig hook = new IntegrationConfig("w", Network.WEBHOOK, null, "whsec-0123456789ab", null, null, null,
+        null, null, true, false, null, DataProcessing.NONE, new WebhookConfig("http://x", "POST",
+        Map.of("Authorization", "Bearer tok-12345678", "X-Keys", "key-a-123456,short"), Map.of()));
+    assertThat(Redact.secrets("sig whsec-0123456789ab, header Bearer tok-12345678, echo tok-12345678", hook))
+        .isEqualTo("sig ***, header ***, echo ***");
+    assertThat(Redact.secrets("keys key-a-123456 and short and Bearer", hook))
+        .as("words under 8 characters are not secrets on their own").isEqualTo("keys *** and short and Bearer");
+    assertThat(Redact.secrets("whole key-a-123456,short", hook)).isEqualTo("whole ***");
+    IntegrationConfig meta = new IntegrationConfig("m", Network.META, "1", "EAAB-token", "http://x", "v25.0", "chat",
+        null, null, true, false, null, DataProcessing.NONE, null);
+    assertThat(Redact.secrets("refused EAAB-token", meta)).isEqualTo("refused ***");
   }
 
   private static String response(String retryAfter) {

@@ -23,7 +23,7 @@ class UserDataHashingTest {
   private static final String TELEGRAM_HASH = Sha256.hex("123456789");
 
   private static ClaimedDelivery job(JsonObject userData) {
-    return new ClaimedDelivery(1, 1, UUID.randomUUID(), "i", "Lead", 0, TELEGRAM_ID, null, "USD", userData,
+    return new ClaimedDelivery(1, 1, UUID.randomUUID(), "i", "REG", "Lead", 0, TELEGRAM_ID, null, null, "USD", userData,
         Instant.now(), null, null);
   }
 

@@ -103,14 +103,14 @@ class HttpEdgeUnitTest {
   private static WorkspaceConfig workspace(UUID id, String key, double burst, String botName) {
     byte[] hash = HexFormat.of().parseHex(ApiKeys.configValue(key).substring(ApiKeys.PREFIX.length()));
     return new WorkspaceConfig(id, "w", List.of(hash), new RateLimitConfig(0.001, burst), botName, 28,
-        id.equals(WS) ? List.of(integration("m1", Network.META, null), integration("t1", Network.TIKTOK, "TT1"))
-            : List.of(),
+        id.equals(WS) ? List.of(integration("m1", Network.META, null), integration("t1", Network.TIKTOK, "TT1"),
+            integration("w1", Network.WEBHOOK, null)) : List.of(),
         Map.of("MyDeposit", new EventMappingOverride("Purchase", null, null)));
   }
 
   private static IntegrationConfig integration(String id, Network network, String testEventCode) {
     return new IntegrationConfig(id, network, "123", "token", "http://unused", "v25.0", "chat", null, testEventCode,
-        true, false, null, new DataProcessing(false, 0, 0));
+        true, false, null, new DataProcessing(false, 0, 0), null);
   }
 
   private static JsonObject event() {
@@ -163,7 +163,7 @@ class HttpEdgeUnitTest {
   void credentialTest() {
     JsonObject verdict = new JsonObject().put("verdict", "accepted");
     List<Message<JsonObject>> tests = new CopyOnWriteArrayList<>();
-    for (String network : List.of("meta", "tiktok")) {
+    for (String network : List.of("meta", "tiktok", "webhook")) {
       Await.result(vertx.eventBus().<JsonObject>consumer(Addresses.integrationTest(network), message -> {
         tests.add(message);
         message.reply(verdict);
@@ -180,6 +180,10 @@ class HttpEdgeUnitTest {
     assertThat(CredentialTest.fromJson(tests.get(1).body()))
         .isEqualTo(new CredentialTest(WS, "t1", IntegrationsApi.DEFAULT_TEST_EVENT, "TT1", TIMEOUT_MS));
 
+    assertThat(post("/v1/integrations/w1/test", KEY, null, "").statusCode()).isEqualTo(200);
+    assertThat(CredentialTest.fromJson(tests.get(2).body())).as("a webhook has no test tool: a plain marker")
+        .isEqualTo(new CredentialTest(WS, "w1", IntegrationsApi.DEFAULT_TEST_EVENT, IntegrationsApi.WEBHOOK_TEST_CODE,
+            TIMEOUT_MS));
     assertThat(assertError(post("/v1/integrations/x9/test", KEY, null, ""), 404, "not_found")
         .getString("message")).isEqualTo("This workspace has no integration x9.");
     assertThat(assertError(post("/v1/integrations/m1/test", OTHER_KEY, null, ""), 404, "not_found")
@@ -191,7 +195,7 @@ class HttpEdgeUnitTest {
         "validation_failed").getJsonArray("details").getJsonObject(0).getString("field"))
         .isEqualTo("test_event_code");
     assertError(post("/v1/integrations/t1/test", null, null, ""), 401, "unauthorized");
-    assertThat(tests).hasSize(2);
+    assertThat(tests).hasSize(3);
   }
 
   @Test
