@@ -22,6 +22,12 @@ public final class Addresses {
   public static final String DELIVERIES_REDELIVER = "event-router.deliveries.redeliver";
 
   /**
+   * HttpVerticle -> SessionVerticle: {@code {"workspace_id", "from_event_id"}}, answered with the workspace's
+   * integrations as their deliveries since then show them (states, match-key coverage) and their pauses.
+   */
+  public static final String INTEGRATIONS_SUMMARY = "event-router.integrations.summary";
+
+  /**
    * Published, cluster-wide, when an integration's circuit breaker opens on a node: a {@code BreakerOpened}. Every
    * forwarder of that network opens its own breaker for the integration too, so the nodes back off together instead of
    * each finding the network down by itself. Safe to lose: a node that misses it finds out on its own.

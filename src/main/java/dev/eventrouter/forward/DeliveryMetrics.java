@@ -1,5 +1,7 @@
 package dev.eventrouter.forward;
 
+import dev.eventrouter.config.Network;
+import dev.eventrouter.event.MatchKeys;
 import dev.eventrouter.store.ClaimedDelivery;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -29,7 +31,10 @@ final class DeliveryMetrics {
   /** Not sent, or refused: the integration is paused on a refused token. */
   static final String HELD = "held";
 
+  /** A counter's key: an outcome, or a match key after this prefix. */
   private record Key(IntegrationKey integration, String outcome) {}
+
+  private static final String MATCH_KEY = "key:";
 
   private final MeterRegistry metrics;
   private final String network;
@@ -57,6 +62,28 @@ final class DeliveryMetrics {
                 "integration", k.integration().integrationId(), "outcome", k.outcome())
             .register(metrics))
         .increment(deliveries);
+  }
+
+  /**
+   * Match-key coverage: per key of the network, how many delivered events carried it
+   * ({@code event_router_match_keys_total}); over {@code event_router_deliveries_total{outcome="delivered"}}, the
+   * share. Every key is registered at the first delivery, so a key never sent shows as 0.
+   */
+  void matchKeys(IntegrationKey integration, Network network, int[] masks) {
+    List<String> keys = MatchKeys.BY_NETWORK.get(network);
+    for (int bit = 0; bit < keys.size(); bit++) {
+      int carried = 0;
+      for (int mask : masks) {
+        carried += (mask >> bit) & 1;
+      }
+      counters.computeIfAbsent(new Key(integration, MATCH_KEY + keys.get(bit)), k -> Counter
+              .builder("event_router.match_keys")
+              .description("delivered events that carried each match key, by network, workspace, integration and key")
+              .tags("network", network.id, "workspace", k.integration().workspaceId().toString(),
+                  "integration", k.integration().integrationId(), "key", k.outcome().substring(MATCH_KEY.length()))
+              .register(metrics))
+          .increment(carried);
+    }
   }
 
   void delivered(IntegrationKey integration, List<ClaimedDelivery> jobs, Instant now) {

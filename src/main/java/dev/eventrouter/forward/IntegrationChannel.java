@@ -87,14 +87,15 @@ final class IntegrationChannel {
           .filter(outcome -> !(outcome instanceof Outcome.Delivered)).findFirst()
           .orElse(new Outcome.Delivered()));
     }
+    JsonObject body = api.body(integration, jobs);
     return breaker.<Outcome>execute(() -> api
-            .send(client, integration, api.body(integration, jobs), config.requestTimeoutMs())
+            .send(client, integration, body, config.requestTimeoutMs())
             .map(response -> api.verdict(response.statusCode(), response.body(),
                 RetryAfter.millis(response.getHeader("Retry-After")), jobs.size()))
             .compose(outcome -> outcome instanceof Outcome.Retry retry
                 ? Future.failedFuture(new TransientFailure(retry))
                 : Future.succeededFuture(outcome)))
-        .compose(outcome -> record(integration, jobs, outcome, config), failure -> {
+        .compose(outcome -> record(integration, jobs, outcome, config, body), failure -> {
           if (failure instanceof OpenCircuitException) {
             // Wait for the breaker without spending attempts.
             return store.defer(jobs, Instant.now().plusMillis(config.breakerResetMs()))
@@ -103,7 +104,7 @@ final class IntegrationChannel {
           }
           Outcome.Retry retry = failure instanceof TransientFailure transientFailure ? transientFailure.retry
               : new Outcome.Retry(api.describe(failure), 0);
-          return record(integration, jobs, retry, config);
+          return record(integration, jobs, retry, config, body);
         });
   }
 
@@ -146,15 +147,20 @@ final class IntegrationChannel {
     metrics.count(key, outcome, jobs.size());
   }
 
+  /** Records the outcome of a request whose body was {@code body}. */
   private Future<Outcome> record(IntegrationConfig integration, List<ClaimedDelivery> jobs, Outcome outcome,
-                                 DeliveryConfig config) {
-    return recorded(integration, jobs, outcome, config).map(outcome);
+                                 DeliveryConfig config, JsonObject body) {
+    return recorded(integration, jobs, outcome, config, body).map(outcome);
   }
 
   private Future<Void> recorded(IntegrationConfig integration, List<ClaimedDelivery> jobs, Outcome outcome,
-                                DeliveryConfig config) {
+                                DeliveryConfig config, JsonObject body) {
     if (outcome instanceof Outcome.Delivered) {
-      return store.delivered(jobs).onSuccess(v -> metrics.delivered(key, jobs, Instant.now()));
+      int[] matchKeys = api.matchKeys(body, jobs.size());
+      return store.delivered(jobs, matchKeys).onSuccess(v -> {
+        metrics.delivered(key, jobs, Instant.now());
+        metrics.matchKeys(key, api.network(), matchKeys);
+      });
     }
     if (outcome instanceof Outcome.Retry retry) {
       long backoff = Backoff.delayMs(jobs.get(0).attempts(), config.initialBackoffMs(), config.maxBackoffMs());

@@ -3,6 +3,7 @@ package dev.eventrouter.forward;
 import dev.eventrouter.common.LogSafe;
 import dev.eventrouter.config.IntegrationConfig;
 import dev.eventrouter.config.Network;
+import dev.eventrouter.event.MatchKeys;
 import dev.eventrouter.store.ClaimedDelivery;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
@@ -59,6 +60,21 @@ public interface NetworkApi {
 
   /** How this network takes the user's data. */
   UserDataMapping userData();
+
+  /** The field of each event of a body that holds the user's match keys, or null when there is none. */
+  default String userField() {
+    return null;
+  }
+
+  /** The match keys each event of this body carries ({@link MatchKeys} masks), in the body's order. */
+  default int[] matchKeys(JsonObject body, int events) {
+    int[] masks = new int[events];
+    JsonArray data = userField() == null ? null : body.getJsonArray("data");
+    for (int i = 0; data != null && i < events; i++) {
+      masks[i] = MatchKeys.mask(network(), data.getJsonObject(i).getJsonObject(userField()));
+    }
+    return masks;
+  }
 
   /** Whether one request carries many events; when not, each event of a batch is its own request. */
   default boolean batches() {

@@ -105,6 +105,7 @@ public final class HttpVerticle extends VerticleBase {
     post(api, "/sessions/invites", sessions::invite);
     authenticated(api.get("/deliveries")).handler(deliveries::list);
     post(api, "/deliveries/redeliver", deliveries::redeliver);
+    authenticated(api.get("/integrations")).handler(integrations::summary);
     // No body is read (any is drained within the size limit): the integration is in the path, the event name an
     // optional query parameter.
     authenticated(api.post("/integrations/:integration_id/test")

@@ -5,13 +5,22 @@ import dev.eventrouter.bus.CredentialTest;
 import dev.eventrouter.config.IntegrationConfig;
 import dev.eventrouter.config.Network;
 import dev.eventrouter.config.WorkspaceConfig;
+import dev.eventrouter.event.EventIds;
 import dev.eventrouter.http.ApiException.FieldError;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.regex.Pattern;
 
 /**
+ * {@code GET /api/v1/integrations}: the key's workspace's integrations, each with its settings, whether it is paused,
+ * its deliveries of recent events by state, and its match-key coverage (the share of its delivered events that
+ * carried each key the network matches people with). And
  * {@code POST /api/v1/integrations/{integration_id}/test}: one test event through one integration of the key's
  * workspace, so a new token is checked before real traffic; answered with the network's verdict in its own words.
  * The event carries a test_event_code (the request's, else the integration's), so it lands in the network's test
@@ -25,10 +34,55 @@ final class IntegrationsApi {
   /** The networks' test codes are short letters and digits (Meta's TEST12345, TikTok's TEST67890). */
   static final Pattern TEST_EVENT_CODE = Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
+  /** How far back the summary looks by default, and at most: the 7 days the networks take events for. */
+  static final int DEFAULT_WINDOW_HOURS = 24;
+  static final int MAX_WINDOW_HOURS = 168;
+  private static final Pattern WINDOW_HOURS = Pattern.compile("[1-9][0-9]{0,2}");
+
   private final StoreClient bus;
 
   IntegrationsApi(StoreClient bus) {
     this.bus = bus;
+  }
+
+  void summary(RoutingContext rc) {
+    WorkspaceConfig workspace = Edge.workspace(rc);
+    String hours = query(rc, "window_hours", WINDOW_HOURS, "must be a whole number of hours from 1 to "
+        + MAX_WINDOW_HOURS);
+    int windowHours = hours == null ? DEFAULT_WINDOW_HOURS : Integer.parseInt(hours);
+    if (windowHours > MAX_WINDOW_HOURS) {
+      throw ApiException.validation(List.of(new FieldError("window_hours",
+          "must be a whole number of hours from 1 to " + MAX_WINDOW_HOURS)));
+    }
+    Instant since = Instant.now().minus(Duration.ofHours(windowHours)).truncatedTo(ChronoUnit.SECONDS);
+    JsonObject ask = new JsonObject().put("workspace_id", workspace.id().toString())
+        .put("from_event_id", EventIds.firstIdAt(since));
+    bus.ask(Addresses.INTEGRATIONS_SUMMARY, ask, rc)
+        .onSuccess(stored -> Responses.ok(rc, new JsonObject().put("window_hours", windowHours)
+            .put("since", since.toString()).put("integrations", summaries(workspace, stored))))
+        .onFailure(rc::fail);
+  }
+
+  /** Each configured integration, in the config's order, with what the store knows of it. */
+  private static JsonArray summaries(WorkspaceConfig workspace, JsonObject stored) {
+    JsonArray list = new JsonArray();
+    for (IntegrationConfig integration : workspace.integrations()) {
+      JsonObject known = stored.getJsonObject("integrations").getJsonObject(integration.id(), new JsonObject());
+      JsonObject deliveries = new JsonObject();
+      DeliveryFilters.STATES.forEach(state -> deliveries.put(state,
+          known.getJsonObject("deliveries", new JsonObject()).getLong(state, 0L)));
+      list.add(new JsonObject()
+          .put("integration_id", integration.id())
+          .put("network", integration.network().id)
+          .put("enabled", integration.enabled())
+          .put("dry_run", integration.dryRun())
+          .put("events", integration.events() == null ? null : new JsonArray(integration.events().stream().sorted()
+              .toList()))
+          .put("paused", stored.getJsonObject("paused").getJsonObject(integration.id()))
+          .put("deliveries", deliveries)
+          .put("match_keys", known.getJsonObject("match_keys")));
+    }
+    return list;
   }
 
   void test(RoutingContext rc) {

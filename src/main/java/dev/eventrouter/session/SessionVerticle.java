@@ -112,6 +112,7 @@ public final class SessionVerticle extends VerticleBase {
         vertx.eventBus().<JsonObject>localConsumer(Addresses.EVENTS_GET, this::find).completion(),
         vertx.eventBus().<JsonObject>localConsumer(Addresses.EVENTS_REDELIVER, this::redeliver).completion(),
         vertx.eventBus().<JsonObject>localConsumer(Addresses.DELIVERIES_LIST, this::listDeliveries).completion(),
+        vertx.eventBus().<JsonObject>localConsumer(Addresses.INTEGRATIONS_SUMMARY, this::summary).completion(),
         vertx.eventBus().<JsonObject>localConsumer(Addresses.DELIVERIES_REDELIVER, this::redeliverMatching)
             .completion(),
         reply(Addresses.SESSIONS_CAPTURE, json -> sessions.save(ClickSession.fromJson(json))),
@@ -214,6 +215,12 @@ public final class SessionVerticle extends VerticleBase {
       return Optional.of(new JsonObject().put("requeued", networks.size())
           .put("more", networks.size() == filter.limit()));
     }));
+  }
+
+  /** A workspace's integrations as their recent deliveries show them. */
+  private void summary(Message<JsonObject> message) {
+    answer(message, deliveries.summary(UUID.fromString(message.body().getString("workspace_id")),
+        message.body().getLong("from_event_id")).map(Optional::of));
   }
 
   /** Runs {@code then} on the stored event when the asking workspace has it; empty when it does not. */

@@ -11,7 +11,8 @@ import java.util.List;
  */
 public interface DeliveryOutcomes {
 
-  Future<Void> delivered(List<ClaimedDelivery> jobs);
+  /** Accepted; {@code matchKeys[i]} is the bit mask of the match keys {@code jobs[i]} carried (see MatchKeys). */
+  Future<Void> delivered(List<ClaimedDelivery> jobs, int[] matchKeys);
 
   /** Tried again at {@code nextAttempt}; the attempt is counted. */
   Future<Void> retry(List<ClaimedDelivery> jobs, String error, Instant nextAttempt);

@@ -5,6 +5,7 @@ import dev.eventrouter.event.ClickData;
 import dev.eventrouter.event.ClickSession;
 import dev.eventrouter.event.DeliveryFilter;
 import dev.eventrouter.event.EventIds;
+import dev.eventrouter.event.MatchKeys;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -16,9 +17,13 @@ import io.vertx.sqlclient.Tuple;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 /** SQL for the deliveries outbox. */
 public final class DeliveryStore implements DeliveryQueue {
@@ -78,10 +83,12 @@ public final class DeliveryStore implements DeliveryQueue {
         FROM unnest($1::bigint[], $2::bigint[]) AS j(event_id, delivery_id)
        WHERE d.event_id = j.event_id AND d.delivery_id = j.delivery_id""";
 
+  /** $3: the match keys each carried, in the order of $1 and $2. */
   static final String DELIVERED = """
       UPDATE deliveries d SET status = 'delivered', attempts = attempts + 1, delivered_at = now(), last_error = NULL,
-             updated_at = now()
-      """ + CLAIMED_ROWS;
+             match_keys = j.match_keys, updated_at = now()
+        FROM unnest($1::bigint[], $2::bigint[], $3::int[]) AS j(event_id, delivery_id, match_keys)
+       WHERE d.event_id = j.event_id AND d.delivery_id = j.delivery_id""";
 
   static final String RETRY = """
       UPDATE deliveries d SET status = 'retrying', attempts = attempts + 1, last_error = $3, next_attempt_at = $4,
@@ -185,6 +192,23 @@ public final class DeliveryStore implements DeliveryQueue {
        WHERE event_id = $1 AND workspace_id = $2 AND status IN ('failed', 'expired', 'unconfirmed')
       RETURNING network""";
 
+  /** The most match keys a network has (bits counted by SUMMARY). */
+  private static final int MATCH_KEY_BITS = MatchKeys.BY_NETWORK.values().stream().mapToInt(List::size).max()
+      .orElse(0);
+
+  /**
+   * A workspace's deliveries of events since an event id ($2), by integration and state, with how many of them carry
+   * match keys (the delivered, since match keys were stored) and how many carried each key (k0, k1, ...).
+   */
+  static final String SUMMARY = "SELECT integration_id, network, status, count(*) AS n, count(match_keys) AS keyed"
+      + IntStream.range(0, MATCH_KEY_BITS)
+          .mapToObj(bit -> ", count(*) FILTER (WHERE match_keys & " + (1 << bit) + " <> 0) AS k" + bit)
+          .collect(Collectors.joining())
+      + " FROM deliveries WHERE workspace_id = $1 AND event_id >= $2 GROUP BY integration_id, network, status";
+
+  static final String WORKSPACE_PAUSES = """
+      SELECT integration_id, reason, paused_at FROM integration_pauses WHERE workspace_id = $1""";
+
   private final Pool pool;
   private final Pool readPool;
 
@@ -232,8 +256,9 @@ public final class DeliveryStore implements DeliveryQueue {
   }
 
   @Override
-  public Future<Void> delivered(List<ClaimedDelivery> jobs) {
-    return pool.preparedQuery(DELIVERED).execute(claimed(jobs)).mapEmpty();
+  public Future<Void> delivered(List<ClaimedDelivery> jobs, int[] matchKeys) {
+    return pool.preparedQuery(DELIVERED).execute(claimed(jobs)
+        .addArrayOfInteger(Arrays.stream(matchKeys).boxed().toArray(Integer[]::new))).mapEmpty();
   }
 
   @Override
@@ -359,6 +384,53 @@ public final class DeliveryStore implements DeliveryQueue {
       }
       return deliveries;
     });
+  }
+
+  /**
+   * A workspace's integrations as their deliveries since {@code fromEventId} show them:
+   * {@code {"integrations": {id: {"deliveries": {state: n}, "match_keys": {"deliveries": n, "share": {key: 0..1}}}},
+   * "paused": {id: {"reason", "paused_at"}}}}; match keys only for networks that have them.
+   */
+  public Future<JsonObject> summary(UUID workspaceId, long fromEventId) {
+    Future<RowSet<Row>> counts = readPool.preparedQuery(SUMMARY).execute(Tuple.of(workspaceId, fromEventId));
+    Future<RowSet<Row>> pauses = readPool.preparedQuery(WORKSPACE_PAUSES).execute(Tuple.of(workspaceId));
+    return Future.all(counts, pauses).map(v -> {
+      JsonObject integrations = new JsonObject();
+      for (Row row : counts.result()) {
+        JsonObject integration = integrations.getJsonObject(row.getString("integration_id"));
+        if (integration == null) {
+          integration = new JsonObject().put("deliveries", new JsonObject());
+          integrations.put(row.getString("integration_id"), integration);
+        }
+        integration.getJsonObject("deliveries").put(row.getString("status"), row.getLong("n"));
+        addMatchKeys(integration, Network.valueOf(row.getString("network").toUpperCase(Locale.ROOT)), row);
+      }
+      JsonObject paused = new JsonObject();
+      for (Row row : pauses.result()) {
+        paused.put(row.getString("integration_id"), new JsonObject().put("reason", row.getString("reason"))
+            .put("paused_at", instant(row, "paused_at")));
+      }
+      return new JsonObject().put("integrations", integrations).put("paused", paused);
+    });
+  }
+
+  /** Adds this row's match-key counts to the integration's, and its shares of them. */
+  private static void addMatchKeys(JsonObject integration, Network network, Row row) {
+    List<String> keys = MatchKeys.BY_NETWORK.get(network);
+    if (keys.isEmpty()) {
+      return;
+    }
+    JsonObject coverage = integration.getJsonObject("match_keys", new JsonObject().put("deliveries", 0L)
+        .put("carried", new JsonObject()));
+    long keyed = coverage.getLong("deliveries") + row.getLong("keyed");
+    JsonObject carried = coverage.getJsonObject("carried");
+    JsonObject share = new JsonObject();
+    for (int bit = 0; bit < keys.size(); bit++) {
+      long n = carried.getLong(keys.get(bit), 0L) + row.getLong("k" + bit);
+      carried.put(keys.get(bit), n);
+      share.put(keys.get(bit), keyed == 0 ? null : Math.round(n * 1000.0 / keyed) / 1000.0);
+    }
+    integration.put("match_keys", coverage.put("deliveries", keyed).put("share", share));
   }
 
   /**

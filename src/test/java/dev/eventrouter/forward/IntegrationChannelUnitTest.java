@@ -107,6 +107,12 @@ class IntegrationChannelUnitTest {
     channel.close();
     Await.result(channel(new MetaApi()).send(meta(FakeAdNetworks.META_TOKEN, fake.baseUrl()), jobs(1, 2), CONFIG));
     assertThat(outcomes.recorded).containsExactly(new RecordingOutbox.Recorded("delivered", List.of(1L, 2L), null, null));
+    assertThat(outcomes.matchKeysLog).as("no user data: the telegram id's external_id alone (bit 2)")
+        .containsExactly(new int[] {4, 4});
+    assertThat(metrics.get("event_router.match_keys").tags("key", "external_id").counter().count()).isEqualTo(2);
+    assertThat(metrics.get("event_router.match_keys").tags("key", "em").counter().count()).as("registered at 0")
+        .isZero();
+    assertThat(metrics.find("event_router.match_keys").counters()).hasSize(7);
     assertThat(fake.received("meta").get(0).eventIds()).containsExactly("evt_1001", "evt_1002");
     assertThat(deliveries("delivered")).isEqualTo(2);
     Timer latency = metrics.get("event_router.delivery.latency").tags("network", "meta").timer();

@@ -1,5 +1,7 @@
 package dev.eventrouter.forward;
 
+import dev.eventrouter.forward.webhook.WebhookApi;
+import dev.eventrouter.event.MatchKeys;
 import dev.eventrouter.common.Sha256;
 import dev.eventrouter.config.DataProcessing;
 import dev.eventrouter.config.IntegrationConfig;
@@ -32,12 +34,13 @@ class PayloadUnitTest {
   private static final String TELEGRAM_HASH = Sha256.hex("42");
 
   private static ClaimedDelivery purchase() {
-    return new ClaimedDelivery(1, 7, UUID.randomUUID(), "i", "FTD", "Purchase", 0, 42, "sess1", new BigDecimal("19.99"), "EUR",
-        new JsonObject().put("email", " User@Example.com "), AT, CLICK, null);
+    return new ClaimedDelivery(1, 7, UUID.randomUUID(), "i", "FTD", "Purchase", 0, 42, "sess1",
+        new BigDecimal("19.99"), "EUR", new JsonObject().put("email", " User@Example.com "), AT, CLICK, null);
   }
 
   private static ClaimedDelivery lead() {
-    return new ClaimedDelivery(2, 8, UUID.randomUUID(), "i", "REG", "Lead", 0, 42, null, null, "USD", null, AT, null, null);
+    return new ClaimedDelivery(2, 8, UUID.randomUUID(), "i", "REG", "Lead", 0, 42, null, null, "USD", null, AT, null,
+        null);
   }
 
   /** A click captured without its landing page (a bot link shared in a chat). */
@@ -177,5 +180,25 @@ class PayloadUnitTest {
         new JsonObject().put("country", Sha256.hex("us")), AT, null, null);
     assertThat(MetaApi.USER_DATA.rejected(hashedCountry)).isEmpty();
     assertThat(TikTokApi.USER_DATA.rejected(hashedCountry)).containsExactly("country");
+  }
+
+  @Test
+  @DisplayName("the match keys of a body, event by event, as MatchKeys masks; a webhook's body has none")
+  void matchKeys() {
+    MetaApi meta = new MetaApi();
+    IntegrationConfig metaConfig = integration(Network.META, null, null);
+    JsonObject body = meta.body(metaConfig, List.of(purchase(), lead()));
+    assertThat(meta.matchKeys(body, 2)).containsExactly(
+        MatchKeys.mask(Network.META, body.getJsonArray("data").getJsonObject(0).getJsonObject("user_data")),
+        MatchKeys.mask(Network.META, body.getJsonArray("data").getJsonObject(1).getJsonObject("user_data")));
+    assertThat(meta.matchKeys(body, 2)[0]).as("em, external_id, fbc, fbp, IP, user agent").isEqualTo(0b1111101);
+    assertThat(meta.matchKeys(body, 2)[1]).as("external_id only").isEqualTo(0b100);
+    TikTokApi tiktok = new TikTokApi();
+    JsonObject tiktokBody = tiktok.body(integration(Network.TIKTOK, null, "https://t.me/x"), List.of(purchase()));
+    assertThat(tiktok.matchKeys(tiktokBody, 1)).containsExactly(MatchKeys.mask(Network.TIKTOK,
+        tiktokBody.getJsonArray("data").getJsonObject(0).getJsonObject("user")));
+    assertThat(tiktok.matchKeys(tiktokBody, 1)[0]).isNotZero();
+    assertThat(new WebhookApi().matchKeys(new JsonObject().put("data", body.getJsonArray("data")), 2))
+        .containsExactly(0, 0);
   }
 }

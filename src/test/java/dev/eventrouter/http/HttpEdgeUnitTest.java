@@ -15,6 +15,7 @@ import dev.eventrouter.config.HttpConfig;
 import dev.eventrouter.config.RateLimitConfig;
 import dev.eventrouter.config.WorkspaceConfig;
 import dev.eventrouter.event.DeliveryFilter;
+import dev.eventrouter.event.EventIds;
 import dev.eventrouter.support.Await;
 import dev.eventrouter.support.RawHttp;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -77,7 +78,7 @@ class HttpEdgeUnitTest {
     this.vertx = vertx;
     for (String address : List.of(Addresses.EVENTS_INGEST, Addresses.EVENTS_GET, Addresses.EVENTS_REDELIVER,
         Addresses.SESSIONS_CAPTURE, Addresses.SESSIONS_INVITE, Addresses.DELIVERIES_LIST,
-        Addresses.DELIVERIES_REDELIVER)) {
+        Addresses.DELIVERIES_REDELIVER, Addresses.INTEGRATIONS_SUMMARY)) {
       Await.result(vertx.eventBus().<JsonObject>consumer(address, message -> {
         asked.add(message);
         store.accept(message);
@@ -196,6 +197,63 @@ class HttpEdgeUnitTest {
         .isEqualTo("test_event_code");
     assertError(post("/v1/integrations/t1/test", null, null, ""), 401, "unauthorized");
     assertThat(tests).hasSize(3);
+  }
+
+  @Test
+  @DisplayName("the integrations summary: every configured integration in order, the store's counts and pauses on "
+      + "it, every state present; the window asked of the store; a bad window refused")
+  void integrationsSummary() {
+    JsonObject coverage = new JsonObject().put("deliveries", 5).put("carried", new JsonObject().put("em", 2))
+        .put("share", new JsonObject().put("em", 0.4));
+    JsonObject paused = new JsonObject().put("reason", "tiktok code 40105: revoked")
+        .put("paused_at", "2026-11-22T00:00:00Z");
+    store = message -> message.reply(new JsonObject()
+        .put("integrations", new JsonObject().put("m1", new JsonObject()
+            .put("deliveries", new JsonObject().put("delivered", 5).put("failed", 1)).put("match_keys", coverage)))
+        .put("paused", new JsonObject().put("t1", paused)));
+    Instant before = Instant.now();
+    HttpResponse<Buffer> response = Await.result(client.get(port, "127.0.0.1", "/v1/integrations")
+        .putHeader("x-api-key", KEY).send());
+    assertThat(response.statusCode()).isEqualTo(200);
+    JsonObject data = response.bodyAsJsonObject().getJsonObject("data");
+    assertThat(data.getInteger("window_hours")).isEqualTo(24);
+    Instant since = Instant.parse(data.getString("since"));
+    assertThat(since).isBetween(before.minus(Duration.ofHours(24)).minusSeconds(1),
+        Instant.now().minus(Duration.ofHours(24)));
+    JsonObject asked0 = asked.get(0).body();
+    assertThat(asked0.getString("workspace_id")).isEqualTo(WS.toString());
+    assertThat(asked0.getLong("from_event_id")).isEqualTo(EventIds.firstIdAt(since));
+
+    JsonArray integrations = data.getJsonArray("integrations");
+    assertThat(integrations.stream().map(i -> ((JsonObject) i).getString("integration_id")))
+        .containsExactly("m1", "t1", "w1");
+    JsonObject m1 = integrations.getJsonObject(0);
+    assertThat(m1.getString("network")).isEqualTo("meta");
+    assertThat(m1.getBoolean("enabled")).isTrue();
+    assertThat(m1.getBoolean("dry_run")).isFalse();
+    assertThat(m1.containsKey("events")).isTrue();
+    assertThat(m1.getValue("events")).isNull();
+    assertThat(m1.getValue("paused")).isNull();
+    assertThat(m1.getJsonObject("match_keys")).isEqualTo(coverage);
+    assertThat(m1.getJsonObject("deliveries").fieldNames()).containsExactlyElementsOf(DeliveryFilters.STATES);
+    assertThat(m1.getJsonObject("deliveries").getLong("delivered")).isEqualTo(5);
+    assertThat(m1.getJsonObject("deliveries").getLong("failed")).isEqualTo(1);
+    assertThat(m1.getJsonObject("deliveries").getLong("pending")).isZero();
+    JsonObject t1 = integrations.getJsonObject(1);
+    assertThat(t1.getJsonObject("paused")).isEqualTo(paused);
+    assertThat(t1.getValue("match_keys")).isNull();
+    assertThat(t1.getJsonObject("deliveries").getLong("delivered")).isZero();
+
+    HttpResponse<Buffer> week = Await.result(client.get(port, "127.0.0.1", "/api/v1/integrations?window_hours=168")
+        .putHeader("x-api-key", KEY).send());
+    assertThat(week.bodyAsJsonObject().getJsonObject("data").getInteger("window_hours")).isEqualTo(168);
+    for (String bad : List.of("0", "169", "999", "1000", "x", "-1", "01")) {
+      HttpResponse<Buffer> refused = Await.result(client.get(port, "127.0.0.1", "/api/v1/integrations?window_hours="
+          + bad).putHeader("x-api-key", KEY).send());
+      assertThat(assertError(refused, 400, "validation_failed").getJsonArray("details").getJsonObject(0)
+          .getString("field")).as(bad).isEqualTo("window_hours");
+    }
+    assertThat(asked).hasSize(2);
   }
 
   @Test

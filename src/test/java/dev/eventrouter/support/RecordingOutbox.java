@@ -20,6 +20,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class RecordingOutbox implements DeliveryQueue {
 
+  /** The match-key masks of each delivered call, in call order. */
+  public final List<int[]> matchKeysLog = new CopyOnWriteArrayList<>();
+
   /** One recorded outcome: what, for which deliveries, the error, and when they are due again. */
   public record Recorded(String what, List<Long> deliveryIds, String error, Instant due) {}
 
@@ -78,7 +81,8 @@ public final class RecordingOutbox implements DeliveryQueue {
   }
 
   @Override
-  public Future<Void> delivered(List<ClaimedDelivery> jobs) {
+  public Future<Void> delivered(List<ClaimedDelivery> jobs, int[] matchKeys) {
+    matchKeysLog.add(matchKeys.clone());
     return add("delivered", jobs, null, null);
   }
 

@@ -107,6 +107,11 @@ public final class MetaApi implements NetworkApi {
   }
 
   @Override
+  public String userField() {
+    return "user_data";
+  }
+
+  @Override
   public Future<HttpResponse<Buffer>> send(WebClient client, IntegrationConfig integration, JsonObject body,
                                            long timeoutMs) {
     return client.postAbs(integration.apiBase() + "/" + integration.apiVersion() + "/" + integration.pixel()

@@ -42,6 +42,11 @@ public final class TikTokApi implements NetworkApi {
   }
 
   @Override
+  public String userField() {
+    return "user";
+  }
+
+  @Override
   public JsonObject envelope(IntegrationConfig integration) {
     return new JsonObject().put("event_source", integration.source()).put("event_source_id", integration.pixel());
   }
