@@ -88,8 +88,8 @@ final class CredentialCheck {
       message = unconfirmed.error();
     } else if (outcome instanceof Outcome.InvalidData invalid) {
       message = invalid.error();
-    } else if (outcome instanceof Outcome.Failed failed) {
-      message = failed.error();
+    } else {
+      message = ((Outcome.Failed) outcome).error(); // the last kind: Outcome is sealed
     }
     return new JsonObject()
         .put("integration_id", integration.id())
@@ -98,6 +98,6 @@ final class CredentialCheck {
         .put("event_id", EventIds.format(job.eventId()))
         .put("event_name", job.mappedEvent())
         .put("verdict", verdict)
-        .put("message", message == null ? null : Redact.secrets(message, integration));
+        .put("message", Redact.secrets(message, integration));
   }
 }

@@ -314,16 +314,16 @@ public final class ForwarderVerticle extends VerticleBase {
   private void test(Message<JsonObject> message) {
     CredentialTest test = CredentialTest.fromJson(message.body());
     IntegrationKey key = new IntegrationKey(network.id, test.workspaceId(), test.integrationId());
-    Optional<WorkspaceConfig> workspace = live.current().workspace(test.workspaceId());
     Optional<IntegrationConfig> integration = integration(key);
-    if (workspace.isEmpty() || integration.isEmpty()) {
+    if (integration.isEmpty()) {
       // The asking node's config has it and this one's not (yet): a reload under way.
       message.fail(BusFailure.NOT_FOUND, "no integration " + test.integrationId() + " here");
       return;
     }
     DeliveryConfig config = live.current().delivery();
+    WorkspaceConfig workspace = live.current().workspace(test.workspaceId()).orElseThrow(); // it has the integration
     IntegrationConfig tested = integration.get().withTestEventCode(test.testEventCode());
-    ClaimedDelivery job = CredentialCheck.job(workspace.get(), tested, test.eventName(), Instant.now());
+    ClaimedDelivery job = CredentialCheck.job(workspace, tested, test.eventName(), Instant.now());
     // The network's usual request timeout, and never longer than the asker waits.
     long timeoutMs = Math.min(config.requestTimeoutMs(), test.timeoutMs());
     channel(key, config).test(tested, job, timeoutMs).onSuccess(verdict -> {

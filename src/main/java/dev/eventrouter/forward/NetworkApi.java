@@ -34,8 +34,10 @@ public interface NetworkApi {
     return body;
   }
 
-  /** The body's fields other than {@code data} and {@code test_event_code}. */
-  JsonObject envelope(IntegrationConfig integration);
+  /** The body's fields other than {@code data} and {@code test_event_code}: none unless the network has some. */
+  default JsonObject envelope(IntegrationConfig integration) {
+    return new JsonObject();
+  }
 
   /** One event of the body. */
   JsonObject event(IntegrationConfig integration, ClaimedDelivery job);

@@ -41,11 +41,6 @@ class BulkRedeliveryTest extends FakeNetworksTest {
     return ids;
   }
 
-  private long count(String network, String status) {
-    return app.rows("SELECT count(*) FROM deliveries WHERE network = $1 AND status = $2", network, status).get(0)
-        .getLong(0);
-  }
-
   private JsonObject redeliver(JsonObject filter) {
     var answer = app.postJson("/api/v1/deliveries/redeliver", KEY_A, filter);
     assertThat(answer.statusCode()).as(answer.bodyAsString()).isEqualTo(200);

@@ -114,6 +114,9 @@ class CredentialCheckUnitTest {
     assertThat((String) text).hasSize(CredentialCheck.MAX_TEXT_CHARS).startsWith("<html>***x");
     assertThat(CredentialCheck.answered(job, META, new Outcome.Retry("x", 0), 502, Buffer.buffer("short"))
         .getValue("response")).isEqualTo("short");
+    String exact = "y".repeat(CredentialCheck.MAX_TEXT_CHARS);
+    assertThat(CredentialCheck.answered(job, META, new Outcome.Retry("x", 0), 502, Buffer.buffer(exact))
+        .getValue("response")).as("at the limit: whole").isEqualTo(exact);
     JsonObject empty = CredentialCheck.answered(job, META, new Outcome.Retry("x", 0), 502, Buffer.buffer());
     assertThat(empty.containsKey("response")).isTrue();
     assertThat(empty.getValue("response")).isNull();

@@ -42,6 +42,12 @@ abstract class FakeNetworksTest {
     fake.stop();
   }
 
+  /** How many deliveries of the network are in this state. */
+  protected long count(String network, String status) {
+    return app.rows("SELECT count(*) FROM deliveries WHERE network = $1 AND status = $2", network, status).get(0)
+        .getLong(0);
+  }
+
   @AfterEach
   void stopService() {
     if (app != null) {

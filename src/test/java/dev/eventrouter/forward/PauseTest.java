@@ -49,11 +49,6 @@ class PauseTest extends FakeNetworksTest {
     return ids;
   }
 
-  private long count(String network, String status) {
-    return app.rows("SELECT count(*) FROM deliveries WHERE network = $1 AND status = $2", network, status).get(0)
-        .getLong(0);
-  }
-
   @Test
   @DisplayName("Meta 190: the integration pauses once, its events are held and shown paused with no further "
       + "request; a config with a new token resumes it and every held event is delivered once")

@@ -23,11 +23,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ReconciliationTest extends FakeNetworksTest {
 
-  private long count(String network, String status) {
-    return app.rows("SELECT count(*) FROM deliveries WHERE network = $1 AND status = $2", network, status).get(0)
-        .getLong(0);
-  }
-
   @Test
   @DisplayName("Meta counting one event fewer and TikTok's 20001: every delivery unconfirmed with the network's "
       + "words, none delivered; a redelivery once the networks take them all delivers them under the same ids")

@@ -93,12 +93,14 @@ class RetryPolicyUnitTest {
   void redactSecrets() {
     IntegrationConfig hook = new IntegrationConfig("w", Network.WEBHOOK, null, "whsec-0123456789ab", null, null, null,
         null, null, true, false, null, DataProcessing.NONE, new WebhookConfig("http://x", "POST",
-        Map.of("Authorization", "Bearer tok-12345678", "X-Keys", "key-a-123456,short"), Map.of()));
+        Map.of("Authorization", "Bearer tok-12345678", "X-Keys", "key-a-123456,short",
+            "X-Edge", "exactly8 seven-7"), Map.of()));
     assertThat(Redact.secrets("sig whsec-0123456789ab, header Bearer tok-12345678, echo tok-12345678", hook))
         .isEqualTo("sig ***, header ***, echo ***");
     assertThat(Redact.secrets("keys key-a-123456 and short and Bearer", hook))
         .as("words under 8 characters are not secrets on their own").isEqualTo("keys *** and short and Bearer");
     assertThat(Redact.secrets("whole key-a-123456,short", hook)).isEqualTo("whole ***");
+    assertThat(Redact.secrets("exactly8 and seven-7", hook)).isEqualTo("*** and seven-7");
     IntegrationConfig meta = new IntegrationConfig("m", Network.META, "1", "EAAB-token", "http://x", "v25.0", "chat",
         null, null, true, false, null, DataProcessing.NONE, null);
     assertThat(Redact.secrets("refused EAAB-token", meta)).isEqualTo("refused ***");

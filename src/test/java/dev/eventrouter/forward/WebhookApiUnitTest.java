@@ -130,6 +130,11 @@ class WebhookApiUnitTest {
 
     Await.result(API.send(client, hook, API.body(hook, List.of(bare())), 5_000));
     assertThat(seen.get().uri()).startsWith("/pb/REG?s=&c=&t=&v=&n=REG&id=evt_78&tg=43&cur=USD");
+
+    IntegrationConfig unknown = hook("POST", "/pb?a={other}&b={event_id}", null);
+    Await.result(API.send(client, unknown, API.body(unknown, List.of(bare())), 5_000));
+    assertThat(seen.get().uri()).as("a name not in the list (the config refuses one) is left as written")
+        .isEqualTo("/pb?a={other}&b=evt_78");
   }
 
   @Test
@@ -174,6 +179,8 @@ class WebhookApiUnitTest {
     assertThat(API.batches()).isFalse();
     assertThat(API.shortfall(Buffer.buffer("{\"events_received\":0}"), 5)).isNull();
     assertThat(API.userData().rejected(purchase())).isEmpty();
+    assertThat(API.userData().user(purchase()).getJsonArray("external_id")).as("unused for a webhook, yet total")
+        .containsExactly(Sha256.hex("42"));
     assertThat(API.describe(new TimeoutException("POST /pb?key=abc timed out")))
         .isEqualTo("webhook request failed: no answer within the request timeout");
     assertThat(API.describe(new IOException("connect to /pb?key=abc refused")))

@@ -5,26 +5,20 @@ import dev.eventrouter.config.LiveConfig;
 import dev.eventrouter.support.Await;
 import dev.eventrouter.support.LogCapture;
 import dev.eventrouter.support.TestApp;
-import dev.eventrouter.support.TestDatabase;
 import io.vertx.core.MultiMap;
-import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import io.vertx.junit5.VertxExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -42,11 +36,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * headers from the environment, the HMAC-SHA256 signature (checked here with the JDK's own HMAC), retries, failures
  * and the credential test. Real PostgreSQL.
  */
-@ExtendWith(VertxExtension.class)
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class WebhookTest {
+class WebhookTest extends FakeNetworksTest {
 
-  private static final Duration DEADLINE = Duration.ofSeconds(15);
   private static final String SECRET = "whsec-0123456789abcdef";
   private static final String TOKEN = "tracker-token-77";
   private static final Map<String, String> ENV = Map.of("HOOK_SECRET", SECRET, "HOOK_TOKEN", TOKEN);
@@ -54,19 +45,14 @@ class WebhookTest {
   /** One request as the tracker received it. */
   record Received(String method, String uri, MultiMap headers, Buffer body) {}
 
-  private Vertx vertx;
   private HttpServer tracker;
-  private String databaseUrl;
-  private TestApp app;
   private final List<Received> received = new CopyOnWriteArrayList<>();
   private final Map<String, AtomicInteger> attemptsByEvent = new ConcurrentHashMap<>();
   /** The status the tracker answers, given the event id and how many times it has seen it (1 the first time). */
   private volatile Function<Integer, Integer> status = seen -> 200;
 
   @BeforeAll
-  void start(Vertx vertx) {
-    this.vertx = vertx;
-    databaseUrl = TestDatabase.freshDatabaseUrl();
+  void startTracker() {
     tracker = vertx.createHttpServer().requestHandler(request -> request.body().onSuccess(body -> {
       received.add(new Received(request.method().name(), request.uri(), request.headers(), body));
       String id = request.getHeader("X-Event-Router-Event-Id");
@@ -76,17 +62,13 @@ class WebhookTest {
   }
 
   @AfterAll
-  void stop() {
+  void stopTracker() {
     tracker.close().await();
   }
 
+  /** Runs before the base class stops the service. */
   @AfterEach
-  void stopService() {
-    if (app != null) {
-      app.truncate();
-      app.close();
-      app = null;
-    }
+  void forgetRequests() {
     received.clear();
     attemptsByEvent.clear();
     status = seen -> 200;

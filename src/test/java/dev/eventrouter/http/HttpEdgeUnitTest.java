@@ -41,6 +41,7 @@ import java.time.Instant;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
@@ -111,7 +112,7 @@ class HttpEdgeUnitTest {
 
   private static IntegrationConfig integration(String id, Network network, String testEventCode) {
     return new IntegrationConfig(id, network, "123", "token", "http://unused", "v25.0", "chat", null, testEventCode,
-        true, false, null, new DataProcessing(false, 0, 0), null);
+        true, false, network == Network.TIKTOK ? Set.of("REG", "FTD") : null, new DataProcessing(false, 0, 0), null);
   }
 
   private static JsonObject event() {
@@ -185,6 +186,9 @@ class HttpEdgeUnitTest {
     assertThat(CredentialTest.fromJson(tests.get(2).body())).as("a webhook has no test tool: a plain marker")
         .isEqualTo(new CredentialTest(WS, "w1", IntegrationsApi.DEFAULT_TEST_EVENT, IntegrationsApi.WEBHOOK_TEST_CODE,
             TIMEOUT_MS));
+    assertThat(post("/v1/integrations/w1/test?test_event_code=W9", KEY, null, "").statusCode()).isEqualTo(200);
+    assertThat(CredentialTest.fromJson(tests.get(3).body()).testEventCode()).as("the asked code kept")
+        .isEqualTo("W9");
     assertThat(assertError(post("/v1/integrations/x9/test", KEY, null, ""), 404, "not_found")
         .getString("message")).isEqualTo("This workspace has no integration x9.");
     assertThat(assertError(post("/v1/integrations/m1/test", OTHER_KEY, null, ""), 404, "not_found")
@@ -196,7 +200,7 @@ class HttpEdgeUnitTest {
         "validation_failed").getJsonArray("details").getJsonObject(0).getString("field"))
         .isEqualTo("test_event_code");
     assertError(post("/v1/integrations/t1/test", null, null, ""), 401, "unauthorized");
-    assertThat(tests).hasSize(3);
+    assertThat(tests).hasSize(4);
   }
 
   @Test
@@ -241,6 +245,7 @@ class HttpEdgeUnitTest {
     assertThat(m1.getJsonObject("deliveries").getLong("pending")).isZero();
     JsonObject t1 = integrations.getJsonObject(1);
     assertThat(t1.getJsonObject("paused")).isEqualTo(paused);
+    assertThat(t1.getJsonArray("events")).as("sorted").containsExactly("FTD", "REG");
     assertThat(t1.getValue("match_keys")).isNull();
     assertThat(t1.getJsonObject("deliveries").getLong("delivered")).isZero();
 

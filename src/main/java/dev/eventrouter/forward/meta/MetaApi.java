@@ -36,11 +36,6 @@ public final class MetaApi implements NetworkApi {
   }
 
   @Override
-  public JsonObject envelope(IntegrationConfig integration) {
-    return new JsonObject();
-  }
-
-  @Override
   public JsonObject event(IntegrationConfig integration, ClaimedDelivery job) {
     JsonObject event = new JsonObject()
         .put("event_name", job.mappedEvent())

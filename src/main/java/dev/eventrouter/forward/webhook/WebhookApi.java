@@ -61,11 +61,6 @@ public final class WebhookApi implements NetworkApi {
   }
 
   @Override
-  public JsonObject envelope(IntegrationConfig integration) {
-    return new JsonObject();
-  }
-
-  @Override
   public JsonObject event(IntegrationConfig integration, ClaimedDelivery job) {
     JsonObject event = new JsonObject()
         .put("event_id", EventIds.format(job.eventId()))
@@ -100,15 +95,21 @@ public final class WebhookApi implements NetworkApi {
                                            long timeoutMs) {
     WebhookConfig webhook = integration.webhook();
     String url = WebhookUrl.expand(webhook.url(), body);
-    boolean withBody = !"GET".equals(webhook.method());
-    Buffer payload = withBody ? body.toBuffer() : Buffer.buffer();
-    byte[] signed = withBody ? payload.getBytes() : url.getBytes(StandardCharsets.UTF_8);
     HttpRequest<Buffer> request = client.requestAbs(HttpMethod.valueOf(webhook.method()), url)
         .timeout(timeoutMs)
-        .putHeader(EVENT_ID_HEADER, body.getString("event_id"))
-        .putHeader(SIGNATURE_HEADER, "sha256=" + Sha256.hmacHex(integration.accessToken(), signed));
+        .putHeader(EVENT_ID_HEADER, body.getString("event_id"));
     webhook.headers().forEach(request::putHeader);
-    return withBody ? request.putHeader("Content-Type", "application/json").sendBuffer(payload) : request.send();
+    if ("GET".equals(webhook.method())) {
+      return signed(request, integration, url.getBytes(StandardCharsets.UTF_8)).send();
+    }
+    Buffer payload = body.toBuffer();
+    return signed(request, integration, payload.getBytes()).putHeader("Content-Type", "application/json")
+        .sendBuffer(payload);
+  }
+
+  private static HttpRequest<Buffer> signed(HttpRequest<Buffer> request, IntegrationConfig integration,
+                                            byte[] content) {
+    return request.putHeader(SIGNATURE_HEADER, "sha256=" + Sha256.hmacHex(integration.accessToken(), content));
   }
 
   @Override
