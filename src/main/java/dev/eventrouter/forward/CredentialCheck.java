@@ -62,7 +62,7 @@ final class CredentialCheck {
     try {
       response = text.isEmpty() ? null : Json.decodeValue(text);
     } catch (DecodeException notJson) {
-      response = text.length() > MAX_TEXT_CHARS ? text.substring(0, MAX_TEXT_CHARS) : text;
+      response = text.substring(0, Math.min(text.length(), MAX_TEXT_CHARS));
     }
     return verdict.put("response", response);
   }

@@ -104,7 +104,7 @@ final class DeliveryFilters {
       if (!valid) {
         errors.add(new FieldError("status", "each must be one of " + String.join(", ", allowed)));
       }
-      return valid ? List.copyOf(Set.copyOf(given)) : allowed;
+      return List.copyOf(Set.copyOf(given)); // with an error, the filter is refused whole
     }
 
     /** Where a list resumes: after this (event id, delivery id); {0, 0} from the start. */
@@ -152,7 +152,7 @@ final class DeliveryFilters {
       if (invalid) {
         errors.add(new FieldError(name, rule));
       }
-      return invalid ? null : value;
+      return value; // with an error, the filter is refused whole
     }
 
     private Instant instant(String name, Instant fallback) {

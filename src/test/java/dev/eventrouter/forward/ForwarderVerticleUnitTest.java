@@ -36,6 +36,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -138,6 +139,21 @@ class ForwarderVerticleUnitTest {
     assertThat(queue.pauses).as("the token is the one refused: no resume").hasSize(1);
     Await.until("the held counted", Await.WAIT, () -> metrics.scrape().contains("outcome=\"held\""));
     assertThat(metrics.scrape()).contains(pausedGauge() + " 1.0");
+  }
+
+  @Test
+  @DisplayName("a pause another node ended first: dropped here too, without a second 'resumed' line or wake-up")
+  void resumedByAnotherNode() {
+    queue.pauses.add(pause("the-old-token", Instant.now()));
+    queue.resumedElsewhere = true;
+    AtomicInteger wakeUps = new AtomicInteger();
+    vertx.eventBus().consumer(Addresses.deliveriesDue("meta"), message -> wakeUps.incrementAndGet());
+    LogCapture logs = LogCapture.start();
+    deploy();
+    Await.until("the pause dropped", Await.WAIT, () -> queue.pauses.isEmpty() && pauseBoard.snapshot().isEmpty());
+    logs.stop();
+    assertThat(logs.text()).doesNotContain("resumed (");
+    assertThat(wakeUps).hasValue(0);
   }
 
   @Test

@@ -112,6 +112,13 @@ class DeliveryFiltersUnitTest {
   }
 
   @Test
+  @DisplayName("a bad until is reported alone, even when the since given is after the fallback until")
+  void badUntilAlone() {
+    assertThat(badFields(() -> DeliveryFilters.list(WS, query("since", NOW.plus(Duration.ofDays(1)).toString(),
+        "until", "soon"), NOW))).containsExactly("until");
+  }
+
+  @Test
   @DisplayName("a redelivery without fields: failed, expired and unconfirmed, the last 7 days, 1000 per call")
   void redeliverDefaults() {
     DeliveryFilter filter = DeliveryFilters.redeliver(WS, new JsonObject(), NOW);

@@ -129,9 +129,13 @@ public final class RecordingOutbox implements DeliveryQueue {
 
   @Override
   public synchronized Future<Boolean> resume(Pause pause) {
-    return Future.succeededFuture(pauses.removeIf(p -> p.integrationId().equals(pause.integrationId())
-        && p.workspaceId().equals(pause.workspaceId())));
+    boolean removed = pauses.removeIf(p -> p.integrationId().equals(pause.integrationId())
+        && p.workspaceId().equals(pause.workspaceId()));
+    return Future.succeededFuture(removed && !resumedElsewhere);
   }
+
+  /** Set: every resume finds the pause already ended by another node (the row is gone all the same). */
+  public volatile boolean resumedElsewhere;
 
   /** The first of {@link #held} of that integration, taken out, or nothing. */
   @Override

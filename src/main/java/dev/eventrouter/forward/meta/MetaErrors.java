@@ -75,9 +75,10 @@ public final class MetaErrors {
     return json != null && json.getValue("error") instanceof JsonObject error ? error : null;
   }
 
+  /** The body as a JSON object, or null when there is none or it is not one (parsing null fails too). */
   private static JsonObject jsonOf(Buffer body) {
     try {
-      return body == null ? null : new JsonObject(body);
+      return new JsonObject(body);
     } catch (RuntimeException notJson) {
       return null;
     }

@@ -66,9 +66,10 @@ public final class TikTokCodes {
     return new Outcome.Failed(message);
   }
 
+  /** The body as a JSON object, or null when there is none or it is not one (parsing null or nothing fails too). */
   private static JsonObject jsonOf(Buffer body) {
     try {
-      return body == null || body.length() == 0 ? null : new JsonObject(body);
+      return new JsonObject(body);
     } catch (RuntimeException notJson) {
       return null;
     }
