@@ -102,6 +102,18 @@ class CredentialTestApiTest extends FakeNetworksTest {
   }
 
   @Test
+  @DisplayName("an integration in dry_run and disabled is still tested for real: how it is checked before it is on")
+  void dryRunAndDisabled() {
+    JsonObject config = ForwardingTestConfig.config(databaseUrl, fake.baseUrl(), new JsonObject()
+        .put("dry_run", true).put("enabled", false));
+    app = TestApp.start(vertx, config);
+    JsonObject verdict = test("meta-main/test?test_event_code=T1").bodyAsJsonObject().getJsonObject("data");
+    assertThat(verdict.getString("verdict")).isEqualTo("accepted");
+    assertThat(fake.received("meta")).singleElement()
+        .satisfies(request -> assertThat(request.body().getString("test_event_code")).isEqualTo("T1"));
+  }
+
+  @Test
   @DisplayName("a network that does not answer in time: 'unavailable', within the request timeout")
   void unavailable() {
     start(FakeAdNetworks.META_TOKEN);
