@@ -7,6 +7,8 @@ public final class Addresses {
   public static final String EVENTS_INGEST = "event-router.events.ingest";
   /** HttpVerticle -> SessionVerticle: an {@link EventRef}, answered with the stored event or 404. */
   public static final String EVENTS_GET = "event-router.events.get";
+  /** HttpVerticle -> SessionVerticle: an EventFilter, answered with a page of events, newest first. */
+  public static final String EVENTS_LIST = "event-router.events.list";
   /** HttpVerticle -> SessionVerticle: a ClickSession, answered once stored. */
   public static final String SESSIONS_CAPTURE = "event-router.sessions.capture";
   /** HttpVerticle -> SessionVerticle: an InviteSession, answered once stored. */

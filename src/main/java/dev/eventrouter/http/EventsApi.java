@@ -5,6 +5,7 @@ import dev.eventrouter.bus.EventRef;
 import dev.eventrouter.bus.IngestReply;
 import dev.eventrouter.bus.IngestRequest;
 import dev.eventrouter.event.ConversionEvent;
+import dev.eventrouter.event.EventFilter;
 import dev.eventrouter.event.EventIds;
 import dev.eventrouter.http.ApiException.FieldError;
 import io.vertx.core.json.JsonObject;
@@ -54,6 +55,14 @@ final class EventsApi {
               .put("session_id", stored.sessionId())
               .put("status", stored.status()));
         })
+        .onFailure(rc::fail);
+  }
+
+  /** {@code GET /api/v1/events}: a page of the key's workspace's events, newest first. */
+  void list(RoutingContext rc) {
+    EventFilter filter = EventFilters.list(Edge.workspace(rc).id(), rc.queryParams(), Instant.now());
+    store.ask(Addresses.EVENTS_LIST, filter.toJson(), rc)
+        .onSuccess(page -> Responses.ok(rc, page))
         .onFailure(rc::fail);
   }
 

@@ -103,6 +103,7 @@ public final class HttpVerticle extends VerticleBase {
     post(api, "/events/custom", events::ingest);
     post(api, "/sessions", sessions::capture);
     post(api, "/sessions/invites", sessions::invite);
+    authenticated(api.get("/events")).handler(events::list);
     authenticated(api.get("/deliveries")).handler(deliveries::list);
     post(api, "/deliveries/redeliver", deliveries::redeliver);
     authenticated(api.get("/integrations")).handler(integrations::summary);

@@ -13,6 +13,7 @@ import dev.eventrouter.config.WorkspaceConfig;
 import dev.eventrouter.event.ClickSession;
 import dev.eventrouter.event.ConversionEvent;
 import dev.eventrouter.event.DeliveryFilter;
+import dev.eventrouter.event.EventFilter;
 import dev.eventrouter.event.EventIds;
 import dev.eventrouter.event.EventMap;
 import dev.eventrouter.event.InviteSession;
@@ -110,6 +111,7 @@ public final class SessionVerticle extends VerticleBase {
     return Future.all(List.of(
         vertx.eventBus().<JsonObject>localConsumer(Addresses.EVENTS_INGEST, this::ingest).completion(),
         vertx.eventBus().<JsonObject>localConsumer(Addresses.EVENTS_GET, this::find).completion(),
+        vertx.eventBus().<JsonObject>localConsumer(Addresses.EVENTS_LIST, this::listEvents).completion(),
         vertx.eventBus().<JsonObject>localConsumer(Addresses.EVENTS_REDELIVER, this::redeliver).completion(),
         vertx.eventBus().<JsonObject>localConsumer(Addresses.DELIVERIES_LIST, this::listDeliveries).completion(),
         vertx.eventBus().<JsonObject>localConsumer(Addresses.INTEGRATIONS_SUMMARY, this::summary).completion(),
@@ -214,6 +216,16 @@ public final class SessionVerticle extends VerticleBase {
       wakeForwarders(networks.stream().distinct().toList());
       return Optional.of(new JsonObject().put("requeued", networks.size())
           .put("more", networks.size() == filter.limit()));
+    }));
+  }
+
+  /** A page of events, newest first; {@code next_before} continues below it, null on the last page. */
+  private void listEvents(Message<JsonObject> message) {
+    EventFilter filter = EventFilter.fromJson(message.body());
+    answer(message, events.list(filter).map(page -> {
+      String next = page.size() < filter.limit() ? null
+          : page.getJsonObject(page.size() - 1).getString("event_id");
+      return Optional.of(new JsonObject().put("events", page).put("next_before", next));
     }));
   }
 

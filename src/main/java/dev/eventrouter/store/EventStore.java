@@ -1,8 +1,10 @@
 package dev.eventrouter.store;
 
 import dev.eventrouter.event.ConversionEvent;
+import dev.eventrouter.event.EventFilter;
 import dev.eventrouter.event.EventIds;
 import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.pgclient.PgException;
 import io.vertx.sqlclient.Pool;
@@ -61,6 +63,29 @@ public final class EventStore implements EventWriter {
              received_at
         FROM events WHERE event_id = $1 AND workspace_id = $2""";
 
+  /**
+   * A page of a workspace's events, newest first, each with its deliveries' states: read down the
+   * (workspace_id, event_id) index of the range's day partitions, the deliveries by their event's key.
+   */
+  static final String LIST = """
+      SELECT e.event_id, e.event_name, e.telegram_id, e.session_id, e.session_source, e.value, e.currency, e.status,
+             e.received_at,
+             coalesce((SELECT jsonb_agg(jsonb_build_object('integration_id', d.integration_id, 'network', d.network,
+                                        'event_name', d.mapped_event, 'status', d.status, 'attempts', d.attempts)
+                                        ORDER BY d.network, d.integration_id)
+                         FROM deliveries d WHERE d.event_id = e.event_id), '[]'::jsonb) AS deliveries
+        FROM events e
+       WHERE e.workspace_id = $1 AND e.event_id >= $2 AND e.event_id < $3
+         AND ($4::text IS NULL OR e.event_name = $4)
+         AND ($5::text IS NULL OR e.session_source = $5)
+         AND ($6::bigint IS NULL OR e.telegram_id = $6)
+         AND (($7::text IS NULL AND $8::text[] IS NULL) OR EXISTS (
+               SELECT 1 FROM deliveries d
+                WHERE d.event_id = e.event_id AND ($7::text IS NULL OR d.integration_id = $7)
+                  AND ($8::text[] IS NULL OR d.status = ANY($8))))
+       ORDER BY e.event_id DESC
+       LIMIT $9""";
+
   private final Pool pool;
   private final Pool readPool;
 
@@ -97,19 +122,38 @@ public final class EventStore implements EventWriter {
         return Optional.empty();
       }
       Row row = rows.iterator().next();
-      BigDecimal value = row.getBigDecimal("value");
-      return Optional.of(new JsonObject()
-          .put("event_id", EventIds.format(row.getLong("event_id")))
-          .put("workspace_id", row.getUUID("workspace_id").toString())
-          .put("event_name", row.getString("event_name"))
-          .put("telegram_id", row.getLong("telegram_id"))
-          .put("session_id", row.getString("session_id"))
-          .put("session_source", row.getString("session_source"))
-          .put("value", value == null ? null : value.toPlainString())
-          .put("currency", row.getString("currency"))
-          .put("status", row.getString("status"))
-          .put("received_at", row.getOffsetDateTime("received_at").toInstant().toString()));
+      return Optional.of(event(row).put("workspace_id", row.getUUID("workspace_id").toString()));
     });
+  }
+
+  /** A page of the events a filter names, newest first, each with its deliveries' states. */
+  public Future<JsonArray> list(EventFilter filter) {
+    Tuple params = Tuple.of(filter.workspaceId(), filter.fromEventId(), filter.toEventId(), filter.eventName(),
+        filter.sessionSource(), filter.telegramId(), filter.integrationId(),
+        filter.deliveryStatuses() == null ? null : filter.deliveryStatuses().toArray(String[]::new))
+        .addInteger(filter.limit());
+    return readPool.preparedQuery(LIST).execute(params).map(rows -> {
+      JsonArray events = new JsonArray();
+      for (Row row : rows) {
+        events.add(event(row).put("deliveries", row.getJsonArray("deliveries")));
+      }
+      return events;
+    });
+  }
+
+  /** An event row as the API shows it. */
+  private static JsonObject event(Row row) {
+    BigDecimal value = row.getBigDecimal("value");
+    return new JsonObject()
+        .put("event_id", EventIds.format(row.getLong("event_id")))
+        .put("event_name", row.getString("event_name"))
+        .put("telegram_id", row.getLong("telegram_id"))
+        .put("session_id", row.getString("session_id"))
+        .put("session_source", row.getString("session_source"))
+        .put("value", value == null ? null : value.toPlainString())
+        .put("currency", row.getString("currency"))
+        .put("status", row.getString("status"))
+        .put("received_at", row.getOffsetDateTime("received_at").toInstant().toString());
   }
 
   /** Deletes Idempotency-Key claims older than 24 h; returns how many. */

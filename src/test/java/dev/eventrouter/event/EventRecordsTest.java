@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
 import java.time.Instant;
+import java.util.List;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -62,5 +63,14 @@ class EventRecordsTest {
     assertThat(InviteSession.fromJson(invite.toJson())).isEqualTo(invite);
     assertThat(Resolution.supplied("s1")).isEqualTo(new Resolution("s1", Resolution.SUPPLIED));
     assertThat(Resolution.none()).isEqualTo(new Resolution(null, Resolution.NONE));
+  }
+
+  @Test
+  @DisplayName("an events filter crosses the bus whole, its absent fields as absent")
+  void eventFilter() {
+    EventFilter full = new EventFilter(WS, "FTD", "none", 42L, "meta-main", List.of("failed", "expired"), 10, 20, 50);
+    assertThat(EventFilter.fromJson(full.toJson())).isEqualTo(full);
+    EventFilter bare = new EventFilter(WS, null, null, null, null, null, 1, 2, 3);
+    assertThat(EventFilter.fromJson(bare.toJson())).isEqualTo(bare);
   }
 }

@@ -15,6 +15,7 @@ import dev.eventrouter.config.HttpConfig;
 import dev.eventrouter.config.RateLimitConfig;
 import dev.eventrouter.config.WorkspaceConfig;
 import dev.eventrouter.event.DeliveryFilter;
+import dev.eventrouter.event.EventFilter;
 import dev.eventrouter.event.EventIds;
 import dev.eventrouter.support.Await;
 import dev.eventrouter.support.RawHttp;
@@ -79,7 +80,7 @@ class HttpEdgeUnitTest {
     this.vertx = vertx;
     for (String address : List.of(Addresses.EVENTS_INGEST, Addresses.EVENTS_GET, Addresses.EVENTS_REDELIVER,
         Addresses.SESSIONS_CAPTURE, Addresses.SESSIONS_INVITE, Addresses.DELIVERIES_LIST,
-        Addresses.DELIVERIES_REDELIVER, Addresses.INTEGRATIONS_SUMMARY)) {
+        Addresses.DELIVERIES_REDELIVER, Addresses.INTEGRATIONS_SUMMARY, Addresses.EVENTS_LIST)) {
       Await.result(vertx.eventBus().<JsonObject>consumer(address, message -> {
         asked.add(message);
         store.accept(message);
@@ -268,6 +269,26 @@ class HttpEdgeUnitTest {
     JsonObject error = assertError(response, 503, "unavailable");
     assertThat(error.getString("message")).isEqualTo(StoreClient.NO_HANDLER);
     assertThat(response.getHeader("Retry-After")).isEqualTo("5");
+  }
+
+  @Test
+  @DisplayName("the events list asks the store with the key's workspace and the query's filter, and answers its page")
+  void eventsList() {
+    JsonObject page = new JsonObject().put("events", new JsonArray()).put("next_before", (String) null);
+    store = message -> message.reply(page);
+    HttpResponse<Buffer> listed = Await.result(client.get(port, "127.0.0.1", "/v1/events?event_name=FTD&limit=5")
+        .putHeader("x-api-key", OTHER_KEY).send());
+    assertThat(listed.statusCode()).isEqualTo(200);
+    assertThat(listed.bodyAsJsonObject().getJsonObject("data")).isEqualTo(page);
+    assertThat(asked.get(0).address()).isEqualTo(Addresses.EVENTS_LIST);
+    EventFilter filter = EventFilter.fromJson(asked.get(0).body());
+    assertThat(filter.workspaceId()).isEqualTo(OTHER);
+    assertThat(filter.eventName()).isEqualTo("FTD");
+    assertThat(filter.limit()).isEqualTo(5);
+    HttpResponse<Buffer> refused = Await.result(client.get(port, "127.0.0.1", "/v1/events?limit=0")
+        .putHeader("x-api-key", KEY).send());
+    assertError(refused, 400, "validation_failed");
+    assertThat(asked).hasSize(1);
   }
 
   @Test
