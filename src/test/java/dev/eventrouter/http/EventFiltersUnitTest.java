@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 
+import static dev.eventrouter.support.QueryStrings.query;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The filters of the events list, read from a query string. */
@@ -19,14 +20,6 @@ class EventFiltersUnitTest {
 
   private static final UUID WS = UUID.fromString("7c9e6679-7425-40de-944b-e07fc1f90ae7");
   private static final Instant NOW = Instant.parse("2026-11-22T12:00:00Z");
-
-  private static MultiMap query(String... pairs) {
-    MultiMap query = MultiMap.caseInsensitiveMultiMap();
-    for (int i = 0; i < pairs.length; i += 2) {
-      query.add(pairs[i], pairs[i + 1]);
-    }
-    return query;
-  }
 
   private static List<String> badFields(MultiMap query) {
     try {
