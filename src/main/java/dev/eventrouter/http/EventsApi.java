@@ -62,18 +62,24 @@ final class EventsApi {
   void list(RoutingContext rc) {
     EventFilter filter = EventFilters.list(Edge.workspace(rc).id(), rc.queryParams(), Instant.now());
     store.ask(Addresses.EVENTS_LIST, filter.toJson(), rc)
-        .onSuccess(page -> Responses.ok(rc, page))
+        .onSuccess(page -> {
+          page.getJsonArray("events").forEach(event -> numericValue((JsonObject) event));
+          Responses.ok(rc, page);
+        })
         .onFailure(rc::fail);
   }
 
   /** A key sees only its own workspace's events; any other id is simply not found. */
   void status(RoutingContext rc) {
     store.ask(Addresses.EVENTS_GET, eventQuery(rc), rc)
-        .onSuccess(event -> {
-          String value = event.getString("value");
-          Responses.ok(rc, event.put("value", value == null ? null : new BigDecimal(value)));
-        })
+        .onSuccess(event -> Responses.ok(rc, numericValue(event)))
         .onFailure(rc::fail);
+  }
+
+  /** The value crosses the bus as text (no node rounds it through a double); the API answers it as a number. */
+  private static JsonObject numericValue(JsonObject event) {
+    String value = event.getString("value");
+    return event.put("value", value == null ? null : new BigDecimal(value));
   }
 
   /** Re-queues the event's failed, expired and unconfirmed deliveries. */

@@ -21,6 +21,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -184,7 +185,8 @@ public final class DeliveryStore implements DeliveryQueue {
       RETURNING d.network""";
 
   static final String FOR_EVENT = """
-      SELECT integration_id, network, mapped_event, status, attempts, last_error, delivered_at, payload
+      SELECT integration_id, network, mapped_event, status, attempts, last_error, delivered_at, payload,
+             next_attempt_at
         FROM deliveries WHERE event_id = $1 ORDER BY network, integration_id""";
 
   static final String REQUEUE = """
@@ -208,6 +210,9 @@ public final class DeliveryStore implements DeliveryQueue {
 
   static final String WORKSPACE_PAUSES = """
       SELECT integration_id, reason, paused_at FROM integration_pauses WHERE workspace_id = $1""";
+
+  /** The states whose next_attempt_at is a time something will happen (for the others it is a leftover). */
+  private static final Set<String> WAITING = Set.of("pending", "retrying");
 
   private final Pool pool;
   private final Pool readPool;
@@ -337,7 +342,8 @@ public final class DeliveryStore implements DeliveryQueue {
     return readPool.preparedQuery(FOR_EVENT).execute(Tuple.of(eventId)).map(rows -> {
       JsonArray deliveries = new JsonArray();
       for (Row row : rows) {
-        JsonObject delivery = state(row).put("event_name", row.getString("mapped_event"));
+        JsonObject delivery = state(row).put("event_name", row.getString("mapped_event"))
+            .put("next_attempt_at", WAITING.contains(row.getString("status")) ? instant(row, "next_attempt_at") : null);
         if (row.getValue("payload") != null) {
           delivery.put("payload", row.getJson("payload"));
         }

@@ -58,10 +58,14 @@ public final class EventStore implements EventWriter {
          SET session_id = EXCLUDED.session_id, updated_at = EXCLUDED.updated_at
        WHERE last_sessions.updated_at <= EXCLUDED.updated_at""";
 
+  /** One event, with the click its session captured, if any. */
   static final String FIND_EVENT = """
-      SELECT event_id, workspace_id, event_name, telegram_id, session_id, session_source, value, currency, status,
-             received_at
-        FROM events WHERE event_id = $1 AND workspace_id = $2""";
+      SELECT e.event_id, e.workspace_id, e.event_name, e.telegram_id, e.session_id, e.session_source, e.value,
+             e.currency, e.status, e.received_at, c.session_id AS click_session, c.fbclid, c.fbc, c.fbp, c.ttclid,
+             c.ttp, c.client_ip, c.user_agent, c.landing_url, c.clicked_at
+        FROM events e
+        LEFT JOIN click_sessions c ON c.workspace_id = e.workspace_id AND c.session_id = e.session_id
+       WHERE e.event_id = $1 AND e.workspace_id = $2""";
 
   /**
    * A page of a workspace's events, newest first, each with its deliveries' states: read down the
@@ -122,7 +126,8 @@ public final class EventStore implements EventWriter {
         return Optional.empty();
       }
       Row row = rows.iterator().next();
-      return Optional.of(event(row).put("workspace_id", row.getUUID("workspace_id").toString()));
+      return Optional.of(event(row).put("workspace_id", row.getUUID("workspace_id").toString())
+          .put("click", click(row)));
     });
   }
 
@@ -139,6 +144,18 @@ public final class EventStore implements EventWriter {
       }
       return events;
     });
+  }
+
+  /** The click the event's session captured, as captured, or null when it has none. */
+  private static JsonObject click(Row row) {
+    if (row.getString("click_session") == null) {
+      return null;
+    }
+    JsonObject click = new JsonObject();
+    for (String column : List.of("fbclid", "fbc", "fbp", "ttclid", "ttp", "client_ip", "user_agent", "landing_url")) {
+      click.put(column, row.getString(column));
+    }
+    return click.put("clicked_at", row.getOffsetDateTime("clicked_at").toInstant().toString());
   }
 
   /** An event row as the API shows it. */

@@ -74,7 +74,7 @@ class EventListApiTest extends FakeNetworksTest {
     assertThat(all.getValue("next_before")).isNull();
     JsonObject ftd = all.getJsonArray("events").getJsonObject(0);
     assertThat(ftd.getString("event_name")).isEqualTo("FTD");
-    assertThat(ftd.getString("value")).isEqualTo("25");
+    assertThat(ftd.getValue("value")).as("a number, as the status endpoint answers it").isEqualTo(25);
     assertThat(ftd.getString("currency")).isEqualTo("EUR");
     assertThat(ftd.getString("session_id")).isEqualTo("s-1");
     assertThat(ftd.getString("session_source")).isEqualTo("analytics");
@@ -100,6 +100,16 @@ class EventListApiTest extends FakeNetworksTest {
     JsonObject second = page("?limit=3&before=" + first.getString("next_before"));
     assertThat(ids(second)).containsExactly(ids.get(0));
     assertThat(second.getValue("next_before")).isNull();
+
+    fake.scriptTikTok(body -> Reply.of(200, FakeAdNetworks.tiktokCode(40100, "Too many requests")));
+    String retried = post(KEY_A, WS_A, "REG", 9, null);
+    Await.until("TikTok's delivery retrying", DEADLINE, () -> count("tiktok", "retrying") == 1
+        && count("meta", "delivered") == 4);
+    JsonArray states = app.get("/api/v1/events/" + retried, KEY_A).bodyAsJsonObject().getJsonObject("data")
+        .getJsonArray("deliveries");
+    assertThat(states.getJsonObject(0).getValue("next_attempt_at")).as("delivered: nothing next").isNull();
+    assertThat(Instant.parse(states.getJsonObject(1).getString("next_attempt_at"))).as("retrying: when")
+        .isAfter(Instant.now().minusSeconds(60));
 
     JsonArray theirs = app.get("/api/v1/events", KEY_B).bodyAsJsonObject().getJsonObject("data")
         .getJsonArray("events");

@@ -40,6 +40,24 @@ class EventStatusApiTest {
         .bodyAsJsonObject().getJsonObject("data").getString("event_id");
   }
 
+  @Test
+  @DisplayName("the click its session captured is shown as captured")
+  void showsClick() {
+    app.postJson("/api/v1/sessions", KEY_A, new JsonObject().put("workspace_id", WS_A).put("session_id", "s_32")
+        .put("fbclid", "IwAR9").put("fbp", "fb.1.1700000000000.7").put("ttclid", "E.C.P.9").put("ttp", "tt-9")
+        .put("client_ip", "203.0.113.9").put("user_agent", "UA/1").put("landing_url", "https://lp.example/x")
+        .put("clicked_at", "2026-11-20T10:00:00Z"));
+    String id = app.postEvent(KEY_A, new JsonObject().put("event_name", "REG").put("telegram_id", 32)
+        .put("workspace_id", WS_A).put("session_id", "s_32")).bodyAsJsonObject().getJsonObject("data")
+        .getString("event_id");
+    JsonObject click = app.get("/api/v1/events/" + id, KEY_A).bodyAsJsonObject().getJsonObject("data")
+        .getJsonObject("click");
+    assertThat(click).isEqualTo(new JsonObject().put("fbclid", "IwAR9").putNull("fbc")
+        .put("fbp", "fb.1.1700000000000.7").put("ttclid", "E.C.P.9").put("ttp", "tt-9")
+        .put("client_ip", "203.0.113.9").put("user_agent", "UA/1").put("landing_url", "https://lp.example/x")
+        .put("clicked_at", "2026-11-20T10:00:00Z"));
+  }
+
   @AfterAll
   void stopService() {
     app.close();
@@ -53,7 +71,9 @@ class EventStatusApiTest {
     assertThat(response.statusCode()).isEqualTo(200);
     JsonObject data = response.bodyAsJsonObject().getJsonObject("data");
     assertThat(data.fieldNames()).containsExactlyInAnyOrder("event_id", "workspace_id", "event_name", "telegram_id",
-        "session_id", "session_source", "value", "currency", "status", "received_at", "deliveries");
+        "session_id", "session_source", "value", "currency", "status", "received_at", "click", "deliveries");
+    assertThat(data.containsKey("click")).isTrue();
+    assertThat(data.getValue("click")).as("no click captured for s_31").isNull();
     assertThat(data.getJsonArray("deliveries")).as("a workspace without integrations").isEmpty();
     assertThat(data.getString("event_id")).isEqualTo(eventId);
     assertThat(data.getString("workspace_id")).isEqualTo(WS_A);
