@@ -371,7 +371,8 @@ class ForwardingTest extends FakeNetworksTest {
           .get(0).getLong(0)).isEqualTo(1);
       assertThat(fake.accepted(network)).containsOnlyKeys(good).allSatisfy((id, n) -> assertThat(n).isOne());
     }
-    assertThat(fake.received("meta").get(0).eventIds()).hasSizeGreaterThan(1);
+    // Some request carried the broken event with others (the first one may be a lone early event): it was split.
+    assertThat(fake.received("meta")).anySatisfy(r -> assertThat(r.eventIds()).hasSizeGreaterThan(1));
   }
 
   @Test
@@ -513,7 +514,8 @@ class ForwardingTest extends FakeNetworksTest {
     assertThat(list).hasSize(2);
     JsonObject meta = list.getJsonObject(0);
     assertThat(meta.fieldNames()).containsExactlyInAnyOrder("integration_id", "network", "event_name", "status",
-        "attempts", "last_error", "delivered_at");
+        "attempts", "last_error", "delivered_at", "next_attempt_at");
+    assertThat(meta.getValue("next_attempt_at")).as("delivered: nothing next").isNull();
     assertThat(meta.getString("integration_id")).isEqualTo("meta-main");
     assertThat(meta.getString("event_name")).isEqualTo("Purchase");
     assertThat(meta.getInteger("attempts")).isEqualTo(1);
