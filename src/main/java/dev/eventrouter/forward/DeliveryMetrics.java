@@ -31,14 +31,13 @@ final class DeliveryMetrics {
   /** Not sent, or refused: the integration is paused on a refused token. */
   static final String HELD = "held";
 
-  /** A counter's key: an outcome, or a match key after this prefix. */
-  private record Key(IntegrationKey integration, String outcome) {}
-
-  private static final String MATCH_KEY = "key:";
+  /** A counter's key: an outcome of an integration, or one of its match keys. */
+  private record Key(IntegrationKey integration, String name) {}
 
   private final MeterRegistry metrics;
   private final String network;
   private final Map<Key, Counter> counters = new ConcurrentHashMap<>();
+  private final Map<Key, Counter> matchKeyCounters = new ConcurrentHashMap<>();
   private final Timer latency;
 
   DeliveryMetrics(MeterRegistry metrics, String network) {
@@ -59,7 +58,7 @@ final class DeliveryMetrics {
             .builder("event_router.deliveries")
             .description("delivery attempts' outcomes by network, workspace, integration and outcome")
             .tags("network", network, "workspace", k.integration().workspaceId().toString(),
-                "integration", k.integration().integrationId(), "outcome", k.outcome())
+                "integration", k.integration().integrationId(), "outcome", k.name())
             .register(metrics))
         .increment(deliveries);
   }
@@ -76,11 +75,11 @@ final class DeliveryMetrics {
       for (int mask : masks) {
         carried += (mask >> bit) & 1;
       }
-      counters.computeIfAbsent(new Key(integration, MATCH_KEY + keys.get(bit)), k -> Counter
+      matchKeyCounters.computeIfAbsent(new Key(integration, keys.get(bit)), k -> Counter
               .builder("event_router.match_keys")
               .description("delivered events that carried each match key, by network, workspace, integration and key")
               .tags("network", network.id, "workspace", k.integration().workspaceId().toString(),
-                  "integration", k.integration().integrationId(), "key", k.outcome().substring(MATCH_KEY.length()))
+                  "integration", k.integration().integrationId(), "key", k.name())
               .register(metrics))
           .increment(carried);
     }

@@ -9,9 +9,9 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.UUID;
 
+import static dev.eventrouter.http.ValidationErrors.badFields;
 import static dev.eventrouter.support.QueryStrings.query;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -21,17 +21,6 @@ class DeliveryFiltersUnitTest {
 
   private static final UUID WS = UUID.fromString("7c9e6679-7425-40de-944b-e07fc1f90ae7");
   private static final Instant NOW = Instant.parse("2026-11-22T12:00:00Z");
-
-  private static List<String> badFields(Runnable read) {
-    try {
-      read.run();
-    } catch (ApiException e) {
-      assertThat(e.code()).isEqualTo(ErrorCode.VALIDATION_FAILED);
-      return e.toJson().getJsonObject("error").getJsonArray("details").stream()
-          .map(d -> ((JsonObject) d).getString("field")).toList();
-    }
-    throw new AssertionError("no 400");
-  }
 
   @Test
   @DisplayName("a list without parameters: every state, the last 7 days up to a minute ahead, 100 at a time")

@@ -3,7 +3,6 @@ package dev.eventrouter.http;
 import dev.eventrouter.event.EventFilter;
 import dev.eventrouter.event.EventIds;
 import io.vertx.core.MultiMap;
-import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -22,14 +21,7 @@ class EventFiltersUnitTest {
   private static final Instant NOW = Instant.parse("2026-11-22T12:00:00Z");
 
   private static List<String> badFields(MultiMap query) {
-    try {
-      EventFilters.list(WS, query, NOW);
-    } catch (ApiException e) {
-      assertThat(e.code()).isEqualTo(ErrorCode.VALIDATION_FAILED);
-      return e.toJson().getJsonObject("error").getJsonArray("details").stream()
-          .map(d -> ((JsonObject) d).getString("field")).toList();
-    }
-    throw new AssertionError("no 400");
+    return ValidationErrors.badFields(() -> EventFilters.list(WS, query, NOW));
   }
 
   @Test
