@@ -65,8 +65,8 @@ final class IntegrationChannel {
         .setNotificationAddress(null));
     breaker.openHandler(v -> {
       LOG.warn("circuit breaker {} opened: its deliveries wait", name);
-      vertx.eventBus().publish(Addresses.BREAKER_OPENED,
-          new BreakerOpened(key.network(), key.workspaceId(), key.integrationId()).toJson());
+      vertx.eventBus().publish(Addresses.BREAKER_OPENED, new BreakerOpened(key.network(), key.workspaceId(),
+          key.integrationId(), Instant.now().plusMillis(config.breakerResetMs())).toJson());
     }).halfOpenHandler(v -> LOG.info("circuit breaker {} half-open: trying one request", name))
         .closeHandler(v -> LOG.info("circuit breaker {} closed", name));
     board.add(key, breaker::state);
@@ -155,16 +155,17 @@ final class IntegrationChannel {
 
   private Future<Void> recorded(IntegrationConfig integration, List<ClaimedDelivery> jobs, Outcome outcome,
                                 DeliveryConfig config, JsonObject body) {
+    List<JsonObject> payloads = api.payloads(body, jobs.size());
     if (outcome instanceof Outcome.Delivered) {
       int[] matchKeys = api.matchKeys(body, jobs.size());
-      return store.delivered(jobs, matchKeys).onSuccess(v -> {
+      return store.delivered(jobs, payloads, matchKeys).onSuccess(v -> {
         metrics.delivered(key, jobs, Instant.now());
         metrics.matchKeys(key, api.network(), matchKeys);
       });
     }
     if (outcome instanceof Outcome.Retry retry) {
       long backoff = Backoff.delayMs(jobs.get(0).attempts(), config.initialBackoffMs(), config.maxBackoffMs());
-      return store.retry(jobs, Redact.secrets(retry.error(), integration),
+      return store.retry(jobs, payloads, Redact.secrets(retry.error(), integration),
           Instant.now().plusMillis(Math.max(backoff, retry.retryAfterMs())))
           .onSuccess(v -> count(jobs, DeliveryMetrics.RETRIED));
     }
@@ -189,11 +190,11 @@ final class IntegrationChannel {
           .mapEmpty();
     }
     if (outcome instanceof Outcome.Unconfirmed unconfirmed) {
-      return store.unconfirmed(jobs, Redact.secrets(unconfirmed.error(), integration))
+      return store.unconfirmed(jobs, payloads, Redact.secrets(unconfirmed.error(), integration))
           .onSuccess(v -> count(jobs, DeliveryMetrics.UNCONFIRMED));
     }
     String error = outcome instanceof Outcome.InvalidData invalid ? invalid.error()
         : ((Outcome.Failed) outcome).error();
-    return store.failed(jobs, Redact.secrets(error, integration)).onSuccess(v -> count(jobs, DeliveryMetrics.FAILED));
+    return store.failed(jobs, payloads, Redact.secrets(error, integration)).onSuccess(v -> count(jobs, DeliveryMetrics.FAILED));
   }
 }

@@ -12,6 +12,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /** How one network wants its events: the request body, how to send it, and what its answer means. */
@@ -32,6 +33,26 @@ public interface NetworkApi {
       body.put("test_event_code", integration.testEventCode());
     }
     return body;
+  }
+
+  /**
+   * Each event's payload, for the event debugger: the body as it carried that event, that is the envelope with that
+   * one event as {@code data} (the other events of a batch are theirs to show). The events are shared, not copied.
+   */
+  default List<JsonObject> payloads(JsonObject body, int events) {
+    if (!batches()) {
+      return List.of(body); // one request per event: the body is the event's own
+    }
+    JsonArray data = body.getJsonArray("data");
+    List<JsonObject> payloads = new ArrayList<>(events);
+    for (int i = 0; i < events; i++) {
+      JsonObject payload = new JsonObject();
+      for (String field : body.fieldNames()) {
+        payload.put(field, "data".equals(field) ? new JsonArray().add(data.getValue(i)) : body.getValue(field));
+      }
+      payloads.add(payload);
+    }
+    return payloads;
   }
 
   /** The body's fields other than {@code data} and {@code test_event_code}: none unless the network has some. */

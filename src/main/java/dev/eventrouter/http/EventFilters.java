@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
 /**
  * The filters of {@code GET /api/v1/events}: event name, session source, Telegram user, integration and delivery
  * state, time range (see {@link FilterReader}), and paging with {@code before} (the last event id of the page
- * before) and {@code limit}.
+ * before) and {@code limit}; or, to poll for new events, {@code after} (the {@code next_after} of the poll before).
  */
 final class EventFilters {
 
@@ -21,10 +21,10 @@ final class EventFilters {
   static final int MAX_LIMIT = 200;
   static final List<String> SESSION_SOURCES = List.of("supplied", "invite", "analytics", "last_known", "none");
   private static final Set<String> PARAMETERS = Set.of("event_name", "session_source", "telegram_id",
-      "integration_id", "status", "since", "until", "before", "limit");
+      "integration_id", "status", "since", "until", "before", "after", "limit");
   private static final Pattern SESSION_SOURCE = Pattern.compile(String.join("|", SESSION_SOURCES));
   private static final Pattern TELEGRAM_ID = Pattern.compile("[1-9][0-9]{0,18}");
-  private static final Pattern BEFORE = Pattern.compile("evt_([0-9]{1,19})");
+  private static final Pattern EVENT_ID = Pattern.compile("evt_([0-9]{1,19})");
 
   private EventFilters() {}
 
@@ -46,12 +46,18 @@ final class EventFilters {
     List<String> statuses = status == null ? null
         : r.states(List.of(status.split(",", -1)), DeliveryFilters.STATES);
     FilterReader.Range range = r.range(now);
-    Long before = number(r, "before", BEFORE, query.get("before"), "must be the next_before of an earlier answer");
+    Long before = number(r, "before", EVENT_ID, query.get("before"), "must be the next_before of an earlier answer");
+    Long after = number(r, "after", EVENT_ID, query.get("after"), "must be the next_after of an earlier answer");
+    if (before != null && after != null) {
+      r.errors.add(new FieldError("after", "cannot be combined with before: after polls for new events, before "
+          + "pages back through older ones"));
+    }
     int limit = r.limit(LIMIT, MAX_LIMIT);
     r.throwIfInvalid();
     long to = before == null ? range.toEventId() : Math.min(range.toEventId(), before);
-    return new EventFilter(workspaceId, eventName, sessionSource, telegramId, integrationId, statuses,
-        range.fromEventId(), to, limit);
+    long from = after == null ? range.fromEventId() : Math.max(range.fromEventId(), after + 1);
+    return new EventFilter(workspaceId, eventName, sessionSource, telegramId, integrationId, statuses, from, to,
+        limit, after != null);
   }
 
   /** A whole number the pattern's first group (or all of it) holds; null when absent, an error when not one. */

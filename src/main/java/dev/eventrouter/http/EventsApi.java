@@ -8,6 +8,7 @@ import dev.eventrouter.event.ConversionEvent;
 import dev.eventrouter.event.EventFilter;
 import dev.eventrouter.event.EventIds;
 import dev.eventrouter.http.ApiException.FieldError;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 
@@ -58,15 +59,45 @@ final class EventsApi {
         .onFailure(rc::fail);
   }
 
-  /** {@code GET /api/v1/events}: a page of the key's workspace's events, newest first. */
+  /**
+   * {@code GET /api/v1/events}: a page of the key's workspace's events, newest first, with the cursor of the next
+   * page; or, with {@code after}, a poll: the events after that cursor, oldest first, with the cursor of the next poll.
+   */
   void list(RoutingContext rc) {
-    EventFilter filter = EventFilters.list(Edge.workspace(rc).id(), rc.queryParams(), Instant.now());
+    Instant now = Instant.now();
+    EventFilter filter = EventFilters.list(Edge.workspace(rc).id(), rc.queryParams(), now);
     store.ask(Addresses.EVENTS_LIST, filter.toJson(), rc)
         .onSuccess(page -> {
-          page.getJsonArray("events").forEach(event -> numericValue((JsonObject) event));
+          JsonArray events = page.getJsonArray("events");
+          events.forEach(event -> numericValue((JsonObject) event));
+          Long last = events.isEmpty() ? null
+              : Long.parseLong(events.getJsonObject(events.size() - 1).getString("event_id")
+                  .substring(EventIds.PREFIX.length()));
+          boolean full = events.size() == filter.limit();
+          if (filter.oldestFirst()) {
+            page.put("next_after", EventIds.format(nextAfter(filter.fromEventId() - 1, last, full,
+                now.minusMillis(2 * store.timeoutMs()))));
+          } else {
+            page.put("next_before", full ? EventIds.format(last) : null);
+          }
           Responses.ok(rc, page);
         })
         .onFailure(rc::fail);
+  }
+
+  /**
+   * Where the next poll starts. An id is taken before its event is written, so an event may become visible after a
+   * newer one already was; the cursor stays below the ids still being written (those from {@code settledBefore} on:
+   * twice the store's timeout ago, after which a write has committed or was never started) and the poller may be
+   * answered an event twice, which it recognises by its id. A full page moves on past its last event, so a poll
+   * that is behind never stalls.
+   */
+  static long nextAfter(long after, Long last, boolean full, Instant settledBefore) {
+    if (full) {
+      return last;
+    }
+    long settled = EventIds.firstIdAt(settledBefore) - 1;
+    return Math.max(after, last == null ? settled : Math.min(last, settled));
   }
 
   /** A key sees only its own workspace's events; any other id is simply not found. */

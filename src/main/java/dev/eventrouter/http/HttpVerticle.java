@@ -1,5 +1,7 @@
 package dev.eventrouter.http;
 
+import dev.eventrouter.bus.Addresses;
+import dev.eventrouter.bus.BreakerOpened;
 import dev.eventrouter.config.HttpConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
@@ -9,6 +11,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Route;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -96,7 +99,10 @@ public final class HttpVerticle extends VerticleBase {
     EventsApi events = new EventsApi(store);
     SessionsApi sessions = new SessionsApi(store);
     DeliveriesApi deliveries = new DeliveriesApi(store);
-    IntegrationsApi integrations = new IntegrationsApi(store);
+    BreakerWatch breakers = new BreakerWatch();
+    vertx.eventBus().<JsonObject>consumer(Addresses.BREAKER_OPENED,
+        notice -> breakers.opened(BreakerOpened.fromJson(notice.body())));
+    IntegrationsApi integrations = new IntegrationsApi(store, breakers);
     IngestCounter ingestCounter = new IngestCounter(metrics);
     Router api = Router.router(vertx);
     api.post("/events/custom").handler(ingestCounter::onAnswer);

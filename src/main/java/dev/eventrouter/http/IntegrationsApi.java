@@ -40,9 +40,11 @@ final class IntegrationsApi {
   private static final Pattern WINDOW_HOURS = Pattern.compile("[1-9][0-9]{0,2}");
 
   private final StoreClient bus;
+  private final BreakerWatch breakers;
 
-  IntegrationsApi(StoreClient bus) {
+  IntegrationsApi(StoreClient bus, BreakerWatch breakers) {
     this.bus = bus;
+    this.breakers = breakers;
   }
 
   void summary(RoutingContext rc) {
@@ -59,12 +61,22 @@ final class IntegrationsApi {
         .put("from_event_id", EventIds.firstIdAt(since));
     bus.ask(Addresses.INTEGRATIONS_SUMMARY, ask, rc)
         .onSuccess(stored -> Responses.ok(rc, new JsonObject().put("window_hours", windowHours)
-            .put("since", since.toString()).put("integrations", summaries(workspace, stored))))
+            .put("since", since.toString()).put("events", events(stored))
+            .put("integrations", summaries(workspace, stored, Instant.now()))))
         .onFailure(rc::fail);
   }
 
-  /** Each configured integration, in the config's order, with what the store knows of it. */
-  private static JsonArray summaries(WorkspaceConfig workspace, JsonObject stored) {
+  /** The window's events: how many were accepted, and by how their session was found (every source named). */
+  private static JsonObject events(JsonObject stored) {
+    JsonObject counted = stored.getJsonObject("events_by_session_source");
+    JsonObject bySource = new JsonObject();
+    EventFilters.SESSION_SOURCES.forEach(source -> bySource.put(source, counted.getLong(source, 0L)));
+    long accepted = bySource.stream().mapToLong(e -> (Long) e.getValue()).sum();
+    return new JsonObject().put("accepted", accepted).put("by_session_source", bySource);
+  }
+
+  /** Each configured integration, in the config's order, with what the store and the breakers' notices tell. */
+  private JsonArray summaries(WorkspaceConfig workspace, JsonObject stored, Instant now) {
     JsonArray list = new JsonArray();
     for (IntegrationConfig integration : workspace.integrations()) {
       JsonObject known = stored.getJsonObject("integrations").getJsonObject(integration.id(), new JsonObject());
@@ -79,6 +91,7 @@ final class IntegrationsApi {
           .put("events", integration.events() == null ? null : new JsonArray(integration.events().stream().sorted()
               .toList()))
           .put("paused", stored.getJsonObject("paused").getJsonObject(integration.id()))
+          .put("breaker_open_until", instant(breakers.openUntil(workspace.id(), integration.id(), now)))
           .put("deliveries", deliveries)
           .put("match_keys", known.getJsonObject("match_keys")));
     }
@@ -106,6 +119,10 @@ final class IntegrationsApi {
     bus.askForwarder(Addresses.integrationTest(integration.network().id), test.toJson(), rc)
         .onSuccess(verdict -> Responses.ok(rc, verdict))
         .onFailure(rc::fail);
+  }
+
+  private static String instant(Instant at) {
+    return at == null ? null : at.toString();
   }
 
   /** An optional query parameter, null when absent; a 400 naming it when it does not match. */

@@ -222,17 +222,17 @@ public final class SessionVerticle extends VerticleBase {
   /** A page of events, newest first; {@code next_before} continues below it, null on the last page. */
   private void listEvents(Message<JsonObject> message) {
     EventFilter filter = EventFilter.fromJson(message.body());
-    answer(message, events.list(filter).map(page -> {
-      String next = page.size() < filter.limit() ? null
-          : page.getJsonObject(page.size() - 1).getString("event_id");
-      return Optional.of(new JsonObject().put("events", page).put("next_before", next));
-    }));
+    answer(message, events.list(filter).map(page -> Optional.of(new JsonObject().put("events", page))));
   }
 
-  /** A workspace's integrations as their recent deliveries show them. */
+  /** A workspace's integrations as their recent deliveries show them, and its recent events by session source. */
   private void summary(Message<JsonObject> message) {
-    answer(message, deliveries.summary(UUID.fromString(message.body().getString("workspace_id")),
-        message.body().getLong("from_event_id")).map(Optional::of));
+    UUID workspaceId = UUID.fromString(message.body().getString("workspace_id"));
+    long from = message.body().getLong("from_event_id");
+    Future<JsonObject> integrations = deliveries.summary(workspaceId, from);
+    Future<JsonObject> sources = events.countBySessionSource(workspaceId, from);
+    answer(message, Future.all(integrations, sources).map(v -> Optional.of(integrations.result()
+        .put("events_by_session_source", sources.result()))));
   }
 
   /** Runs {@code then} on the stored event when the asking workspace has it; empty when it does not. */

@@ -1,30 +1,32 @@
 package dev.eventrouter.store;
 
 import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
 
 import java.time.Instant;
 import java.util.List;
 
 /**
  * What becomes of claimed deliveries once their network has answered: the part of {@link DeliveryStore} a sending
- * channel needs, so the channel's policy can be tested against a recording double.
+ * channel needs, so the channel's policy can be tested against a recording double. An outcome of a request stores
+ * {@code payloads[i]}, the request body as it carried {@code jobs[i]}, so the event debugger shows what was sent.
  */
 public interface DeliveryOutcomes {
 
   /** Accepted; {@code matchKeys[i]} is the bit mask of the match keys {@code jobs[i]} carried (see MatchKeys). */
-  Future<Void> delivered(List<ClaimedDelivery> jobs, int[] matchKeys);
+  Future<Void> delivered(List<ClaimedDelivery> jobs, List<JsonObject> payloads, int[] matchKeys);
 
   /** Tried again at {@code nextAttempt}; the attempt is counted. */
-  Future<Void> retry(List<ClaimedDelivery> jobs, String error, Instant nextAttempt);
+  Future<Void> retry(List<ClaimedDelivery> jobs, List<JsonObject> payloads, String error, Instant nextAttempt);
 
   /** Refused for good; re-queued only by a redeliver. */
-  Future<Void> failed(List<ClaimedDelivery> jobs, String error);
+  Future<Void> failed(List<ClaimedDelivery> jobs, List<JsonObject> payloads, String error);
 
   /**
    * Sent and accepted, but the network acknowledged fewer of the request's events than were sent and not which:
    * none is called delivered. Re-queued only by a redeliver (the networks deduplicate on event_id).
    */
-  Future<Void> unconfirmed(List<ClaimedDelivery> jobs, String reason);
+  Future<Void> unconfirmed(List<ClaimedDelivery> jobs, List<JsonObject> payloads, String reason);
 
   /** Not sent (the breaker is open): due again at {@code until}, without spending an attempt. */
   Future<Void> defer(List<ClaimedDelivery> jobs, Instant until);

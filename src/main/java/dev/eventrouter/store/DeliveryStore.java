@@ -84,17 +84,25 @@ public final class DeliveryStore implements DeliveryQueue {
         FROM unnest($1::bigint[], $2::bigint[]) AS j(event_id, delivery_id)
        WHERE d.event_id = j.event_id AND d.delivery_id = j.delivery_id""";
 
-  /** $3: the match keys each carried, in the order of $1 and $2. */
+  /**
+   * The sent rows an outcome applies to: $1 event ids, $2 delivery ids (see CLAIMED_ROWS) and $3 the payload each
+   * was sent with.
+   */
+  private static final String SENT_ROWS = """
+        FROM unnest($1::bigint[], $2::bigint[], $3::jsonb[]) AS j(event_id, delivery_id, payload)
+       WHERE d.event_id = j.event_id AND d.delivery_id = j.delivery_id""";
+
+  /** $4: the match keys each carried, in the order of $1 and $2. */
   static final String DELIVERED = """
       UPDATE deliveries d SET status = 'delivered', attempts = attempts + 1, delivered_at = now(), last_error = NULL,
-             match_keys = j.match_keys, updated_at = now()
-        FROM unnest($1::bigint[], $2::bigint[], $3::int[]) AS j(event_id, delivery_id, match_keys)
+             match_keys = j.match_keys, payload = j.payload, updated_at = now()
+        FROM unnest($1::bigint[], $2::bigint[], $3::jsonb[], $4::int[]) AS j(event_id, delivery_id, payload, match_keys)
        WHERE d.event_id = j.event_id AND d.delivery_id = j.delivery_id""";
 
   static final String RETRY = """
-      UPDATE deliveries d SET status = 'retrying', attempts = attempts + 1, last_error = $3, next_attempt_at = $4,
-             updated_at = now()
-      """ + CLAIMED_ROWS;
+      UPDATE deliveries d SET status = 'retrying', attempts = attempts + 1, last_error = $4, next_attempt_at = $5,
+             payload = j.payload, updated_at = now()
+      """ + SENT_ROWS;
 
   static final String FAILED = answered("failed");
 
@@ -219,8 +227,8 @@ public final class DeliveryStore implements DeliveryQueue {
 
   /** An attempt the network answered for good: refused ('failed'), or acknowledged only in part ('unconfirmed'). */
   private static String answered(String status) {
-    return "UPDATE deliveries d SET status = '" + status + "', attempts = attempts + 1, last_error = $3, "
-        + "updated_at = now()\n" + CLAIMED_ROWS;
+    return "UPDATE deliveries d SET status = '" + status + "', attempts = attempts + 1, last_error = $4, "
+        + "payload = j.payload, updated_at = now()\n" + SENT_ROWS;
   }
 
   public DeliveryStore(Pool pool, Pool readPool) {
@@ -261,25 +269,26 @@ public final class DeliveryStore implements DeliveryQueue {
   }
 
   @Override
-  public Future<Void> delivered(List<ClaimedDelivery> jobs, int[] matchKeys) {
-    return pool.preparedQuery(DELIVERED).execute(claimed(jobs)
+  public Future<Void> delivered(List<ClaimedDelivery> jobs, List<JsonObject> payloads, int[] matchKeys) {
+    return pool.preparedQuery(DELIVERED).execute(sent(jobs, payloads)
         .addArrayOfInteger(Arrays.stream(matchKeys).boxed().toArray(Integer[]::new))).mapEmpty();
   }
 
   @Override
-  public Future<Void> retry(List<ClaimedDelivery> jobs, String error, Instant nextAttempt) {
-    return pool.preparedQuery(RETRY).execute(claimed(jobs).addString(error)
+  public Future<Void> retry(List<ClaimedDelivery> jobs, List<JsonObject> payloads, String error,
+                            Instant nextAttempt) {
+    return pool.preparedQuery(RETRY).execute(sent(jobs, payloads).addString(error)
         .addOffsetDateTime(nextAttempt.atOffset(ZoneOffset.UTC))).mapEmpty();
   }
 
   @Override
-  public Future<Void> failed(List<ClaimedDelivery> jobs, String error) {
-    return pool.preparedQuery(FAILED).execute(claimed(jobs).addString(error)).mapEmpty();
+  public Future<Void> failed(List<ClaimedDelivery> jobs, List<JsonObject> payloads, String error) {
+    return pool.preparedQuery(FAILED).execute(sent(jobs, payloads).addString(error)).mapEmpty();
   }
 
   @Override
-  public Future<Void> unconfirmed(List<ClaimedDelivery> jobs, String reason) {
-    return pool.preparedQuery(UNCONFIRMED).execute(claimed(jobs).addString(reason)).mapEmpty();
+  public Future<Void> unconfirmed(List<ClaimedDelivery> jobs, List<JsonObject> payloads, String reason) {
+    return pool.preparedQuery(UNCONFIRMED).execute(sent(jobs, payloads).addString(reason)).mapEmpty();
   }
 
   @Override
@@ -342,12 +351,10 @@ public final class DeliveryStore implements DeliveryQueue {
     return readPool.preparedQuery(FOR_EVENT).execute(Tuple.of(eventId)).map(rows -> {
       JsonArray deliveries = new JsonArray();
       for (Row row : rows) {
-        JsonObject delivery = state(row).put("event_name", row.getString("mapped_event"))
-            .put("next_attempt_at", WAITING.contains(row.getString("status")) ? instant(row, "next_attempt_at") : null);
-        if (row.getValue("payload") != null) {
-          delivery.put("payload", row.getJson("payload"));
-        }
-        deliveries.add(delivery);
+        // The payload of its last request (dry run: of the request it would have been), null before any.
+        deliveries.add(state(row).put("event_name", row.getString("mapped_event"))
+            .put("next_attempt_at", WAITING.contains(row.getString("status")) ? instant(row, "next_attempt_at") : null)
+            .put("payload", row.getJson("payload")));
       }
       return deliveries;
     });
@@ -478,4 +485,8 @@ public final class DeliveryStore implements DeliveryQueue {
         .addArrayOfLong(jobs.stream().map(ClaimedDelivery::deliveryId).toArray(Long[]::new));
   }
 
+  /** The claimed rows and, in their order, the payload each was sent with. */
+  private static Tuple sent(List<ClaimedDelivery> jobs, List<JsonObject> payloads) {
+    return claimed(jobs).addArrayOfJsonObject(payloads.toArray(JsonObject[]::new));
+  }
 }

@@ -71,7 +71,7 @@ public final class EventStore implements EventWriter {
    * A page of a workspace's events, newest first, each with its deliveries' states: read down the
    * (workspace_id, event_id) index of the range's day partitions, the deliveries by their event's key.
    */
-  static final String LIST = """
+  private static final String LIST = """
       SELECT e.event_id, e.event_name, e.telegram_id, e.session_id, e.session_source, e.value, e.currency, e.status,
              e.received_at,
              coalesce((SELECT jsonb_agg(jsonb_build_object('integration_id', d.integration_id, 'network', d.network,
@@ -87,8 +87,17 @@ public final class EventStore implements EventWriter {
                SELECT 1 FROM deliveries d
                 WHERE d.event_id = e.event_id AND ($7::text IS NULL OR d.integration_id = $7)
                   AND ($8::text[] IS NULL OR d.status = ANY($8))))
-       ORDER BY e.event_id DESC
+       ORDER BY e.event_id %s
        LIMIT $9""";
+
+  static final String LIST_NEWEST_FIRST = LIST.formatted("DESC");
+  static final String LIST_OLDEST_FIRST = LIST.formatted("ASC");
+
+  /** A workspace's events since an event id ($2), counted by how their session was found. */
+  static final String BY_SESSION_SOURCE = """
+      SELECT session_source, count(*) AS n FROM events
+       WHERE workspace_id = $1 AND event_id >= $2
+       GROUP BY session_source""";
 
   private final Pool pool;
   private final Pool readPool;
@@ -131,18 +140,27 @@ public final class EventStore implements EventWriter {
     });
   }
 
-  /** A page of the events a filter names, newest first, each with its deliveries' states. */
+  /** A page of the events a filter names, in its order, each with its deliveries' states. */
   public Future<JsonArray> list(EventFilter filter) {
     Tuple params = Tuple.of(filter.workspaceId(), filter.fromEventId(), filter.toEventId(), filter.eventName(),
         filter.sessionSource(), filter.telegramId(), filter.integrationId(),
         filter.deliveryStatuses() == null ? null : filter.deliveryStatuses().toArray(String[]::new))
         .addInteger(filter.limit());
-    return readPool.preparedQuery(LIST).execute(params).map(rows -> {
+    return readPool.preparedQuery(filter.oldestFirst() ? LIST_OLDEST_FIRST : LIST_NEWEST_FIRST).execute(params).map(rows -> {
       JsonArray events = new JsonArray();
       for (Row row : rows) {
         events.add(event(row).put("deliveries", row.getJsonArray("deliveries")));
       }
       return events;
+    });
+  }
+
+  /** A workspace's events since an event id, counted by session source (sources without events left out). */
+  public Future<JsonObject> countBySessionSource(UUID workspaceId, long fromEventId) {
+    return readPool.preparedQuery(BY_SESSION_SOURCE).execute(Tuple.of(workspaceId, fromEventId)).map(rows -> {
+      JsonObject counts = new JsonObject();
+      rows.forEach(row -> counts.put(row.getString("session_source"), row.getLong("n")));
+      return counts;
     });
   }
 

@@ -68,9 +68,9 @@ class EventRecordsTest {
   @Test
   @DisplayName("an events filter crosses the bus whole, its absent fields as absent")
   void eventFilter() {
-    EventFilter full = new EventFilter(WS, "FTD", "none", 42L, "meta-main", List.of("failed", "expired"), 10, 20, 50);
+    EventFilter full = new EventFilter(WS, "FTD", "none", 42L, "meta-main", List.of("failed", "expired"), 10, 20, 50, true);
     assertThat(EventFilter.fromJson(full.toJson())).isEqualTo(full);
-    EventFilter bare = new EventFilter(WS, null, null, null, null, null, 1, 2, 3);
+    EventFilter bare = new EventFilter(WS, null, null, null, null, null, 1, 2, 3, false);
     assertThat(EventFilter.fromJson(bare.toJson())).isEqualTo(bare);
   }
 }

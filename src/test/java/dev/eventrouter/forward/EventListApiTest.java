@@ -46,6 +46,10 @@ class EventListApiTest extends FakeNetworksTest {
     return response.bodyAsJsonObject().getJsonObject("data");
   }
 
+  private static long id(String eventId) {
+    return Long.parseLong(eventId.substring(4));
+  }
+
   private static List<String> ids(JsonObject page) {
     return page.getJsonArray("events").stream().map(e -> ((JsonObject) e).getString("event_id")).toList();
   }
@@ -100,6 +104,43 @@ class EventListApiTest extends FakeNetworksTest {
     JsonObject second = page("?limit=3&before=" + first.getString("next_before"));
     assertThat(ids(second)).containsExactly(ids.get(0));
     assertThat(second.getValue("next_before")).isNull();
+
+    JsonObject poll = page("?after=" + ids.get(1));
+    assertThat(ids(poll)).as("a poll: the events after the cursor, oldest first").containsExactly(ids.get(2),
+        ids.get(3));
+    long cursor = Long.parseLong(poll.getString("next_after").substring(4));
+    assertThat(cursor).as("recent events are answered again, in case an older neighbour is still being written")
+        .isBetween(id(ids.get(1)), id(ids.get(2)) - 1);
+    assertThat(ids(page("?after=" + poll.getString("next_after")))).containsExactly(ids.get(2), ids.get(3));
+    JsonObject full = page("?after=" + ids.get(1) + "&limit=1");
+    assertThat(ids(full)).containsExactly(ids.get(2));
+    assertThat(full.getString("next_after")).as("a full page moves on").isEqualTo(ids.get(2));
+    assertThat(ids(page("?after=" + ids.get(1) + "&event_name=FTD"))).containsExactly(ids.get(3));
+
+    JsonObject summary = app.get("/api/v1/integrations?window_hours=1", KEY_A).bodyAsJsonObject()
+        .getJsonObject("data").getJsonObject("events");
+    assertThat(summary.getLong("accepted")).as("this workspace's events of the hour").isEqualTo(4);
+    assertThat(summary.getJsonObject("by_session_source")).isEqualTo(new JsonObject().put("supplied", 1)
+        .put("invite", 0).put("analytics", 1).put("last_known", 0).put("none", 2));
+
+    JsonObject status = app.get("/api/v1/events/" + ids.get(3), KEY_A).bodyAsJsonObject().getJsonObject("data");
+    JsonObject sent = status.getJsonArray("deliveries").getJsonObject(0).getJsonObject("payload");
+    assertThat(sent.getJsonArray("data")).as("the request as it carried this event").hasSize(1);
+    JsonObject metaEvent = sent.getJsonArray("data").getJsonObject(0);
+    assertThat(metaEvent.getString("event_id")).isEqualTo(ids.get(3));
+    assertThat(metaEvent.getString("event_name")).isEqualTo("Purchase");
+    assertThat(metaEvent.getJsonObject("user_data").getJsonArray("external_id")).as("hashed, as sent")
+        .containsExactly(Sha256.hex("1"));
+    assertThat(fake.received("meta").stream().flatMap(r -> r.body().getJsonArray("data").stream()))
+        .as("exactly what Meta received").contains(metaEvent);
+    JsonObject tiktokSent = status.getJsonArray("deliveries").getJsonObject(1).getJsonObject("payload");
+    assertThat(tiktokSent.getString("event_source_id")).as("with the network's envelope").isNotBlank();
+    assertThat(tiktokSent.getJsonArray("data").getJsonObject(0).getString("event_id")).isEqualTo(ids.get(3));
+    JsonObject refused = app.get("/api/v1/events/" + ids.get(2), KEY_A).bodyAsJsonObject().getJsonObject("data")
+        .getJsonArray("deliveries").getJsonObject(0);
+    assertThat(refused.getString("status")).isEqualTo("failed");
+    assertThat(refused.getJsonObject("payload").getJsonArray("data").getJsonObject(0).getString("event_id"))
+        .as("a refused request's payload is kept too").isEqualTo(ids.get(2));
 
     fake.scriptTikTok(body -> Reply.of(200, FakeAdNetworks.tiktokCode(40100, "Too many requests")));
     String retried = post(KEY_A, WS_A, "REG", 9, null);

@@ -568,7 +568,7 @@ class ForwarderVerticleUnitTest {
   }
 
   private void publishOpened(String network, UUID workspace, String integration) {
-    vertx.eventBus().publish(Addresses.BREAKER_OPENED, new BreakerOpened(network, workspace, integration).toJson());
+    vertx.eventBus().publish(Addresses.BREAKER_OPENED, new BreakerOpened(network, workspace, integration, Instant.now().plusSeconds(30)).toJson());
   }
 
   @Test

@@ -239,10 +239,14 @@ class IntegrationChannelUnitTest {
     vertx.eventBus().<JsonObject>consumer(Addresses.BREAKER_OPENED, message -> notices.add(message.body()))
         .completion().await();
     IntegrationChannel channel = channel(new MetaApi());
+    Instant opened = Instant.now();
     channel.openFromPeer();
     assertThat(board.snapshot()).containsExactly(Map.entry(KEY.toString(), "OPEN"));
     Await.until("the opening announced", Await.WAIT, () -> notices.size() == 1);
-    assertThat(BreakerOpened.fromJson(notices.get(0))).isEqualTo(new BreakerOpened("meta", WORKSPACE, "m"));
+    BreakerOpened notice = BreakerOpened.fromJson(notices.get(0));
+    assertThat(notice).isEqualTo(new BreakerOpened("meta", WORKSPACE, "m", notice.until()));
+    assertThat(notice.until()).as("open for the reset timeout")
+        .isBetween(opened.plusMillis(CONFIG.breakerResetMs()), Instant.now().plusMillis(CONFIG.breakerResetMs()));
     channel.openFromPeer();
     Await.result(channel.send(meta(FakeAdNetworks.META_TOKEN, fake.baseUrl()), jobs(1), CONFIG));
     assertThat(outcomes.recorded.get(0).what()).as("held back like any open breaker").isEqualTo("defer");

@@ -29,7 +29,7 @@ class EventFiltersUnitTest {
   void defaults() {
     EventFilter filter = EventFilters.list(WS, query(), NOW);
     assertThat(filter).isEqualTo(new EventFilter(WS, null, null, null, null, null,
-        EventIds.firstIdAt(NOW.minus(Duration.ofDays(7))), EventIds.firstIdAt(NOW.plusSeconds(60)), 50));
+        EventIds.firstIdAt(NOW.minus(Duration.ofDays(7))), EventIds.firstIdAt(NOW.plusSeconds(60)), 50, false));
   }
 
   @Test
@@ -71,5 +71,40 @@ class EventFiltersUnitTest {
     assertThat(badFields(query("session_source", "supplied,none"))).containsExactly("session_source");
     assertThat(badFields(query("limit", "0"))).containsExactly("limit");
     assertThat(badFields(query("since", "2026-11-23T00:00:00Z"))).containsExactly("since");
+    assertThat(badFields(query("after", "evt_x"))).containsExactly("after");
+    assertThat(badFields(query("after", "evt_1", "before", "evt_9"))).as("a poll does not page back")
+        .containsExactly("after");
+  }
+
+  @Test
+  @DisplayName("after polls oldest first from just above the cursor, never from before the range")
+  void after() {
+    long cursor = EventIds.firstIdAt(NOW.minusSeconds(30));
+    EventFilter poll = EventFilters.list(WS, query("after", "evt_" + cursor, "event_name", "FTD"), NOW);
+    assertThat(poll.oldestFirst()).isTrue();
+    assertThat(poll.fromEventId()).isEqualTo(cursor + 1);
+    assertThat(poll.toEventId()).isEqualTo(EventIds.firstIdAt(NOW.plusSeconds(60)));
+    assertThat(poll.eventName()).isEqualTo("FTD");
+    assertThat(EventFilters.list(WS, query("after", "evt_1"), NOW).fromEventId()).as("the range's start is later")
+        .isEqualTo(EventIds.firstIdAt(NOW.minus(Duration.ofDays(7))));
+    assertThat(EventFilters.list(WS, query("before", "evt_" + cursor), NOW).oldestFirst()).isFalse();
+  }
+
+  @Test
+  @DisplayName("the next poll's cursor: past a full page; else no further than the ids still being written")
+  void nextAfter() {
+    Instant settled = NOW.minusSeconds(10);
+    long settledId = EventIds.firstIdAt(settled) - 1;
+    long old = EventIds.firstIdAt(NOW.minusSeconds(60));
+    long recent = EventIds.firstIdAt(NOW.minusSeconds(2));
+    assertThat(EventsApi.nextAfter(old, recent, true, settled)).as("a full page: on past it").isEqualTo(recent);
+    assertThat(EventsApi.nextAfter(old, recent, false, settled)).as("a recent event may have an older neighbour "
+        + "not yet written: answered again next time").isEqualTo(settledId);
+    long older = EventIds.firstIdAt(NOW.minusSeconds(30));
+    assertThat(EventsApi.nextAfter(old, older, false, settled)).as("settled events are not answered again")
+        .isEqualTo(older);
+    assertThat(EventsApi.nextAfter(old, null, false, settled)).as("nothing new: up to what is settled")
+        .isEqualTo(settledId);
+    assertThat(EventsApi.nextAfter(recent, null, false, settled)).as("never back").isEqualTo(recent);
   }
 }

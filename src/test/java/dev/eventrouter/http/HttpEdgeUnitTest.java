@@ -1,6 +1,7 @@
 package dev.eventrouter.http;
 
 import dev.eventrouter.bus.Addresses;
+import dev.eventrouter.bus.BreakerOpened;
 import dev.eventrouter.bus.BusFailure;
 import dev.eventrouter.bus.EventRef;
 import dev.eventrouter.bus.IngestReply;
@@ -215,7 +216,17 @@ class HttpEdgeUnitTest {
     store = message -> message.reply(new JsonObject()
         .put("integrations", new JsonObject().put("m1", new JsonObject()
             .put("deliveries", new JsonObject().put("delivered", 5).put("failed", 1)).put("match_keys", coverage)))
-        .put("paused", new JsonObject().put("t1", paused)));
+        .put("paused", new JsonObject().put("t1", paused))
+        .put("events_by_session_source", new JsonObject().put("supplied", 3).put("none", 2)));
+    Instant openUntil = Instant.now().plusSeconds(60);
+    vertx.eventBus().publish(Addresses.BREAKER_OPENED, new BreakerOpened("tiktok", WS, "t1", openUntil).toJson());
+    vertx.eventBus().publish(Addresses.BREAKER_OPENED, new BreakerOpened("meta", WS, "w1", Instant.now()).toJson());
+    vertx.eventBus().publish(Addresses.BREAKER_OPENED, new BreakerOpened("meta", UUID.randomUUID(), "m1", openUntil)
+        .toJson());
+    Await.until("the notices heard", Await.WAIT, () -> Await.result(client.get(port, "127.0.0.1",
+        "/v1/integrations").putHeader("x-api-key", KEY).send()).bodyAsJsonObject().getJsonObject("data")
+        .getJsonArray("integrations").getJsonObject(1).getValue("breaker_open_until") != null);
+    asked.clear();
     Instant before = Instant.now();
     HttpResponse<Buffer> response = Await.result(client.get(port, "127.0.0.1", "/v1/integrations")
         .putHeader("x-api-key", KEY).send());
@@ -229,6 +240,9 @@ class HttpEdgeUnitTest {
     assertThat(asked0.getString("workspace_id")).isEqualTo(WS.toString());
     assertThat(asked0.getLong("from_event_id")).isEqualTo(EventIds.firstIdAt(since));
 
+    assertThat(data.getJsonObject("events")).isEqualTo(new JsonObject().put("accepted", 5)
+        .put("by_session_source", new JsonObject().put("supplied", 3).put("invite", 0).put("analytics", 0)
+            .put("last_known", 0).put("none", 2)));
     JsonArray integrations = data.getJsonArray("integrations");
     assertThat(integrations.stream().map(i -> ((JsonObject) i).getString("integration_id")))
         .containsExactly("m1", "t1", "w1");
@@ -246,6 +260,9 @@ class HttpEdgeUnitTest {
     assertThat(m1.getJsonObject("deliveries").getLong("pending")).isZero();
     JsonObject t1 = integrations.getJsonObject(1);
     assertThat(t1.getJsonObject("paused")).isEqualTo(paused);
+    assertThat(t1.getString("breaker_open_until")).as("its breaker opened on some node").isEqualTo(openUntil.toString());
+    assertThat(m1.getValue("breaker_open_until")).as("another workspace's m1 is not this one").isNull();
+    assertThat(integrations.getJsonObject(2).getValue("breaker_open_until")).as("a breaker open no more").isNull();
     assertThat(t1.getJsonArray("events")).as("sorted").containsExactly("FTD", "REG");
     assertThat(t1.getValue("match_keys")).isNull();
     assertThat(t1.getJsonObject("deliveries").getLong("delivered")).isZero();

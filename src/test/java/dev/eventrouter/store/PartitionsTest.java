@@ -7,6 +7,7 @@ import dev.eventrouter.event.EventIds;
 import dev.eventrouter.event.Resolution;
 import dev.eventrouter.support.TestDatabase;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
 import io.vertx.junit5.VertxExtension;
 import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.sqlclient.Row;
@@ -124,7 +125,7 @@ class PartitionsTest {
 
     List<ClaimedDelivery> claimed = deliveries.claim(Network.META, 10, 60_000).await();
     assertThat(claimed).hasSize(2);
-    deliveries.delivered(claimed, new int[claimed.size()]).await();
+    deliveries.delivered(claimed, claimed.stream().map(c -> new JsonObject()).toList(), new int[claimed.size()]).await();
 
     assertThat(count("SELECT count(*) FROM deliveries WHERE status = 'delivered' AND attempts = 1")).isEqualTo(2);
   }
@@ -246,7 +247,7 @@ class PartitionsTest {
     DeliveryStore deliveries = new DeliveryStore(database.pool(), database.readPool());
     List<ClaimedDelivery> claimed = deliveries.claim(Network.META, 10, 60_000).await();
     assertThat(claimed).extracting(ClaimedDelivery::eventId).containsExactly(eventId);
-    deliveries.delivered(claimed, new int[claimed.size()]).await();
+    deliveries.delivered(claimed, claimed.stream().map(c -> new JsonObject()).toList(), new int[claimed.size()]).await();
     assertThat(deliveries.forEvent(eventId).await().getJsonObject(0).getString("status")).isEqualTo("delivered");
     // The id sequence went over to the partitioned table: new deliveries number on after the migrated one.
     new EventStore(database.pool(), database.readPool()).insertBatch(List.of(eventOn(TODAY, 8))).await();

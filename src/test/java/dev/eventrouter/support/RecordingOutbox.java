@@ -32,6 +32,8 @@ public final class RecordingOutbox implements DeliveryQueue {
   public final List<ClaimedDelivery> due = new CopyOnWriteArrayList<>();
   public final List<Recorded> recorded = new CopyOnWriteArrayList<>();
   public final List<JsonObject> dryRunPayloads = new CopyOnWriteArrayList<>();
+  /** The payload of each delivery a request's outcome recorded, in call order. */
+  public final List<JsonObject> sentPayloads = new CopyOnWriteArrayList<>();
   public final List<Claim> claimLog = new CopyOnWriteArrayList<>();
   public final List<Pause> pauses = new CopyOnWriteArrayList<>();
   /** Deliveries held by a pause, which a probe may claim. */
@@ -81,23 +83,28 @@ public final class RecordingOutbox implements DeliveryQueue {
   }
 
   @Override
-  public Future<Void> delivered(List<ClaimedDelivery> jobs, int[] matchKeys) {
+  public Future<Void> delivered(List<ClaimedDelivery> jobs, List<JsonObject> payloads, int[] matchKeys) {
     matchKeysLog.add(matchKeys.clone());
+    sentPayloads.addAll(payloads);
     return add("delivered", jobs, null, null);
   }
 
   @Override
-  public Future<Void> retry(List<ClaimedDelivery> jobs, String error, Instant nextAttempt) {
+  public Future<Void> retry(List<ClaimedDelivery> jobs, List<JsonObject> payloads, String error,
+                            Instant nextAttempt) {
+    sentPayloads.addAll(payloads);
     return add("retry", jobs, error, nextAttempt);
   }
 
   @Override
-  public Future<Void> failed(List<ClaimedDelivery> jobs, String error) {
+  public Future<Void> failed(List<ClaimedDelivery> jobs, List<JsonObject> payloads, String error) {
+    sentPayloads.addAll(payloads);
     return add("failed", jobs, error, null);
   }
 
   @Override
-  public Future<Void> unconfirmed(List<ClaimedDelivery> jobs, String reason) {
+  public Future<Void> unconfirmed(List<ClaimedDelivery> jobs, List<JsonObject> payloads, String reason) {
+    sentPayloads.addAll(payloads);
     return add("unconfirmed", jobs, reason, null);
   }
 
