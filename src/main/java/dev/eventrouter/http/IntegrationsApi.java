@@ -88,6 +88,7 @@ final class IntegrationsApi {
           .put("network", integration.network().id)
           .put("enabled", integration.enabled())
           .put("dry_run", integration.dryRun())
+          .put("test_event_code", integration.testEventCode())
           .put("events", integration.events() == null ? null : new JsonArray(integration.events().stream().sorted()
               .toList()))
           .put("paused", stored.getJsonObject("paused").getJsonObject(integration.id()))

@@ -31,6 +31,7 @@ import io.vertx.ext.healthchecks.HealthChecks;
 import io.vertx.ext.healthchecks.Status;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
+import io.vertx.ext.web.client.WebClientOptions;
 import io.vertx.junit5.VertxExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -96,7 +97,7 @@ class HttpEdgeUnitTest {
         metrics, readiness);
     deployment = Await.result(vertx.deployVerticle(verticle));
     port = verticle.actualPort();
-    client = WebClient.create(vertx);
+    client = WebClient.create(vertx, new WebClientOptions().setFollowRedirects(false));
   }
 
   @AfterEach
@@ -134,6 +135,34 @@ class HttpEdgeUnitTest {
 
   private HttpResponse<Buffer> postEvent(JsonObject event) {
     return post("/api/v1/events/custom", KEY, "application/json", event.encode());
+  }
+
+  @Test
+  @DisplayName("the event debugger: /ui/ served from the jar without a key, under a strict CSP, never framed; /ui "
+      + "sent to /ui/, where the page's relative links resolve")
+  void debuggerPage() {
+    HttpResponse<Buffer> page = Await.result(client.get(port, "127.0.0.1", "/ui/").send());
+    assertThat(page.statusCode()).isEqualTo(200);
+    assertThat(page.getHeader("Content-Type")).startsWith("text/html");
+    assertThat(page.bodyAsString()).contains("<script src=\"ui.js\" defer></script>")
+        .doesNotContain("<script>", "style=", "onclick");
+    String csp = page.getHeader("Content-Security-Policy");
+    assertThat(csp).contains("default-src 'none'", "script-src 'self'", "style-src 'self'", "connect-src 'self'",
+        "frame-ancestors 'none'").doesNotContain("unsafe");
+    assertThat(page.getHeader("X-Frame-Options")).isEqualTo("DENY");
+    assertThat(page.getHeader("X-Content-Type-Options")).isEqualTo("nosniff");
+    assertThat(page.getHeader("Referrer-Policy")).isEqualTo("no-referrer");
+    assertThat(page.getHeader("Cache-Control")).isEqualTo("no-cache");
+    HttpResponse<Buffer> script = Await.result(client.get(port, "127.0.0.1", "/ui/ui.js").send());
+    assertThat(script.getHeader("Content-Type")).startsWith("text/javascript");
+    assertThat(script.bodyAsString()).as("values go in as text only").doesNotContain("innerHTML", "outerHTML",
+        "insertAdjacentHTML", "document.write", "eval(");
+    assertThat(script.getHeader("Content-Security-Policy")).isEqualTo(csp);
+    HttpResponse<Buffer> bare = Await.result(client.get(port, "127.0.0.1", "/ui").send());
+    assertThat(bare.statusCode()).isEqualTo(302);
+    assertThat(bare.getHeader("Location")).isEqualTo("/ui/");
+    assertError(Await.result(client.get(port, "127.0.0.1", "/ui/missing.js").send()), 404, "not_found");
+    assertThat(asked).as("the store is never asked").isEmpty();
   }
 
   @Test
@@ -250,6 +279,10 @@ class HttpEdgeUnitTest {
     assertThat(m1.getString("network")).isEqualTo("meta");
     assertThat(m1.getBoolean("enabled")).isTrue();
     assertThat(m1.getBoolean("dry_run")).isFalse();
+    assertThat(m1.containsKey("test_event_code")).isTrue();
+    assertThat(m1.getValue("test_event_code")).isNull();
+    assertThat(integrations.getJsonObject(1).getString("test_event_code")).isEqualTo("TT1");
+    assertThat(response.bodyAsString()).as("no credential in the summary").doesNotContain("token");
     assertThat(m1.containsKey("events")).isTrue();
     assertThat(m1.getValue("events")).isNull();
     assertThat(m1.getValue("paused")).isNull();

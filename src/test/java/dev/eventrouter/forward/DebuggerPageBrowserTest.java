@@ -1,0 +1,300 @@
+package dev.eventrouter.forward;
+
+import dev.eventrouter.support.Await;
+import dev.eventrouter.support.Browser;
+import dev.eventrouter.support.FakeAdNetworks;
+import dev.eventrouter.support.FakeAdNetworks.Reply;
+import dev.eventrouter.support.TestApp;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.Select;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.List;
+
+import static dev.eventrouter.support.TestApp.KEY_A;
+import static dev.eventrouter.support.TestApp.KEY_B;
+import static dev.eventrouter.support.TestApp.WS_A;
+import static dev.eventrouter.support.TestApp.WS_B;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The event debugger, {@code /ui/}, in a real headless Chromium against the real service, a real PostgreSQL and the
+ * fake networks: sign-in, the live list, filters, the detail with the click and both payloads, redelivery, the test
+ * event, the last hour's strip, values shown as text, and one workspace's events only. Screenshots of the list and
+ * the detail are left in target/screenshots.
+ */
+class DebuggerPageBrowserTest extends FakeNetworksTest {
+
+  /** A user agent that would run if the page inserted it as HTML. */
+  private static final String SCRIPT_UA = "<script>window.pwned = true</script><img src=x onerror=\"window.pwned=1\">";
+
+  private ChromeDriver browser;
+
+  @BeforeAll
+  void startBrowser() {
+    browser = Browser.start();
+  }
+
+  @AfterAll
+  void stopBrowser() {
+    if (browser != null) {
+      browser.quit();
+    }
+  }
+
+  /** Polls the page until a condition holds, over the page redrawing itself (a live list replaces its rows). */
+  private WebDriverWait waiting() {
+    WebDriverWait wait = new WebDriverWait(browser, DEADLINE);
+    wait.ignoring(StaleElementReferenceException.class);
+    return wait;
+  }
+
+  private void start(JsonObject... metaOverrides) {
+    app = TestApp.start(vertx, ForwardingTestConfig.config(databaseUrl, fake.baseUrl(), metaOverrides));
+  }
+
+  /** Opens the page signed out (sessionStorage is per tab: cleared, so each test signs in itself). */
+  private void open() {
+    browser.get("http://127.0.0.1:" + app.port() + "/ui/");
+    browser.executeScript("sessionStorage.clear()");
+    browser.navigate().refresh();
+    waiting().until(ExpectedConditions.visibilityOfElementLocated(By.id("api-key")));
+  }
+
+  private void signIn(String key) {
+    WebElement field = browser.findElement(By.id("api-key"));
+    field.clear();
+    field.sendKeys(key);
+    browser.findElement(By.cssSelector("#sign-in button[type=submit]")).click();
+  }
+
+  private String post(String key, JsonObject event) {
+    var response = app.postEvent(key, event);
+    assertThat(response.statusCode()).as(response.bodyAsString()).isEqualTo(200);
+    return response.bodyAsJsonObject().getJsonObject("data").getString("event_id");
+  }
+
+  private static JsonObject event(String workspace, String name, long telegramId) {
+    JsonObject event = new JsonObject().put("workspace_id", workspace).put("event_name", name)
+        .put("telegram_id", telegramId);
+    return name.equals("FTD") ? event.put("value", 49.99).put("currency", "EUR") : event;
+  }
+
+  /** The event ids the list shows, top to bottom. */
+  private List<String> listed() {
+    return browser.findElements(By.cssSelector("#events tbody tr")).stream()
+        .map(row -> row.getAttribute("data-event-id")).toList();
+  }
+
+  private void awaitListed(String... eventIds) {
+    waiting().until(d -> listed().equals(List.of(eventIds)));
+  }
+
+  private String text(String css) {
+    return browser.findElement(By.cssSelector(css)).getText();
+  }
+
+  private void filter(String name, String value) {
+    WebElement field = browser.findElement(By.cssSelector("#filters [name=" + name + "]"));
+    if (field.getTagName().equals("select")) {
+      new Select(field).selectByValue(value);
+    } else {
+      field.clear();
+      field.sendKeys(value);
+    }
+    browser.findElement(By.cssSelector("#filters button[type=submit]")).click();
+  }
+
+  private void clearFilters() {
+    browser.findElement(By.cssSelector("#filters button[type=reset]")).click();
+  }
+
+  private void openDetail(String eventId) {
+    browser.findElement(By.cssSelector("#events tr[data-event-id='" + eventId + "']")).click();
+    waiting().until(d -> text("#detail-title").endsWith(eventId));
+  }
+
+  /** The detail's text for one delivery of the open event. */
+  private String delivery(String integrationId) {
+    return text("#detail-deliveries article[data-integration='" + integrationId + "']");
+  }
+
+  /** The state badge of one delivery of the open event. */
+  private String deliveryState(String integrationId) {
+    return text("#detail-deliveries article[data-integration='" + integrationId + "'] .delivery-head .badge");
+  }
+
+  @Test
+  @DisplayName("sign-in: a wrong key is refused on the page; a good one shows its workspace's events, new ones "
+      + "appearing without a reload, never another workspace's; no credential reaches the page")
+  void signInAndLiveList() {
+    start();
+    String first = post(KEY_A, event(WS_A, "REG", 1));
+    open();
+    signIn("not-a-key");
+    waiting().until(ExpectedConditions.visibilityOfElementLocated(By.id("sign-in-error")));
+    assertThat(text("#sign-in-error")).isEqualTo("That API key was not accepted.");
+    assertThat(browser.findElement(By.id("events-view")).isDisplayed()).isFalse();
+    assertThat(browser.executeScript("return sessionStorage.length")).isEqualTo(0L);
+
+    signIn(KEY_A);
+    awaitListed(first);
+    assertThat(browser.executeScript("return sessionStorage.getItem('event-router.api-key')")).isEqualTo(KEY_A);
+
+    String theirs = post(KEY_B, event(WS_B, "FTD", 1));
+    String second = post(KEY_A, event(WS_A, "FTD", 2));
+    awaitListed(second, first);
+    assertThat(browser.getPageSource()).as("another workspace's event").doesNotContain(theirs);
+    WebElement row = browser.findElement(By.cssSelector("#events tr[data-event-id='" + second + "']"));
+    assertThat(row.getText()).contains("FTD", "Purchase, CompletePayment", "49.99 EUR", "none");
+    waiting().until(d -> row.findElements(By.cssSelector(".badge.delivered")).size() == 2);
+    assertThat(row.findElements(By.cssSelector(".badges .badge")).stream().map(WebElement::getText))
+        .containsExactly("meta-main: delivered", "tiktok-main: delivered");
+
+    waiting().until(d -> text("#stat-accepted").equals("2"));
+    waiting().until(d -> text("#stat-delivered").equals("100%"));
+    assertThat(text("#stat-unattributed")).as("both events without a session").isEqualTo("100%");
+    openDetail(second);
+    assertThat(browser.getPageSource()).as("tokens never reach the browser")
+        .doesNotContain(FakeAdNetworks.META_TOKEN, FakeAdNetworks.TIKTOK_TOKEN);
+
+    browser.findElement(By.id("sign-out")).click();
+    waiting().until(ExpectedConditions.visibilityOfElementLocated(By.id("api-key")));
+    assertThat(browser.executeScript("return sessionStorage.length")).isEqualTo(0L);
+    signIn(KEY_B);
+    awaitListed(theirs);
+  }
+
+  @Test
+  @DisplayName("filters narrow the list; the detail shows the session's click ids and both payloads as sent, and "
+      + "markup in the data as text")
+  void filtersAndDetail() throws Exception {
+    start();
+    JsonObject click = new JsonObject().put("workspace_id", WS_A).put("session_id", "sess-debug-1")
+        .put("fbclid", "IwAR2AbCdEf").put("fbp", "fb.1.1596403881668.1116446470").put("ttclid", "E.C.P.CqgBxyz")
+        .put("ttp", "2Sx7yT9uVw").put("client_ip", "203.0.113.7").put("user_agent", SCRIPT_UA)
+        .put("landing_url", "https://lp.example/offer?utm_source=fb");
+    assertThat(app.postJson("/api/v1/sessions", KEY_A, click).statusCode()).isEqualTo(200);
+    assertThat(app.postJson("/api/v1/sessions", KEY_A, click.copy().put("session_id", "sess-debug-2")
+        .put("landing_url", "https://lp.example/<script>alert(1)</script>")).statusCode())
+        .as("markup in a landing URL is not a URL: refused at the door").isEqualTo(400);
+    String reg = post(KEY_A, event(WS_A, "REG", 7));
+    String ftd = post(KEY_A, event(WS_A, "FTD", 8).put("session_id", "sess-debug-1")
+        .put("user_data", new JsonObject().put("email", "Buyer@Example.com").put("first_name", SCRIPT_UA)));
+    Await.until("both delivered to both", DEADLINE, () -> count("meta", "delivered") == 2
+        && count("tiktok", "delivered") == 2);
+    open();
+    signIn(KEY_A);
+    awaitListed(ftd, reg);
+
+    filter("event_name", "FTD");
+    awaitListed(ftd);
+    clearFilters();
+    awaitListed(ftd, reg);
+    filter("session_source", "none");
+    awaitListed(reg);
+    filter("session_source", "supplied");
+    awaitListed(ftd);
+    clearFilters();
+    filter("telegram_id", "7");
+    awaitListed(reg);
+    clearFilters();
+    filter("status", "failed");
+    waiting().until(d -> listed().isEmpty() && browser.findElement(By.id("empty")).isDisplayed());
+    clearFilters();
+    awaitListed(ftd, reg);
+    Browser.screenshot(browser, "ui-list");
+
+    browser.manage().window().setSize(new Dimension(1440, 1900)); // the detail down to both payloads
+    openDetail(ftd);
+    assertThat(text("#detail-click")).contains("IwAR2AbCdEf", "fb.1.1596403881668.1116446470", "E.C.P.CqgBxyz",
+        "2Sx7yT9uVw", "203.0.113.7", "https://lp.example/offer?utm_source=fb");
+    assertThat(text("#detail-event")).contains("sess-debug-1", "supplied", "49.99", "EUR");
+    String meta = delivery("meta-main");
+    assertThat(deliveryState("meta-main")).isEqualTo("delivered");
+    assertThat(deliveryState("tiktok-main")).isEqualTo("delivered");
+    assertThat(meta).contains("Purchase", "Payload sent", ftd, "\"fbc\"", "fb.1.",
+        "IwAR2AbCdEf", "\"em\"", "\"client_user_agent\"");
+    assertThat(meta).as("the email as Meta got it: hashed").doesNotContain("Buyer@Example.com");
+    String tiktok = delivery("tiktok-main");
+    assertThat(tiktok).contains("CompletePayment", "\"ttclid\"", "E.C.P.CqgBxyz", "2Sx7yT9uVw");
+    Browser.screenshot(browser, "ui-detail");
+
+    assertThat(text("#detail-click")).as("markup shown as the text it is").contains(SCRIPT_UA);
+    assertThat(meta).contains("<script>window.pwned = true</script>");
+    assertThat(browser.executeScript("return window.pwned === undefined")).isEqualTo(true);
+    assertThat(browser.findElements(By.cssSelector("#detail script, #detail img"))).isEmpty();
+    assertThat(browser.findElements(By.tagName("script"))).hasSize(1);
+    assertThat(Files.size(Browser.SCREENSHOTS.resolve("ui-list.png"))).isPositive();
+    browser.manage().window().setSize(new Dimension(1440, 1000));
+  }
+
+  @Test
+  @DisplayName("redeliver turns a failed delivery into a delivered one; a test event goes to an integration with a "
+      + "test code; a refused token shows in the strip")
+  void actions() {
+    fake.scriptMeta(body -> Reply.of(400, FakeAdNetworks.metaError(100, null, "Invalid parameter")));
+    start(new JsonObject().put("test_event_code", "TEST4242"));
+    String failed = post(KEY_A, event(WS_A, "FTD", 3));
+    Await.until("Meta refused it", DEADLINE, () -> count("meta", "failed") == 1);
+    open();
+    signIn(KEY_A);
+    awaitListed(failed);
+    openDetail(failed);
+    assertThat(deliveryState("meta-main")).isEqualTo("failed");
+    assertThat(delivery("meta-main")).contains("Invalid parameter", "Payload sent");
+    waiting().until(ExpectedConditions.visibilityOfElementLocated(By.id("redeliver")));
+
+    fake.scriptMeta(body -> null);
+    browser.findElement(By.id("redeliver")).click();
+    waiting().until(d -> deliveryState("meta-main").equals("delivered"));
+    assertThat(text("#detail-result")).isEqualTo("1 delivery(ies) re-queued.");
+    waiting().until(ExpectedConditions.invisibilityOfElementLocated(By.id("redeliver")));
+    assertThat(fake.accepted("meta")).containsEntry(failed, 1);
+    waiting().until(d -> browser.findElement(By.cssSelector("#events tr[data-event-id='" + failed + "']"))
+        .getText().contains("meta-main: delivered"));
+
+    WebElement metaRow = browser.findElement(By.cssSelector("#integrations tr[data-integration=meta-main]"));
+    assertThat(metaRow.getText()).contains("TEST4242");
+    assertThat(browser.findElements(By.cssSelector("#integrations tr[data-integration=tiktok-main] button")))
+        .as("no test code, no test button").isEmpty();
+    int before = fake.received("meta").size();
+    metaRow.findElement(By.tagName("button")).click();
+    waiting().until(d -> text("#test-result").startsWith("meta-main: accepted"));
+    assertThat(fake.received("meta")).hasSize(before + 1);
+    assertThat(fake.received("meta").get(before).body().getString("test_event_code")).isEqualTo("TEST4242");
+
+    fake.scriptMeta(body -> Reply.of(400, FakeAdNetworks.metaError(190, null, "Invalid OAuth access token")));
+    post(KEY_A, event(WS_A, "REG", 4));
+    waiting().until(d -> text("#stat-attention").contains("meta-main: token refused"));
+    assertThat(text("#integrations tr[data-integration=meta-main]")).contains("token refused");
+  }
+
+  @Test
+  @DisplayName("a dry-run integration's delivery shows the payload it would have been sent")
+  void dryRun() {
+    start(new JsonObject().put("dry_run", true));
+    String ftd = post(KEY_A, event(WS_A, "FTD", 5));
+    Await.until("Meta's payload stored", DEADLINE, () -> count("meta", "dry_run") == 1);
+    open();
+    signIn(KEY_A);
+    awaitListed(ftd);
+    openDetail(ftd);
+    waiting().until(d -> deliveryState("tiktok-main").equals("delivered"));
+    assertThat(deliveryState("meta-main")).isEqualTo("dry_run");
+    assertThat(delivery("meta-main")).contains("Payload it would have been sent", ftd, "\"Purchase\"");
+    assertThat(text("#integrations tr[data-integration=meta-main]")).contains("dry run");
+  }
+}

@@ -1,0 +1,63 @@
+package dev.eventrouter.support;
+
+import org.junit.jupiter.api.Assumptions;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * Headless Chromium for the page tests, driven by Selenium through the chromedriver of the same Debian release
+ * (packages chromium and chromium-driver, which .ci/run installs). Both binaries are given to Selenium explicitly, so
+ * it never tries to download one; CHROMIUM_BIN and CHROMEDRIVER_BIN name others. Where neither can be found the test
+ * is skipped, saying so.
+ */
+public final class Browser {
+
+  private static final Path CHROMIUM = Path.of(env("CHROMIUM_BIN", "/usr/bin/chromium"));
+  private static final Path CHROMEDRIVER = Path.of(env("CHROMEDRIVER_BIN", "/usr/bin/chromedriver"));
+  /** Where a test run leaves its screenshots (the README shows copies of them). */
+  public static final Path SCREENSHOTS = Path.of("target", "screenshots");
+
+  private Browser() {}
+
+  private static String env(String name, String fallback) {
+    String value = System.getenv(name);
+    return value == null || value.isBlank() ? fallback : value;
+  }
+
+  /** A new headless browser; skips the test when this machine has none (CI installs one). */
+  public static ChromeDriver start() {
+    Assumptions.assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
+        "no browser here: the page tests need Debian's chromium and chromium-driver (" + CHROMIUM + ", "
+            + CHROMEDRIVER + "); .ci/run installs them, or run apt-get install chromium chromium-driver");
+    ChromeOptions options = new ChromeOptions();
+    options.setBinary(CHROMIUM.toFile());
+    // Root needs --no-sandbox; the rest keep Chromium from calling out of a closed network at every start.
+    options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+        "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        "--window-size=1440,1000");
+    options.setExperimentalOption("prefs", Map.of("credentials_enable_service", false));
+    ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
+        .usingAnyFreePort().build();
+    return new ChromeDriver(service, options);
+  }
+
+  /** Saves what the browser shows as {@code target/screenshots/<name>.png}. */
+  public static Path screenshot(ChromeDriver driver, String name) {
+    try {
+      Files.createDirectories(SCREENSHOTS);
+      Path file = SCREENSHOTS.resolve(name + ".png");
+      Files.write(file, driver.getScreenshotAs(OutputType.BYTES));
+      return file;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
