@@ -114,6 +114,14 @@ class IntegrationChannelUnitTest {
         .isZero();
     assertThat(metrics.find("event_router.match_keys").counters()).hasSize(7);
     assertThat(fake.received("meta").get(0).eventIds()).containsExactly("evt_1001", "evt_1002");
+    JsonObject sent = fake.received("meta").get(0).body();
+    assertThat(outcomes.sentPayloads).as("each delivery's payload: the body as it carried that event alone")
+        .hasSize(2);
+    for (int i = 0; i < 2; i++) {
+      JsonObject payload = outcomes.sentPayloads.get(i);
+      assertThat(payload.getJsonArray("data")).containsExactly(sent.getJsonArray("data").getValue(i));
+      assertThat(payload.copy().put("data", sent.getJsonArray("data"))).as("the envelope as sent").isEqualTo(sent);
+    }
     assertThat(deliveries("delivered")).isEqualTo(2);
     Timer latency = metrics.get("event_router.delivery.latency").tags("network", "meta").timer();
     assertThat(latency.count()).isEqualTo(2);
@@ -132,6 +140,7 @@ class IntegrationChannelUnitTest {
     assertThat(retry.what()).isEqualTo("retry");
     assertThat(retry.due()).isAfterOrEqualTo(before.plusSeconds(119));
     assertThat(retry.error()).contains("code 2").contains("***").doesNotContain(FakeAdNetworks.META_TOKEN);
+    assertThat(outcomes.sentPayloads).as("what was tried is kept").containsExactly(fake.received("meta").get(0).body());
     assertThat(deliveries("retried")).isEqualTo(1);
     assertThat(deliveries("delivered")).isZero();
   }
@@ -277,6 +286,8 @@ class IntegrationChannelUnitTest {
 
     assertThat(outcomes.recorded).containsExactly(
         new RecordingOutbox.Recorded("failed", List.of(1L, 2L), "meta HTTP 400 code 12345: Unknown", null));
+    assertThat(outcomes.sentPayloads).extracting(p -> p.getJsonArray("data").getJsonObject(0).getString("event_id"))
+        .containsExactly("evt_1001", "evt_1002");
     assertThat(deliveries("failed")).isEqualTo(2);
   }
 
@@ -294,6 +305,7 @@ class IntegrationChannelUnitTest {
     assertThat(deliveries("unconfirmed")).isEqualTo(3);
     assertThat(deliveries("delivered")).isZero();
     assertThat(fake.received("meta")).hasSize(1);
+    assertThat(outcomes.sentPayloads).hasSize(3);
   }
 
   @Test
@@ -317,6 +329,8 @@ class IntegrationChannelUnitTest {
     assertThat(outcome).isEqualTo(new Outcome.Retry("webhook HTTP 503", 0));
     assertThat(refused).containsExactly(1002L);
     assertThat(outcomes.outcomesById()).containsExactlyInAnyOrder("delivered 1", "retry 2", "delivered 3");
+    assertThat(outcomes.sentPayloads).as("a webhook's body is its one event's own")
+        .extracting(p -> p.getString("event_id")).containsExactlyInAnyOrder("evt_1001", "evt_1002", "evt_1003");
     outcomes.recorded.clear();
     assertThat(Await.result(channel(new WebhookApi()).send(hook, jobs(1, 3), CONFIG)))
         .isInstanceOf(Outcome.Delivered.class);
