@@ -187,9 +187,20 @@
     const body = $('integrations').tBodies[0];
     body.replaceChildren();
     const select = document.querySelector('#filters select[name=integration_id]');
-    const chosen = select.value;
-    select.replaceChildren(el('option', null, 'any'));
-    select.options[0].value = '';
+    const ids = integrations.map((i) => i.integration_id);
+    // Rebuilt only when the integrations change, so a list the user has open is left alone.
+    if (select.dataset.ids !== ids.join('\n')) {
+      select.dataset.ids = ids.join('\n');
+      const chosen = select.value;
+      const any = el('option', null, 'any');
+      any.value = '';
+      select.replaceChildren(any, ...ids.map((id) => {
+        const option = el('option', null, id);
+        option.value = id;
+        return option;
+      }));
+      select.value = ids.includes(chosen) ? chosen : '';
+    }
     for (const integration of integrations) {
       const row = body.insertRow();
       row.dataset.integration = integration.integration_id;
@@ -207,11 +218,7 @@
         button.addEventListener('click', () => sendTest(integration.integration_id, button));
         action.append(button);
       }
-      const option = el('option', null, integration.integration_id);
-      option.value = integration.integration_id;
-      select.append(option);
     }
-    select.value = chosen;
   }
 
   async function sendTest(integrationId, button) {
@@ -286,9 +293,11 @@
     try {
       page = await api('GET', '/events?' + query);
     } catch (error) {
+      $('live').textContent = 'reconnecting…';
       failed(error);
       return;
     }
+    $('live').textContent = 'live';
     if (generation !== state.generation) return;
     page.events.forEach(put);
     state.cursor = page.next_after;

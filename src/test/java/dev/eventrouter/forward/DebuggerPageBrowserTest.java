@@ -215,6 +215,23 @@ class DebuggerPageBrowserTest extends FakeNetworksTest {
     waiting().until(d -> listed().isEmpty() && browser.findElement(By.id("empty")).isDisplayed());
     clearFilters();
     awaitListed(ftd, reg);
+    waiting().until(d -> new Select(browser.findElement(By.cssSelector("#filters [name=integration_id]")))
+        .getOptions().size() == 3);
+    filter("integration_id", "tiktok-main");
+    awaitListed(ftd, reg);
+    filter("status", "retrying");
+    waiting().until(d -> listed().isEmpty());
+    clearFilters();
+    browser.executeScript("document.querySelector('#filters [name=until]').value = '2026-01-01T00:00:00'");
+    browser.findElement(By.cssSelector("#filters button[type=submit]")).click();
+    waiting().until(d -> listed().isEmpty());
+    browser.executeScript("document.querySelector('#filters [name=until]').value = ''; "
+        + "document.querySelector('#filters [name=since]').value = arguments[0]",
+        java.time.LocalDateTime.now().minusHours(1).withNano(0).toString());
+    browser.findElement(By.cssSelector("#filters button[type=submit]")).click();
+    awaitListed(ftd, reg);
+    clearFilters();
+    awaitListed(ftd, reg);
     Browser.screenshot(browser, "ui-list");
 
     browser.manage().window().setSize(new Dimension(1440, 1900)); // the detail down to both payloads
