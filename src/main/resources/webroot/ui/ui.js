@@ -278,8 +278,8 @@
     if (generation !== state.generation) return;
     page.events.forEach(put);
     state.older = page.next_before;
-    // Follow from the newest event shown; with none, from the start of the range.
-    state.cursor = page.events.length ? page.events[0].event_id : 'evt_0';
+    // Follow from where the API says: behind the newest event shown, so none written meanwhile is missed.
+    state.cursor = page.next_after;
     render();
   }
 
@@ -423,8 +423,9 @@
     ]);
     const label = delivery.status === 'dry_run' ? 'Payload it would have been sent' : 'Payload sent';
     block.append(head, facts, el('h4', null, label));
+    const unsent = delivery.attempts === 0 && delivery.status !== 'dry_run';
     block.append(delivery.payload ? el('pre', 'payload', JSON.stringify(delivery.payload, null, 2))
-      : el('p', 'muted', 'Not sent yet.'));
+      : el('p', 'muted', unsent ? 'Not sent yet.' : 'Not kept (the service runs with delivery.keep_payloads off).'));
     return block;
   }
 

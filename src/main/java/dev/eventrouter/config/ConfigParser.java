@@ -25,7 +25,7 @@ public final class ConfigParser {
       "write_linger_ms", "max_pending_writes", "retention_days");
   private static final Set<String> SESSION_KEYS = Set.of("source_timeout_ms");
   private static final Set<String> DELIVERY_KEYS = Set.of("batch_size", "linger_ms", "request_timeout_ms",
-      "initial_backoff_ms", "max_backoff_ms", "scan_interval_ms", "breaker", "pause_probe_ms");
+      "initial_backoff_ms", "max_backoff_ms", "scan_interval_ms", "breaker", "pause_probe_ms", "keep_payloads");
   private static final Set<String> BREAKER_KEYS = Set.of("failure_threshold", "reset_timeout_ms");
   private static final Set<String> CLUSTER_KEYS = Set.of("enabled", "host", "port", "bus_port", "members");
   /** host:port, the host a name, an IPv4 address or a bracketed IPv6 address. */
@@ -127,7 +127,8 @@ public final class ConfigParser {
         r.integer(json, "scan_interval_ms", "delivery.scan_interval_ms", 5_000, 10, 3_600_000),
         (int) r.integer(breaker, "failure_threshold", "delivery.breaker.failure_threshold", 5, 1, 1000),
         r.integer(breaker, "reset_timeout_ms", "delivery.breaker.reset_timeout_ms", 30_000, 10, 3_600_000),
-        r.integer(json, "pause_probe_ms", "delivery.pause_probe_ms", 300_000, 100, 86_400_000));
+        r.integer(json, "pause_probe_ms", "delivery.pause_probe_ms", 300_000, 100, 86_400_000),
+        r.bool(json, "keep_payloads", "delivery.keep_payloads", true));
   }
 
   private SessionConfig session(JsonObject json) {

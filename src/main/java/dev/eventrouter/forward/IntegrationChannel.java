@@ -21,6 +21,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Instant;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -155,7 +156,8 @@ final class IntegrationChannel {
 
   private Future<Void> recorded(IntegrationConfig integration, List<ClaimedDelivery> jobs, Outcome outcome,
                                 DeliveryConfig config, JsonObject body) {
-    List<JsonObject> payloads = api.payloads(body, jobs.size());
+    List<JsonObject> payloads = config.keepPayloads() ? api.payloads(body, jobs.size())
+        : Collections.nCopies(jobs.size(), null);
     if (outcome instanceof Outcome.Delivered) {
       int[] matchKeys = api.matchKeys(body, jobs.size());
       return store.delivered(jobs, payloads, matchKeys).onSuccess(v -> {

@@ -70,15 +70,20 @@ final class EventsApi {
         .onSuccess(page -> {
           JsonArray events = page.getJsonArray("events");
           events.forEach(event -> numericValue((JsonObject) event));
-          Long last = events.isEmpty() ? null
-              : Long.parseLong(events.getJsonObject(events.size() - 1).getString("event_id")
-                  .substring(EventIds.PREFIX.length()));
+          Long last = events.isEmpty() ? null : eventId(events.getJsonObject(events.size() - 1));
           boolean full = events.size() == filter.limit();
+          Instant settledBefore = now.minusMillis(2 * store.timeoutMs());
           if (filter.oldestFirst()) {
-            page.put("next_after", EventIds.format(nextAfter(filter.fromEventId() - 1, last, full,
-                now.minusMillis(2 * store.timeoutMs()))));
+            page.put("next_after", EventIds.format(nextAfter(filter.fromEventId() - 1, last, full, settledBefore)));
           } else {
             page.put("next_before", full ? EventIds.format(last) : null);
+            if (!rc.queryParams().contains("before")) {
+              // The first page: where a poll for what comes after it starts (its newest event, or the range's
+              // start, kept behind the events still being written like any poll's cursor).
+              Long newest = events.isEmpty() ? null : eventId(events.getJsonObject(0));
+              page.put("next_after", EventIds.format(nextAfter(filter.fromEventId() - 1, newest, false,
+                  settledBefore)));
+            }
           }
           Responses.ok(rc, page);
         })
@@ -105,6 +110,10 @@ final class EventsApi {
     store.ask(Addresses.EVENTS_GET, eventQuery(rc), rc)
         .onSuccess(event -> Responses.ok(rc, numericValue(event)))
         .onFailure(rc::fail);
+  }
+
+  private static long eventId(JsonObject event) {
+    return Long.parseLong(event.getString("event_id").substring(EventIds.PREFIX.length()));
   }
 
   /** The value crosses the bus as text (no node rounds it through a double); the API answers it as a number. */

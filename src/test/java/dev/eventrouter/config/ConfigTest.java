@@ -272,6 +272,8 @@ class ConfigTest {
     assertThat(resolved.delivery().initialBackoffMs()).isEqualTo(4000);
     assertThat(resolved.delivery().maxBackoffMs()).isEqualTo(4000);
     assertThat(resolved.delivery().batchSize()).isEqualTo(1000);
+    assertThat(resolve(valid().put("delivery", new JsonObject().put("keep_payloads", false)), Map.of()).delivery()
+        .keepPayloads()).isFalse();
     assertThat(resolved.http().port()).isEqualTo(65535);
     assertThat(resolved.http().maxBodyBytes()).as("a long in range is a whole number too").isEqualTo(4096);
     assertThat(resolved.database().url()).isEqualTo("postgres://app@db:5432/events");
@@ -406,6 +408,8 @@ class ConfigTest {
     assertThat(resolved.toString()).doesNotContain("tok-secret-1", "tok-secret-2");
     assertThat(resolved.delivery().batchSize()).isEqualTo(500);
     assertThat(resolved.delivery().breakerFailures()).isEqualTo(5);
+    assertThat(resolved.delivery().keepPayloads()).as("the debugger shows what was sent unless told not to")
+        .isTrue();
   }
 
   @Test

@@ -314,4 +314,26 @@ class DebuggerPageBrowserTest extends FakeNetworksTest {
     assertThat(delivery("meta-main")).contains("Payload it would have been sent", ftd, "\"Purchase\"");
     assertThat(text("#integrations tr[data-integration=meta-main]")).contains("dry run");
   }
+
+  @Test
+  @DisplayName("a page holds 50 events; Older events pages back to the rest")
+  void pagingBack() {
+    start();
+    List<String> ids = new java.util.ArrayList<>();
+    for (var answer : app.postConcurrently(53, i -> TestApp.jsonHeaders(KEY_A), i -> event(WS_A, "REG", 100 + i))) {
+      assertThat(answer.result().statusCode()).isEqualTo(200);
+      ids.add(answer.result().bodyAsJsonObject().getJsonObject("data").getString("event_id"));
+    }
+    List<String> newestFirst = ids.stream().sorted(java.util.Comparator.comparing(
+        (String id) -> new java.math.BigInteger(id.substring(4))).reversed()).toList();
+    open();
+    signIn(KEY_A);
+    waiting().until(d -> listed().size() == 50);
+    assertThat(listed()).isEqualTo(newestFirst.subList(0, 50));
+    WebElement older = browser.findElement(By.id("older"));
+    assertThat(older.isDisplayed()).isTrue();
+    older.click();
+    awaitListed(newestFirst.toArray(String[]::new));
+    waiting().until(ExpectedConditions.invisibilityOf(older));
+  }
 }

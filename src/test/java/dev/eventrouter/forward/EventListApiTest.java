@@ -76,6 +76,8 @@ class EventListApiTest extends FakeNetworksTest {
     JsonObject all = page("");
     assertThat(ids(all)).containsExactly(ids.get(3), ids.get(2), ids.get(1), ids.get(0)).doesNotContain(other);
     assertThat(all.getValue("next_before")).isNull();
+    assertThat(id(all.getString("next_after"))).as("a first page says where to poll from: no later than its newest "
+        + "event (earlier while it is recent)").isLessThanOrEqualTo(id(ids.get(3)));
     JsonObject ftd = all.getJsonArray("events").getJsonObject(0);
     assertThat(ftd.getString("event_name")).isEqualTo("FTD");
     assertThat(ftd.getValue("value")).as("a number, as the status endpoint answers it").isEqualTo(25);
@@ -104,6 +106,7 @@ class EventListApiTest extends FakeNetworksTest {
     JsonObject second = page("?limit=3&before=" + first.getString("next_before"));
     assertThat(ids(second)).containsExactly(ids.get(0));
     assertThat(second.getValue("next_before")).isNull();
+    assertThat(second.containsKey("next_after")).as("only a first page says where to poll from").isFalse();
 
     JsonObject poll = page("?after=" + ids.get(1));
     assertThat(ids(poll)).as("a poll: the events after the cursor, oldest first").containsExactly(ids.get(2),

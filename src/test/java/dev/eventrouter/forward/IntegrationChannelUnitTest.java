@@ -47,7 +47,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 @ExtendWith(VertxExtension.class)
 class IntegrationChannelUnitTest {
 
-  private static final DeliveryConfig CONFIG = new DeliveryConfig(100, 0, 1000, 1000, 60_000, 1000, 2, 60_000, 300_000);
+  private static final DeliveryConfig CONFIG = new DeliveryConfig(100, 0, 1000, 1000, 60_000, 1000, 2, 60_000, 300_000,
+      true);
 
   private static final UUID WORKSPACE = UUID.fromString("7c9e6679-7425-40de-944b-e07fc1f90ae7");
   private static final IntegrationKey KEY = new IntegrationKey("meta", WORKSPACE, "m");
@@ -224,7 +225,7 @@ class IntegrationChannelUnitTest {
   @DisplayName("the board follows the breaker: open after the threshold, half-open after the reset time, closed "
       + "after a successful request")
   void breakerStatesShown() {
-    DeliveryConfig quickReset = new DeliveryConfig(100, 0, 1000, 1000, 60_000, 1000, 2, 200, 300_000);
+    DeliveryConfig quickReset = new DeliveryConfig(100, 0, 1000, 1000, 60_000, 1000, 2, 200, 300_000, true);
     IntegrationChannel channel = new IntegrationChannel(vertx, KEY, new MetaApi(), outcomes, quickReset, board,
         new DeliveryMetrics(metrics, "meta"));
     IntegrationConfig unreachable = meta(FakeAdNetworks.META_TOKEN, "http://127.0.0.1:1");
@@ -289,6 +290,11 @@ class IntegrationChannelUnitTest {
     assertThat(outcomes.sentPayloads).extracting(p -> p.getJsonArray("data").getJsonObject(0).getString("event_id"))
         .containsExactly("evt_1001", "evt_1002");
     assertThat(deliveries("failed")).isEqualTo(2);
+
+    outcomes.sentPayloads.clear();
+    DeliveryConfig unkept = new DeliveryConfig(100, 0, 1000, 1000, 60_000, 1000, 2, 60_000, 300_000, false);
+    Await.result(channel(new MetaApi()).send(meta(FakeAdNetworks.META_TOKEN, fake.baseUrl()), jobs(3), unkept));
+    assertThat(outcomes.sentPayloads).as("keep_payloads off: none kept").containsExactly((JsonObject) null);
   }
 
   @Test
