@@ -336,4 +336,20 @@ class DebuggerPageBrowserTest extends FakeNetworksTest {
     awaitListed(newestFirst.toArray(String[]::new));
     waiting().until(ExpectedConditions.invisibilityOf(older));
   }
+
+  @Test
+  @DisplayName("an integration whose breaker is open shows in the strip and the integrations table")
+  void breakerShown() {
+    fake.scriptMeta(body -> Reply.of(503, FakeAdNetworks.metaError(2, null, "Service temporarily unavailable")));
+    JsonObject config = ForwardingTestConfig.config(databaseUrl, fake.baseUrl());
+    config.getJsonObject("delivery").getJsonObject("breaker").put("reset_timeout_ms", 600_000);
+    app = TestApp.start(vertx, config);
+    open();
+    signIn(KEY_A);
+    waiting().until(d -> text("#stat-attention").equals("none"));
+    post(KEY_A, event(WS_A, "REG", 6));
+    waiting().until(d -> text("#stat-attention").startsWith("meta-main: breaker open until"));
+    assertThat(text("#integrations tr[data-integration=meta-main]")).contains("breaker open");
+    assertThat(text("#integrations tr[data-integration=tiktok-main]")).contains("ok");
+  }
 }

@@ -324,12 +324,18 @@ class HttpEdgeUnitTest {
   @Test
   @DisplayName("the events list asks the store with the key's workspace and the query's filter, and answers its page")
   void eventsList() {
-    JsonObject page = new JsonObject().put("events", new JsonArray()).put("next_before", (String) null);
-    store = message -> message.reply(page);
+    store = message -> message.reply(new JsonObject().put("events", new JsonArray()));
+    Instant before = Instant.now();
     HttpResponse<Buffer> listed = Await.result(client.get(port, "127.0.0.1", "/v1/events?event_name=FTD&limit=5")
         .putHeader("x-api-key", OTHER_KEY).send());
     assertThat(listed.statusCode()).isEqualTo(200);
-    assertThat(listed.bodyAsJsonObject().getJsonObject("data")).isEqualTo(page);
+    JsonObject first = listed.bodyAsJsonObject().getJsonObject("data");
+    assertThat(first.getJsonArray("events")).isEmpty();
+    assertThat(first.containsKey("next_before")).isTrue();
+    assertThat(first.getValue("next_before")).as("no more pages").isNull();
+    assertThat(Long.parseLong(first.getString("next_after").substring(4))).as("a first page: poll from what is "
+        + "settled, twice the timeout ago").isBetween(EventIds.firstIdAt(before.minusMillis(2 * TIMEOUT_MS)) - 1,
+        EventIds.firstIdAt(Instant.now().minusMillis(2 * TIMEOUT_MS)) - 1);
     assertThat(asked.get(0).address()).isEqualTo(Addresses.EVENTS_LIST);
     EventFilter filter = EventFilter.fromJson(asked.get(0).body());
     assertThat(filter.workspaceId()).isEqualTo(OTHER);
@@ -339,6 +345,33 @@ class HttpEdgeUnitTest {
         .putHeader("x-api-key", KEY).send());
     assertError(refused, 400, "validation_failed");
     assertThat(asked).hasSize(1);
+
+    long older = EventIds.firstIdAt(Instant.now().minusSeconds(3600));
+    long newer = older + 2;
+    JsonArray oldestFirst = new JsonArray()
+        .add(new JsonObject().put("event_id", "evt_" + older).put("value", "1.50"))
+        .add(new JsonObject().put("event_id", "evt_" + newer).put("value", null));
+    store = message -> message.reply(new JsonObject().put("events", oldestFirst.copy()));
+    JsonObject poll = Await.result(client.get(port, "127.0.0.1", "/v1/events?after=evt_" + (older - 1) + "&limit=2")
+        .putHeader("x-api-key", KEY).send()).bodyAsJsonObject().getJsonObject("data");
+    assertThat(EventFilter.fromJson(asked.get(1).body()).oldestFirst()).isTrue();
+    assertThat(poll.getString("next_after")).as("a full poll moves past its last event").isEqualTo("evt_" + newer);
+    assertThat(poll.containsKey("next_before")).isFalse();
+    assertThat(poll.getJsonArray("events").getJsonObject(0).getValue("value")).isEqualTo(1.5);
+    JsonObject partPoll = Await.result(client.get(port, "127.0.0.1", "/v1/events?after=evt_" + (older - 1)
+        + "&limit=3").putHeader("x-api-key", KEY).send()).bodyAsJsonObject().getJsonObject("data");
+    assertThat(partPoll.getString("next_after")).as("long settled: up to its last event").isEqualTo("evt_" + newer);
+
+    JsonArray newestFirst = new JsonArray().add(oldestFirst.getJsonObject(1)).add(oldestFirst.getJsonObject(0));
+    store = message -> message.reply(new JsonObject().put("events", newestFirst.copy()));
+    JsonObject page = Await.result(client.get(port, "127.0.0.1", "/v1/events?limit=2&before=evt_" + (newer + 9))
+        .putHeader("x-api-key", KEY).send()).bodyAsJsonObject().getJsonObject("data");
+    assertThat(page.getString("next_before")).as("a full page: older ones follow").isEqualTo("evt_" + older);
+    assertThat(page.containsKey("next_after")).as("only a first page says where to poll from").isFalse();
+    JsonObject firstFull = Await.result(client.get(port, "127.0.0.1", "/v1/events?limit=2")
+        .putHeader("x-api-key", KEY).send()).bodyAsJsonObject().getJsonObject("data");
+    assertThat(firstFull.getString("next_after")).as("from its newest event, long settled, even when full")
+        .isEqualTo("evt_" + newer);
   }
 
   @Test
