@@ -356,5 +356,7 @@ class IntegrationChannelUnitTest {
     assertThat(outcomes.recorded.get(1)).isEqualTo(new RecordingOutbox.Recorded("delivered", List.of(2L), null, null));
     JsonObject sent = fake.received("tiktok").get(1).body();
     assertThat(sent.getString("event_source_id")).isEqualTo("C4AB");
+    assertThat(outcomes.sentPayloads.get(1)).as("the payload kept is the body sent, envelope and all")
+        .isEqualTo(sent);
   }
 }

@@ -24,6 +24,8 @@ class BreakerWatchUnitTest {
     assertThat(watch.openUntil(WS, "meta-main", NOW)).as("an earlier notice arriving late does not shorten it")
         .isEqualTo(NOW.plusSeconds(30));
     assertThat(watch.openUntil(WS, "meta-main", NOW.plusSeconds(30))).as("its reset timeout over").isNull();
+    watch.opened(new BreakerOpened("meta", WS, "meta-main", NOW.plusSeconds(90)));
+    assertThat(watch.openUntil(WS, "meta-main", NOW)).as("opened again: the later end").isEqualTo(NOW.plusSeconds(90));
     assertThat(watch.openUntil(WS, "tiktok-main", NOW)).isNull();
     assertThat(watch.openUntil(UUID.randomUUID(), "meta-main", NOW)).isNull();
   }

@@ -372,6 +372,18 @@ class HttpEdgeUnitTest {
         .putHeader("x-api-key", KEY).send()).bodyAsJsonObject().getJsonObject("data");
     assertThat(firstFull.getString("next_after")).as("from its newest event, long settled, even when full")
         .isEqualTo("evt_" + newer);
+
+    store = message -> message.reply(new JsonObject().put("events", new JsonArray()));
+    long recent = EventIds.firstIdAt(Instant.now());
+    JsonObject nothingNew = Await.result(client.get(port, "127.0.0.1", "/v1/events?after=evt_" + recent)
+        .putHeader("x-api-key", KEY).send()).bodyAsJsonObject().getJsonObject("data");
+    assertThat(nothingNew.getString("next_after")).as("nothing new after a recent cursor: it stays")
+        .isEqualTo("evt_" + recent);
+    Instant since = Instant.now().plusSeconds(1).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+    JsonObject justStarted = Await.result(client.get(port, "127.0.0.1", "/v1/events?since=" + since)
+        .putHeader("x-api-key", KEY).send()).bodyAsJsonObject().getJsonObject("data");
+    assertThat(justStarted.getString("next_after")).as("a range that starts later than what is settled: its start")
+        .isEqualTo("evt_" + (EventIds.firstIdAt(since) - 1));
   }
 
   @Test
