@@ -80,7 +80,7 @@ public final class EventRouter {
         config.session().sourceTimeoutMs()).compose(database -> {
       List<String> deployments = new ArrayList<>();
       EventIds ids = new EventIds(database.nodeId(), Clock.systemUTC());
-      AccessControl access = new AccessControl(config.workspaces(), System::nanoTime);
+      AccessControl access = new AccessControl(config.workspaces(), config.http(), System::nanoTime);
       live.onChange(next -> access.update(next.workspaces()));
       AtomicReference<HttpVerticle> firstHttp = new AtomicReference<>();
       boolean ingest = config.runs(Role.INGEST);

@@ -386,7 +386,9 @@
     show($('detail-click'), Boolean(event.click));
     show($('detail-no-click'), !event.click);
     if (event.click) {
-      pairs($('detail-click'), CLICK_FIELDS.map((f) => [f, f === 'clicked_at' ? when(event.click[f]) : event.click[f]]));
+      const utm = Object.entries(event.click.utm || {}).map(([name, value]) => [name, value]);
+      pairs($('detail-click'), CLICK_FIELDS.map((f) => [f, f === 'clicked_at' ? when(event.click[f]) : event.click[f]])
+        .concat(utm));
     }
     const list = $('detail-deliveries');
     list.replaceChildren(...event.deliveries.map(deliveryBlock));

@@ -1,5 +1,6 @@
 package dev.eventrouter.config;
 
+import dev.eventrouter.common.IpBlock;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -20,7 +21,10 @@ public final class ConfigParser {
   private static final Set<String> TOP_LEVEL =
       Set.of("http", "database", "session", "delivery", "cluster", "roles", "workspaces");
   private static final Set<String> HTTP_KEYS =
-      Set.of("host", "port", "max_body_bytes", "instances", "request_timeout_ms");
+      Set.of("host", "port", "max_body_bytes", "instances", "request_timeout_ms", "trusted_proxies",
+          "publishable_rate_limit");
+  /** An IPv4 or IPv6 address, optionally /prefix (checked further by trustedProxies). */
+  private static final Pattern PROXY = Pattern.compile("[0-9A-Fa-f:.]{2,45}(/[0-9]{1,3})?");
   private static final Set<String> DATABASE_KEYS = Set.of("url", "data_dir", "pool_size", "write_batch_size",
       "write_linger_ms", "max_pending_writes", "retention_days");
   private static final Set<String> SESSION_KEYS = Set.of("source_timeout_ms");
@@ -143,7 +147,25 @@ public final class ConfigParser {
         (int) r.integer(json, "port", "http.port", 8080, 0, 65535),
         (int) r.integer(json, "max_body_bytes", "http.max_body_bytes", 65536, 1, 16 * 1024 * 1024),
         (int) r.integer(json, "instances", "http.instances", Runtime.getRuntime().availableProcessors(), 1, 256),
-        r.integer(json, "request_timeout_ms", "http.request_timeout_ms", 10_000, 100, 600_000));
+        r.integer(json, "request_timeout_ms", "http.request_timeout_ms", 10_000, 100, 600_000),
+        trustedProxies(json),
+        r.rateLimit(r.object(json, "publishable_rate_limit", "http.publishable_rate_limit"),
+            "http.publishable_rate_limit", HttpConfig.DEFAULT_PUBLISHABLE_RATE_LIMIT));
+  }
+
+  /** IP addresses or CIDR blocks, each checked (an address literal; a prefix no longer than the address). */
+  private List<String> trustedProxies(JsonObject json) {
+    Set<String> given = r.strings(json, "trusted_proxies", "http.trusted_proxies", PROXY,
+        "an IP address or a CIDR block such as 10.0.0.0/8");
+    List<String> proxies = new ArrayList<>();
+    for (String proxy : given == null ? Set.<String>of() : given) {
+      if (IpBlock.parse(proxy) == null) {
+        r.problem("http.trusted_proxies: " + proxy + " is not an IP address or a CIDR block such as 10.0.0.0/8");
+      } else {
+        proxies.add(proxy);
+      }
+    }
+    return List.copyOf(proxies);
   }
 
   private DatabaseConfig database(JsonObject json) {

@@ -22,6 +22,8 @@ import java.util.regex.Pattern;
  */
 final class JsonReader {
 
+  private static final Set<String> RATE_LIMIT_KEYS = Set.of("per_second", "burst");
+
   private final List<String> problems = new ArrayList<>();
 
   void problem(String message) {
@@ -112,6 +114,17 @@ final class JsonReader {
       }
     }
     return Collections.unmodifiableSet(result);
+  }
+
+  /** A token-bucket rate limit {@code {"per_second", "burst"}}, each defaulting to {@code defaults}'. */
+  RateLimitConfig rateLimit(JsonObject json, String path, RateLimitConfig defaults) {
+    unknownKeys(json, path, RATE_LIMIT_KEYS);
+    double perSecond = number(json, "per_second", path + ".per_second", defaults.perSecond());
+    double burst = number(json, "burst", path + ".burst", defaults.burst());
+    if (burst < 1) {
+      problem(path + ".burst: must be at least 1");
+    }
+    return new RateLimitConfig(perSecond, Math.max(burst, 1));
   }
 
   UUID uuid(JsonObject json, String key, String path) {

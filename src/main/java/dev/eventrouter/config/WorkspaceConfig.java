@@ -6,12 +6,14 @@ import java.util.UUID;
 
 /**
  * @param apiKeyHashes          SHA-256 digests (32 bytes each) of the workspace's API keys; the keys are never kept
+ * @param publishableKeys       keys that may only create click sessions, from their allowed origins
  * @param botName               the Telegram bot users are sent to ({@code t.me/<bot_name>?start=<session_id>}), or null
  * @param attributionWindowDays how far back the analytics source looks for an event with a session
  * @param integrations          where its events are forwarded
  * @param eventMap              overrides and additions to the default mapping table, by our event name
  */
-public record WorkspaceConfig(UUID id, String name, List<byte[]> apiKeyHashes, RateLimitConfig rateLimit,
+public record WorkspaceConfig(UUID id, String name, List<byte[]> apiKeyHashes, List<PublishableKey> publishableKeys,
+                              RateLimitConfig rateLimit,
                               String botName, int attributionWindowDays, List<IntegrationConfig> integrations,
                               Map<String, EventMappingOverride> eventMap) {
 

@@ -20,9 +20,12 @@ final class WorkspaceParser {
   private static final Pattern BOT_NAME = Pattern.compile("[A-Za-z][A-Za-z0-9_]{4,31}");
   /** An event name as the networks take it, and as an integration's {@code events} list names ours. */
   static final Pattern EVENT_NAME = Pattern.compile("[A-Za-z0-9_ -]{1,50}");
-  private static final Set<String> WORKSPACE_KEYS = Set.of("id", "name", "api_keys", "rate_limit", "bot_name",
-      "attribution_window_days", "integrations", "event_map");
-  private static final Set<String> RATE_LIMIT_KEYS = Set.of("per_second", "burst");
+  private static final Set<String> WORKSPACE_KEYS = Set.of("id", "name", "api_keys", "publishable_keys",
+      "rate_limit", "bot_name", "attribution_window_days", "integrations", "event_map");
+  private static final Set<String> PUBLISHABLE_KEY_KEYS = Set.of("key", "allowed_origins");
+  /** An origin as a browser sends it: http(s)://host[:port], nothing after; lowercase (browsers send it so). */
+  private static final Pattern ORIGIN = Pattern.compile("https?://([a-z0-9-]+(\\.[a-z0-9-]+)*|\\[[0-9a-f:.]+])"
+      + "(:[0-9]{1,5})?");
   private static final Set<String> EVENT_MAPPING_KEYS = Set.of("meta", "tiktok", "monetary");
 
   private final JsonReader r;
@@ -44,7 +47,10 @@ final class WorkspaceParser {
     UUID id = r.uuid(json, "id", path + ".id");
     String name = r.string(json, "name", path + ".name", "");
     List<byte[]> keys = apiKeys(json.getValue("api_keys"), path + ".api_keys");
-    RateLimitConfig rateLimit = rateLimit(r.object(json, "rate_limit", path + ".rate_limit"), path + ".rate_limit");
+    List<PublishableKey> publishable = publishableKeys(json.getValue("publishable_keys"),
+        path + ".publishable_keys");
+    RateLimitConfig rateLimit = r.rateLimit(r.object(json, "rate_limit", path + ".rate_limit"), path + ".rate_limit",
+        RateLimitConfig.DEFAULT);
     String botName = botName(json, path);
     int window = (int) r.integer(json, "attribution_window_days", path + ".attribution_window_days",
         WorkspaceConfig.DEFAULT_ATTRIBUTION_WINDOW_DAYS, 1, 3650);
@@ -54,7 +60,7 @@ final class WorkspaceParser {
     Map<String, EventMappingOverride> eventMap =
         eventMap(r.object(json, "event_map", path + ".event_map"), path + ".event_map");
     return id == null ? null
-        : new WorkspaceConfig(id, name, keys, rateLimit, botName, window, integrations, eventMap);
+        : new WorkspaceConfig(id, name, keys, publishable, rateLimit, botName, window, integrations, eventMap);
   }
 
   /** The bot's username, a leading '@' dropped, or null. */
@@ -77,35 +83,76 @@ final class WorkspaceParser {
     }
     List<byte[]> hashes = new ArrayList<>();
     for (int i = 0; i < array.size(); i++) {
-      String itemPath = path + "[" + i + "]";
-      Object item = array.getValue(i);
-      if (!(item instanceof String text)) {
-        r.problem(itemPath + ": must be a string \"sha256:<hex>\"");
-      } else if (!text.startsWith(ApiKeys.PREFIX)) {
-        // Never echo the value: it is probably a real key.
-        r.problem(itemPath + ": looks like a plain API key; only its hash may be stored."
-            + " Run `java -jar target/event-router.jar hash-key KEY` and paste the sha256:... it prints");
-      } else if (!KEY_HASH.matcher(text).matches()) {
-        r.problem(itemPath + ": malformed key hash, expected sha256: followed by 64 lowercase hex digits");
-      } else {
-        String earlier = seenKeys.putIfAbsent(text, itemPath);
-        if (earlier != null) {
-          r.problem(itemPath + ": the same API key is already configured at " + earlier);
-        }
-        hashes.add(HexFormat.of().parseHex(text.substring(ApiKeys.PREFIX.length())));
+      byte[] hash = keyHash(array.getValue(i), path + "[" + i + "]");
+      if (hash != null) {
+        hashes.add(hash);
       }
     }
     return List.copyOf(hashes);
   }
 
-  private RateLimitConfig rateLimit(JsonObject json, String path) {
-    r.unknownKeys(json, path, RATE_LIMIT_KEYS);
-    double perSecond = r.number(json, "per_second", path + ".per_second", RateLimitConfig.DEFAULT.perSecond());
-    double burst = r.number(json, "burst", path + ".burst", RateLimitConfig.DEFAULT.burst());
-    if (burst < 1) {
-      r.problem(path + ".burst: must be at least 1");
+  /** A key hash, unique across every workspace's API and publishable keys; null (with a problem) when not one. */
+  private byte[] keyHash(Object item, String path) {
+    if (!(item instanceof String text)) {
+      r.problem(path + ": must be a string \"sha256:<hex>\"");
+    } else if (!text.startsWith(ApiKeys.PREFIX)) {
+      // Never echo the value: it is probably a real key.
+      r.problem(path + ": looks like a plain API key; only its hash may be stored."
+          + " Run `java -jar target/event-router.jar hash-key KEY` and paste the sha256:... it prints");
+    } else if (!KEY_HASH.matcher(text).matches()) {
+      r.problem(path + ": malformed key hash, expected sha256: followed by 64 lowercase hex digits");
+    } else {
+      String earlier = seenKeys.putIfAbsent(text, path);
+      if (earlier != null) {
+        r.problem(path + ": the same API key is already configured at " + earlier);
+      }
+      return HexFormat.of().parseHex(text.substring(ApiKeys.PREFIX.length()));
     }
-    return new RateLimitConfig(perSecond, Math.max(burst, 1));
+    return null;
+  }
+
+  /** {@code [{"key": "sha256:...", "allowed_origins": ["https://lp.example"]}]}; none when absent. */
+  private List<PublishableKey> publishableKeys(Object value, String path) {
+    if (value == null) {
+      return List.of();
+    }
+    if (!(value instanceof JsonArray array)) {
+      r.problem(path + ": must be an array of {\"key\", \"allowed_origins\"}");
+      return List.of();
+    }
+    List<PublishableKey> keys = new ArrayList<>();
+    for (int i = 0; i < array.size(); i++) {
+      String itemPath = path + "[" + i + "]";
+      if (!(array.getValue(i) instanceof JsonObject item)) {
+        r.problem(itemPath + ": must be an object {\"key\", \"allowed_origins\"}");
+        continue;
+      }
+      r.unknownKeys(item, itemPath, PUBLISHABLE_KEY_KEYS);
+      byte[] hash = keyHash(item.getValue("key"), itemPath + ".key");
+      List<String> origins = origins(item.getValue("allowed_origins"), itemPath + ".allowed_origins");
+      if (hash != null) {
+        keys.add(new PublishableKey(hash, origins));
+      }
+    }
+    return List.copyOf(keys);
+  }
+
+  private List<String> origins(Object value, String path) {
+    if (!(value instanceof JsonArray array) || array.isEmpty()) {
+      r.problem(path + ": required, a non-empty array of origins such as \"https://lp.example\"");
+      return List.of();
+    }
+    List<String> origins = new ArrayList<>();
+    for (int i = 0; i < array.size(); i++) {
+      Object item = array.getValue(i);
+      if (item instanceof String origin && ORIGIN.matcher(origin).matches()) {
+        origins.add(origin);
+      } else {
+        r.problem(path + "[" + i + "]: must be an origin as a browser sends it: http(s)://host[:port] in lowercase, "
+            + "without a path or a trailing slash");
+      }
+    }
+    return List.copyOf(origins);
   }
 
   private Map<String, EventMappingOverride> eventMap(JsonObject json, String path) {

@@ -1,6 +1,7 @@
 package dev.eventrouter.http;
 
 import dev.eventrouter.config.ApiKeys;
+import dev.eventrouter.config.PublishableKey;
 import dev.eventrouter.config.WorkspaceConfig;
 
 import java.util.HashMap;
@@ -15,14 +16,26 @@ import java.util.Map;
  */
 public final class ApiKeyAuthenticator {
 
+  /** A publishable key and the workspace it belongs to. */
+  record Publishable(WorkspaceConfig workspace, PublishableKey key) {}
+
   private final Map<String, WorkspaceConfig> byDigest = new HashMap<>();
+  private final Map<String, Publishable> publishableByDigest = new HashMap<>();
 
   public ApiKeyAuthenticator(List<WorkspaceConfig> workspaces) {
     for (WorkspaceConfig workspace : workspaces) {
       for (byte[] digest : workspace.apiKeyHashes()) {
         byDigest.put(HexFormat.of().formatHex(digest), workspace);
       }
+      for (PublishableKey key : workspace.publishableKeys()) {
+        publishableByDigest.put(HexFormat.of().formatHex(key.hash()), new Publishable(workspace, key));
+      }
     }
+  }
+
+  /** The publishable key presented and its workspace, or null when it is not one. */
+  Publishable publishable(String key) {
+    return key == null ? null : publishableByDigest.get(HexFormat.of().formatHex(ApiKeys.digest(key)));
   }
 
   /** The key's workspace, or null when the key is missing or unknown. */

@@ -13,19 +13,57 @@ final class Edge {
 
   static final String API_KEY = "x-api-key";
   private static final String WORKSPACE = "workspace";
+  private static final String VISITOR = "visitor";
 
   private Edge() {}
 
-  static Handler<RoutingContext> authenticate(AccessControl access) {
+  /**
+   * A workspace's API key, or, where {@code publishableAllowed} (creating a click session), a publishable key used
+   * from one of its allowed origins and within the per-IP limit; a publishable key anywhere else is a 403.
+   */
+  static Handler<RoutingContext> authenticate(AccessControl access, boolean publishableAllowed) {
     return rc -> {
-      WorkspaceConfig workspace = access.authenticate(rc.request().getHeader(API_KEY));
-      if (workspace == null) {
-        rc.fail(new ApiException(ErrorCode.UNAUTHORIZED));
+      String key = rc.request().getHeader(API_KEY);
+      WorkspaceConfig workspace = access.authenticate(key);
+      if (workspace != null) {
+        rc.put(WORKSPACE, workspace);
+        rc.next();
         return;
       }
-      rc.put(WORKSPACE, workspace);
-      rc.next();
+      ApiKeyAuthenticator.Publishable publishable = access.publishable(key);
+      if (publishable == null) {
+        rc.fail(new ApiException(ErrorCode.UNAUTHORIZED));
+      } else if (!publishableAllowed) {
+        rc.fail(new ApiException(ErrorCode.FORBIDDEN, "A publishable key can only create click sessions "
+            + "(POST /api/v1/sessions).", null, null));
+      } else if (!allowedOrigin(publishable, rc.request().getHeader("Origin"))) {
+        rc.fail(new ApiException(ErrorCode.FORBIDDEN, "This publishable key may not be used from this origin; "
+            + "add it to the key's allowed_origins.", null, null));
+      } else {
+        String ip = access.clientIp(rc.request());
+        long retryAfter = access.tryAcquireForIp(ip);
+        if (retryAfter > 0) {
+          rc.fail(ApiException.retryLater(ErrorCode.RATE_LIMITED, retryAfter));
+          return;
+        }
+        rc.put(WORKSPACE, publishable.workspace());
+        rc.put(VISITOR, new Visitor(ip, rc.request().getHeader(HttpHeaders.USER_AGENT)));
+        rc.next();
+      }
     };
+  }
+
+  /** A request without an Origin is not from a page (the key's list never holds null). */
+  private static boolean allowedOrigin(ApiKeyAuthenticator.Publishable publishable, String origin) {
+    return origin != null && publishable.key().allowedOrigins().contains(origin);
+  }
+
+  /** The visitor's browser, for a request made with a publishable key from the page itself. */
+  record Visitor(String ip, String userAgent) {}
+
+  /** The browser that made the request, or null when it came from a server with a workspace key. */
+  static Visitor visitor(RoutingContext rc) {
+    return rc.get(VISITOR);
   }
 
   static Handler<RoutingContext> rateLimit(AccessControl access) {

@@ -108,7 +108,9 @@ public final class HttpVerticle extends VerticleBase {
     Router api = Router.router(vertx);
     api.post("/events/custom").handler(ingestCounter::onAnswer);
     post(api, "/events/custom", events::ingest);
-    post(api, "/sessions", sessions::capture);
+    // A prelanding page calls this one from the visitor's browser, with a publishable key: CORS for its origins.
+    api.route("/sessions").handler(rc -> access.cors().handle(rc));
+    post(api, "/sessions", sessions::capture, true);
     post(api, "/sessions/invites", sessions::invite);
     authenticated(api.get("/events")).handler(events::list);
     authenticated(api.get("/deliveries")).handler(deliveries::list);
@@ -128,13 +130,21 @@ public final class HttpVerticle extends VerticleBase {
 
   /** A JSON POST: body size limit, key, rate limit, content type, then the handler. */
   private void post(Router router, String path, Handler<RoutingContext> handler) {
+    post(router, path, handler, false);
+  }
+
+  private void post(Router router, String path, Handler<RoutingContext> handler, boolean publishableAllowed) {
     // Vert.x runs body handlers before user handlers; the size limit caps what an unknown caller can send.
     Route route = router.post(path).handler(BodyHandler.create(false).setBodyLimit(config.maxBodyBytes()));
-    authenticated(route).handler(Edge::requireJson).handler(handler);
+    authenticated(route, publishableAllowed).handler(Edge::requireJson).handler(handler);
   }
 
   private Route authenticated(Route route) {
-    return route.handler(Edge.authenticate(access)).handler(Edge.rateLimit(access));
+    return authenticated(route, false);
+  }
+
+  private Route authenticated(Route route, boolean publishableAllowed) {
+    return route.handler(Edge.authenticate(access, publishableAllowed)).handler(Edge.rateLimit(access));
   }
 
   /** Stops accepting, and lets requests under way finish (each is bounded by the request timeout). */

@@ -1,6 +1,5 @@
 package dev.eventrouter.http;
 
-import dev.eventrouter.config.RateLimitConfig;
 import dev.eventrouter.config.WorkspaceConfig;
 
 import java.util.HashMap;
@@ -15,35 +14,20 @@ import java.util.function.LongSupplier;
  */
 public final class RateLimiter {
 
-  private static final class Bucket {
-    final RateLimitConfig config;
-    final double perNano;
-    final double capacity;
-    double tokens;
-    long updatedAt;
-
-    Bucket(RateLimitConfig config, long now) {
-      this.config = config;
-      this.perNano = config.perSecond() / 1e9;
-      this.capacity = config.burst();
-      this.tokens = capacity;
-      this.updatedAt = now;
-    }
-  }
-
-  private final Map<UUID, Bucket> buckets = new HashMap<>();
+  private final Map<UUID, TokenBucket> buckets = new HashMap<>();
   private final LongSupplier nanoClock;
 
   public RateLimiter(List<WorkspaceConfig> workspaces, LongSupplier nanoClock) {
     this(workspaces, nanoClock, Map.of());
   }
 
-  private RateLimiter(List<WorkspaceConfig> workspaces, LongSupplier nanoClock, Map<UUID, Bucket> before) {
+  private RateLimiter(List<WorkspaceConfig> workspaces, LongSupplier nanoClock, Map<UUID, TokenBucket> before) {
     this.nanoClock = nanoClock;
     long now = nanoClock.getAsLong();
     for (WorkspaceConfig w : workspaces) {
-      Bucket kept = before.get(w.id());
-      buckets.put(w.id(), kept != null && kept.config.equals(w.rateLimit()) ? kept : new Bucket(w.rateLimit(), now));
+      TokenBucket kept = before.get(w.id());
+      buckets.put(w.id(), kept != null && kept.config().equals(w.rateLimit()) ? kept
+          : new TokenBucket(w.rateLimit(), now));
     }
   }
 
@@ -60,20 +44,7 @@ public final class RateLimiter {
    * is free, for Retry-After.
    */
   public long tryAcquire(UUID workspaceId) {
-    Bucket bucket = buckets.get(workspaceId);
-    if (bucket == null) {
-      return 0;
-    }
-    synchronized (bucket) {
-      long now = nanoClock.getAsLong();
-      bucket.tokens = Math.min(bucket.capacity, bucket.tokens + (now - bucket.updatedAt) * bucket.perNano);
-      bucket.updatedAt = now;
-      if (bucket.tokens >= 1) {
-        bucket.tokens -= 1;
-        return 0;
-      }
-      double waitNanos = (1 - bucket.tokens) / bucket.perNano;
-      return Math.max(1, (long) Math.ceil(waitNanos / 1e9));
-    }
+    TokenBucket bucket = buckets.get(workspaceId);
+    return bucket == null ? 0 : bucket.take(nanoClock.getAsLong());
   }
 }

@@ -49,7 +49,7 @@ final class SessionValidator {
     Instant clickedAt = fields.instant("clicked_at", EARLIEST_CLICK, now.plus(CLOCK_SKEW));
     fields.throwIfInvalid();
     return new ClickSession(workspaceId, sessionId == null ? newSessionId() : sessionId, fbclid, fbc, fbp, ttclid,
-        ttp, clientIp, userAgent, landingUrl, clickedAt == null ? now : clickedAt);
+        ttp, clientIp, userAgent, landingUrl, clickedAt == null ? now : clickedAt, null);
   }
 
   static InviteSession invite(JsonObject body) {

@@ -8,6 +8,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 
 import java.time.Instant;
+import java.util.List;
 
 /** {@code POST /api/v1/sessions} (the ad click) and {@code POST /api/v1/sessions/invites} (who joined through it). */
 final class SessionsApi {
@@ -19,7 +20,14 @@ final class SessionsApi {
   }
 
   void capture(RoutingContext rc) {
-    ClickSession click = SessionValidator.click(Edge.ownBody(rc), Instant.now());
+    JsonObject body = Edge.ownBody(rc);
+    Edge.Visitor visitor = Edge.visitor(rc);
+    if (visitor != null && body.containsKey("session_id")) {
+      // A public key could otherwise fill in the empty fields of a session someone else made.
+      throw ApiException.validation(List.of(new ApiException.FieldError("session_id",
+          "is chosen by the server when the request has a publishable key")));
+    }
+    ClickSession click = ClickEnrichment.enrich(SessionValidator.click(body, Instant.now()), visitor);
     WorkspaceConfig workspace = Edge.workspace(rc);
     store.ask(Addresses.SESSIONS_CAPTURE, click.toJson(), rc)
         .onSuccess(stored -> {

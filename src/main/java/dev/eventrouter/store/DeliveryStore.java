@@ -257,7 +257,7 @@ public final class DeliveryStore implements DeliveryQueue {
       click = ClickData.of(new ClickSession(row.getUUID("workspace_id"), row.getString("click_session"),
           row.getString("fbclid"), row.getString("fbc"), row.getString("fbp"), row.getString("ttclid"),
           row.getString("ttp"), row.getString("client_ip"), row.getString("user_agent"),
-          row.getString("landing_url"), row.getOffsetDateTime("clicked_at").toInstant()));
+          row.getString("landing_url"), row.getOffsetDateTime("clicked_at").toInstant(), null));
     }
     Object userData = row.getJson("user_data");
     return new ClaimedDelivery(row.getLong("delivery_id"), row.getLong("event_id"), row.getUUID("workspace_id"),

@@ -62,7 +62,7 @@ public final class EventStore implements EventWriter {
   static final String FIND_EVENT = """
       SELECT e.event_id, e.workspace_id, e.event_name, e.telegram_id, e.session_id, e.session_source, e.value,
              e.currency, e.status, e.received_at, c.session_id AS click_session, c.fbclid, c.fbc, c.fbp, c.ttclid,
-             c.ttp, c.client_ip, c.user_agent, c.landing_url, c.clicked_at
+             c.ttp, c.client_ip, c.user_agent, c.landing_url, c.clicked_at, c.utm
         FROM events e
         LEFT JOIN click_sessions c ON c.workspace_id = e.workspace_id AND c.session_id = e.session_id
        WHERE e.event_id = $1 AND e.workspace_id = $2""";
@@ -173,7 +173,8 @@ public final class EventStore implements EventWriter {
     for (String column : List.of("fbclid", "fbc", "fbp", "ttclid", "ttp", "client_ip", "user_agent", "landing_url")) {
       click.put(column, row.getString(column));
     }
-    return click.put("clicked_at", row.getOffsetDateTime("clicked_at").toInstant().toString());
+    return click.put("clicked_at", row.getOffsetDateTime("clicked_at").toInstant().toString())
+        .put("utm", row.getJson("utm"));
   }
 
   /** An event row as the API shows it. */

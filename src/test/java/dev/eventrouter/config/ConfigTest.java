@@ -81,6 +81,37 @@ class ConfigTest {
     assertThat(docker.database().url()).isEqualTo("postgresql://events:pw@db:5432/events");
   }
 
+  private static JsonObject publishable(String key, String origin) {
+    return new JsonObject().put("key", key).put("allowed_origins", new JsonArray().add(origin));
+  }
+
+  @Test
+  @DisplayName("publishable keys with their origins, trusted proxies and the per-IP limit are read as written")
+  void publishableKeys() {
+    JsonObject json = valid();
+    ws(json).put("publishable_keys", new JsonArray()
+        .add(publishable(ApiKeys.configValue("pk-1"), "https://lp.example"))
+        .add(new JsonObject().put("key", ApiKeys.configValue("pk-2")).put("allowed_origins", new JsonArray()
+            .add("http://localhost:8080").add("https://[2001:db8::1]:8443").add("https://a-b.c.example"))));
+    json.getJsonObject("http").put("trusted_proxies", new JsonArray().add("127.0.0.1").add("10.0.0.0/8")
+        .add("2001:db8::/32")).put("publishable_rate_limit", new JsonObject().put("per_second", 2).put("burst", 5));
+
+    AppConfig config = resolve(json, Map.of());
+
+    List<PublishableKey> keys = config.workspaces().get(0).publishableKeys();
+    assertThat(keys).hasSize(2);
+    assertThat(keys.get(0).hash()).isEqualTo(ApiKeys.digest("pk-1"));
+    assertThat(keys.get(0).allowedOrigins()).containsExactly("https://lp.example");
+    assertThat(keys.get(1).allowedOrigins()).containsExactly("http://localhost:8080", "https://[2001:db8::1]:8443",
+        "https://a-b.c.example");
+    assertThat(config.http().trustedProxies()).containsExactly("127.0.0.1", "10.0.0.0/8", "2001:db8::/32");
+    assertThat(config.http().publishableRateLimit()).isEqualTo(new RateLimitConfig(2, 5));
+    AppConfig bare = resolve(valid(), Map.of());
+    assertThat(bare.workspaces().get(0).publishableKeys()).isEmpty();
+    assertThat(bare.http().trustedProxies()).isEmpty();
+    assertThat(bare.http().publishableRateLimit()).isEqualTo(HttpConfig.DEFAULT_PUBLISHABLE_RATE_LIMIT);
+  }
+
   @Test
   @DisplayName("omitted values take the documented defaults")
   void defaults() {
@@ -103,6 +134,31 @@ class ConfigTest {
         bad("workspaces[0].api_keys: required", c -> ws(c).put("api_keys", new JsonArray())),
         bad("workspaces[1].api_keys[0]: the same API key", c -> c.getJsonArray("workspaces").add(ws(c).copy()
             .put("id", "8c9e6679-7425-40de-944b-e07fc1f90ae7"))),
+        bad("workspaces[0].publishable_keys[0].key: looks like a plain API key", c -> ws(c).put("publishable_keys",
+            new JsonArray().add(publishable("pk-plain", "https://lp.example")))),
+        bad("workspaces[0].publishable_keys[0].key: the same API key is already configured at "
+            + "workspaces[0].api_keys[0]", c -> ws(c).put("publishable_keys", new JsonArray()
+            .add(publishable(HASH, "https://lp.example")))),
+        bad("workspaces[0].publishable_keys[0].allowed_origins: required", c -> ws(c).put("publishable_keys",
+            new JsonArray().add(new JsonObject().put("key", ApiKeys.configValue("pk"))))),
+        bad("workspaces[0].publishable_keys[0].allowed_origins[0]: must be an origin", c -> ws(c)
+            .put("publishable_keys", new JsonArray().add(publishable(ApiKeys.configValue("pk"),
+                "https://lp.example/offer")))),
+        bad("workspaces[0].publishable_keys[0].allowed_origins[0]: must be an origin", c -> ws(c)
+            .put("publishable_keys", new JsonArray().add(publishable(ApiKeys.configValue("pk"), "https://LP.example")))),
+        bad("workspaces[0].publishable_keys[0].origins: unknown key", c -> ws(c).put("publishable_keys",
+            new JsonArray().add(publishable(ApiKeys.configValue("pk"), "https://lp.example").put("origins", 1)))),
+        bad("workspaces[0].publishable_keys: must be an array", c -> ws(c).put("publishable_keys", "pk")),
+        bad("workspaces[0].publishable_keys[0]: must be an object", c -> ws(c).put("publishable_keys",
+            new JsonArray().add("pk"))),
+        bad("http.trusted_proxies[0]: must be an IP address or a CIDR block", c -> c.getJsonObject("http")
+            .put("trusted_proxies", new JsonArray().add("proxy.internal"))),
+        bad("http.trusted_proxies: 10.0.0.0/33 is not an IP address or a CIDR block", c -> c.getJsonObject("http")
+            .put("trusted_proxies", new JsonArray().add("10.0.0.0/33"))),
+        bad("http.trusted_proxies: 1.2.3 is not an IP address", c -> c.getJsonObject("http")
+            .put("trusted_proxies", new JsonArray().add("1.2.3"))),
+        bad("http.publishable_rate_limit.burst: must be at least 1", c -> c.getJsonObject("http")
+            .put("publishable_rate_limit", new JsonObject().put("burst", 0.5))),
         bad("telemetry: unknown key", c -> c.put("telemetry", true)),
         bad("delivery.batchsize: unknown key", c -> c.put("delivery", new JsonObject().put("batchsize", 10))),
         bad("delivery.breaker.threshold: unknown key",

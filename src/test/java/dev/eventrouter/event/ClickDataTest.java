@@ -13,7 +13,7 @@ class ClickDataTest {
 
   private static ClickSession click(String fbclid, String fbc) {
     return new ClickSession(null, "s", fbclid, fbc, "fb.1.1596403881668.1116446470", "E.C.P.x", "ttp", "203.0.113.7",
-        "UA", "https://promo.example.com/", Instant.ofEpochMilli(1_763_600_000_123L));
+        "UA", "https://promo.example.com/", Instant.ofEpochMilli(1_763_600_000_123L), null);
   }
 
   @Test

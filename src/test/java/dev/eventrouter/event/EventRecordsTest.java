@@ -57,7 +57,8 @@ class EventRecordsTest {
   @DisplayName("click and invite sessions survive the bus whole; resolutions name their source")
   void sessions() {
     ClickSession click = new ClickSession(WS, "s1", "fbclid", "fb.1.1.fbclid", "fb.1.1.2", "ttclid", "ttp",
-        "203.0.113.9", "Mozilla/5.0", "https://x.example/", Instant.parse("2026-11-20T10:00:00Z"));
+        "203.0.113.9", "Mozilla/5.0", "https://x.example/", Instant.parse("2026-11-20T10:00:00Z"),
+        new JsonObject().put("utm_source", "fb"));
     assertThat(ClickSession.fromJson(click.toJson())).isEqualTo(click);
     InviteSession invite = new InviteSession(WS, 42, "s1", "https://t.me/+abc");
     assertThat(InviteSession.fromJson(invite.toJson())).isEqualTo(invite);

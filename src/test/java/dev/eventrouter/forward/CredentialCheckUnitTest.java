@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class CredentialCheckUnitTest {
 
   private static final String TOKEN = "tok-3f9a";
-  private static final WorkspaceConfig WORKSPACE = new WorkspaceConfig(UUID.randomUUID(), "w", List.of(),
+  private static final WorkspaceConfig WORKSPACE = new WorkspaceConfig(UUID.randomUUID(), "w", List.of(), List.of(),
       new RateLimitConfig(1, 1), null, 28, List.of(), Map.of("Won", new EventMappingOverride("Purchase", "Bought",
       true)));
   private static final IntegrationConfig META = integration(Network.META);

@@ -55,7 +55,7 @@ class EventStatusApiTest {
     assertThat(click).isEqualTo(new JsonObject().put("fbclid", "IwAR9").putNull("fbc")
         .put("fbp", "fb.1.1700000000000.7").put("ttclid", "E.C.P.9").put("ttp", "tt-9")
         .put("client_ip", "203.0.113.9").put("user_agent", "UA/1").put("landing_url", "https://lp.example/x")
-        .put("clicked_at", "2026-11-20T10:00:00Z"));
+        .put("clicked_at", "2026-11-20T10:00:00Z").putNull("utm"));
   }
 
   @AfterAll

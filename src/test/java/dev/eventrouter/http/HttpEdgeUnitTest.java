@@ -107,7 +107,7 @@ class HttpEdgeUnitTest {
 
   private static WorkspaceConfig workspace(UUID id, String key, double burst, String botName) {
     byte[] hash = HexFormat.of().parseHex(ApiKeys.configValue(key).substring(ApiKeys.PREFIX.length()));
-    return new WorkspaceConfig(id, "w", List.of(hash), new RateLimitConfig(0.001, burst), botName, 28,
+    return new WorkspaceConfig(id, "w", List.of(hash), List.of(), new RateLimitConfig(0.001, burst), botName, 28,
         id.equals(WS) ? List.of(integration("m1", Network.META, null), integration("t1", Network.TIKTOK, "TT1"),
             integration("w1", Network.WEBHOOK, null)) : List.of(),
         Map.of("MyDeposit", new EventMappingOverride("Purchase", null, null)));

@@ -22,8 +22,8 @@ class RateLimiterTest {
   }
 
   private static List<WorkspaceConfig> workspaces(double perSecond, double burst) {
-    return List.of(new WorkspaceConfig(WS, "w", List.of(), new RateLimitConfig(perSecond, burst), null, 28, List.of(),
-        Map.of()));
+    return List.of(new WorkspaceConfig(WS, "w", List.of(), List.of(), new RateLimitConfig(perSecond, burst), null, 28,
+        List.of(), Map.of()));
   }
 
   @Test

@@ -68,6 +68,34 @@ class SessionsApiTest extends ServiceTest {
     }
     assertThat(row.getString("fbc")).isNull();
     assertThat(row.getOffsetDateTime("clicked_at").toInstant()).isEqualTo(Instant.parse("2026-11-20T10:15:30Z"));
+    assertThat(row.getValue("utm")).as("no utm_* in its URL").isNull();
+  }
+
+  @Test
+  @DisplayName("click ids and UTM parameters are read from the landing URL when not given; the status shows them")
+  void enrichedFromLandingUrl() {
+    HttpResponse<Buffer> response = app.postJson(SESSIONS, KEY_A, new JsonObject().put("workspace_id", WS_A)
+        .put("session_id", "s_utm").put("landing_url", "https://promo.example.com/o?ttclid=E.C.P.fromUrl"
+            + "&utm_source=tiktok&utm_campaign=winter%202026&utm_content=a%26b"));
+    assertThat(response.statusCode()).as(response.bodyAsString()).isEqualTo(200);
+    Row row = clickRow("s_utm");
+    assertThat(row.getString("ttclid")).isEqualTo("E.C.P.fromUrl");
+    assertThat(row.getString("fbclid")).isNull();
+    assertThat(row.getString("client_ip")).as("a server's request: not the server's address").isNull();
+    JsonObject utm = new JsonObject().put("utm_source", "tiktok").put("utm_campaign", "winter 2026")
+        .put("utm_content", "a&b");
+    assertThat((Object) row.getJson("utm")).isEqualTo(utm);
+
+    app.postJson(SESSIONS, KEY_A, new JsonObject().put("workspace_id", WS_A).put("session_id", "s_utm")
+        .put("landing_url", "https://promo.example.com/o?utm_source=other"));
+    assertThat((Object) clickRow("s_utm").getJson("utm")).as("the first click's campaign kept").isEqualTo(utm);
+    String eventId = app.postEvent(KEY_A, new JsonObject().put("workspace_id", WS_A).put("event_name", "REG")
+        .put("telegram_id", 77).put("session_id", "s_utm")).bodyAsJsonObject().getJsonObject("data")
+        .getString("event_id");
+    JsonObject click = app.get("/api/v1/events/" + eventId, KEY_A).bodyAsJsonObject().getJsonObject("data")
+        .getJsonObject("click");
+    assertThat(click.getJsonObject("utm")).isEqualTo(utm);
+    assertThat(click.getString("ttclid")).isEqualTo("E.C.P.fromUrl");
   }
 
   @Test

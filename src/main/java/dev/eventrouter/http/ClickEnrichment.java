@@ -1,0 +1,72 @@
+package dev.eventrouter.http;
+
+import dev.eventrouter.event.ClickSession;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import io.vertx.core.json.JsonObject;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * What the server adds to a captured click, so a page needs to send little more than its own URL: the click ids and
+ * the campaign's UTM parameters read from the landing URL when not given, and, for a request the visitor's browser
+ * made itself (a publishable key), its IP and user agent when not given. A request from a server (a workspace key)
+ * gets neither: its address and user agent would be the server's, not the visitor's.
+ *
+ * <p>fbc is not built here: without the _fbc cookie it is built from fbclid and the click time when an event is sent
+ * (ClickData), so a cookie captured later for the same session is still preferred.
+ */
+final class ClickEnrichment {
+
+  /** The UTM parameters Google Analytics defines, https://support.google.com/analytics/answer/10917952. */
+  static final List<String> UTM = List.of("utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content",
+      "utm_id");
+  private static final Pattern CLICK_ID = Pattern.compile(Fields.TOKEN + "{1,500}");
+  private static final Pattern UTM_VALUE = Pattern.compile("[ -~]{1,200}");
+  private static final Pattern USER_AGENT = Pattern.compile("[ -~]{1,1024}");
+
+  private ClickEnrichment() {}
+
+  static ClickSession enrich(ClickSession click, Edge.Visitor visitor) {
+    Map<String, List<String>> query = query(click.landingUrl());
+    JsonObject utm = new JsonObject();
+    for (String name : UTM) {
+      String value = first(query, name, UTM_VALUE);
+      if (value != null) {
+        utm.put(name, value);
+      }
+    }
+    String fbclid = click.fbclid() != null ? click.fbclid() : first(query, "fbclid", CLICK_ID);
+    String ttclid = click.ttclid() != null ? click.ttclid() : first(query, "ttclid", CLICK_ID);
+    String clientIp = click.clientIp() == null && visitor != null ? visitor.ip() : click.clientIp();
+    String userAgent = click.userAgent();
+    if (userAgent == null && visitor != null && visitor.userAgent() != null
+        && USER_AGENT.matcher(visitor.userAgent()).matches()) {
+      userAgent = visitor.userAgent();
+    }
+    return new ClickSession(click.workspaceId(), click.sessionId(), fbclid, click.fbc(), click.fbp(), ttclid,
+        click.ttp(), clientIp, userAgent, click.landingUrl(), click.clickedAt(), utm.isEmpty() ? null : utm);
+  }
+
+  /** The landing URL's query parameters, decoded; none without a URL (it was validated as one when given). */
+  private static Map<String, List<String>> query(String landingUrl) {
+    if (landingUrl == null) {
+      return Map.of();
+    }
+    try {
+      return new QueryStringDecoder(new URI(landingUrl)).parameters();
+    } catch (URISyntaxException | IllegalArgumentException unreadable) {
+      return Map.of();
+    }
+  }
+
+  /** The parameter's first value when it is a valid one, else null. */
+  private static String first(Map<String, List<String>> query, String name, Pattern valid) {
+    List<String> values = query.get(name);
+    String value = values == null || values.isEmpty() ? null : values.get(0);
+    return value != null && valid.matcher(value).matches() ? value : null;
+  }
+}

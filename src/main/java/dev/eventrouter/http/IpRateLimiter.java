@@ -1,0 +1,40 @@
+package dev.eventrouter.http;
+
+import dev.eventrouter.config.RateLimitConfig;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
+
+/**
+ * A token bucket per client IP, for the requests of publishable keys: a prelanding page's key is public, so besides
+ * its workspace's limit each caller gets its own. Buckets of callers who went quiet (full again) are dropped when
+ * there are many, so memory stays bounded whatever the number of addresses.
+ */
+final class IpRateLimiter {
+
+  /** Above this many buckets, the full ones are swept out on the next request. */
+  static final int SWEEP_ABOVE = 100_000;
+
+  private final RateLimitConfig config;
+  private final LongSupplier nanoClock;
+  private final Map<String, TokenBucket> buckets = new ConcurrentHashMap<>();
+
+  IpRateLimiter(RateLimitConfig config, LongSupplier nanoClock) {
+    this.config = config;
+    this.nanoClock = nanoClock;
+  }
+
+  /** Takes one token for this address: 0 to go on, else the seconds until one is free (for Retry-After). */
+  long tryAcquire(String ip) {
+    long now = nanoClock.getAsLong();
+    if (buckets.size() > SWEEP_ABOVE) {
+      buckets.values().removeIf(bucket -> bucket.fullAt(now));
+    }
+    return buckets.computeIfAbsent(ip, k -> new TokenBucket(config, now)).take(now);
+  }
+
+  int size() {
+    return buckets.size();
+  }
+}
