@@ -386,9 +386,8 @@
     show($('detail-click'), Boolean(event.click));
     show($('detail-no-click'), !event.click);
     if (event.click) {
-      const utm = Object.entries(event.click.utm || {}).map(([name, value]) => [name, value]);
       pairs($('detail-click'), CLICK_FIELDS.map((f) => [f, f === 'clicked_at' ? when(event.click[f]) : event.click[f]])
-        .concat(utm));
+        .concat(Object.entries(event.click.utm || {})));
     }
     const list = $('detail-deliveries');
     list.replaceChildren(...event.deliveries.map(deliveryBlock));

@@ -17,7 +17,9 @@ import java.util.regex.Pattern;
  * gets neither: its address and user agent would be the server's, not the visitor's.
  *
  * <p>fbc is not built here: without the _fbc cookie it is built from fbclid and the click time when an event is sent
- * (ClickData), so a cookie captured later for the same session is still preferred.
+ * (ClickData), so a cookie captured later for the same session is still preferred. A cookie left by an earlier click
+ * (its fbclid is not this click's) is dropped, as Meta says to make a new value then
+ * (https://developers.facebook.com/documentation/ads-commerce/conversions-api/parameters/fbp-and-fbc).
  */
 final class ClickEnrichment {
 
@@ -47,8 +49,19 @@ final class ClickEnrichment {
         && USER_AGENT.matcher(visitor.userAgent()).matches()) {
       userAgent = visitor.userAgent();
     }
-    return new ClickSession(click.workspaceId(), click.sessionId(), fbclid, click.fbc(), click.fbp(), ttclid,
+    String fbc = click.fbc() != null && fbclid != null && !carries(click.fbc(), fbclid) ? null : click.fbc();
+    return new ClickSession(click.workspaceId(), click.sessionId(), fbclid, fbc, click.fbp(), ttclid,
         click.ttp(), clientIp, userAgent, click.landingUrl(), click.clickedAt(), utm.isEmpty() ? null : utm);
+  }
+
+  /**
+   * Whether an fbc value was made for this fbclid: its part after the third dot (the documented form) or after the
+   * last one (as Meta says to compare) is the fbclid; newer values may carry more parts after it.
+   */
+  static boolean carries(String fbc, String fbclid) {
+    String[] parts = fbc.split("\\.", 4);
+    return parts.length == 4 && (parts[3].equals(fbclid) || parts[3].startsWith(fbclid + ".")
+        || fbc.endsWith("." + fbclid));
   }
 
   /** The landing URL's query parameters, decoded; none without a URL (it was validated as one when given). */

@@ -71,7 +71,7 @@ public final class HttpVerticle extends VerticleBase {
       Router api = api();
       router.route("/api/v1/*").subRouter(api);
       router.route("/v1/*").subRouter(api);
-      DebuggerPage.mount(router);
+      StaticContent.mount(router);
     }
     ErrorResponder errors = new ErrorResponder();
     router.route().failureHandler(errors);

@@ -59,6 +59,11 @@ class ConfigTest {
     assertThat(demo.id()).isEqualTo(UUID.fromString("7c9e6679-7425-40de-944b-e07fc1f90ae7"));
     assertThat(demo.rateLimit()).isEqualTo(new RateLimitConfig(500, 1000));
     assertThat(demo.botName()).isEqualTo("demo_router_bot");
+    assertThat(demo.publishableKeys()).hasSize(1);
+    assertThat(demo.publishableKeys().get(0).hash()).as("the demo page's key")
+        .isEqualTo(ApiKeys.digest("demo-publishable-key"));
+    assertThat(demo.publishableKeys().get(0).allowedOrigins())
+        .containsExactly("http://localhost:8080", "http://127.0.0.1:8080");
   }
 
   @Test

@@ -162,6 +162,21 @@ class HttpEdgeUnitTest {
     assertThat(bare.statusCode()).isEqualTo(302);
     assertThat(bare.getHeader("Location")).isEqualTo("/ui/");
     assertError(Await.result(client.get(port, "127.0.0.1", "/ui/missing.js").send()), 404, "not_found");
+
+    HttpResponse<Buffer> sdk = Await.result(client.get(port, "127.0.0.1", "/sdk/v1/prelanding.js").send());
+    assertThat(sdk.statusCode()).isEqualTo(200);
+    assertThat(sdk.getHeader("Content-Type")).startsWith("text/javascript");
+    assertThat(sdk.getHeader("Cross-Origin-Resource-Policy")).as("loaded by pages of other origins")
+        .isEqualTo("cross-origin");
+    assertThat(sdk.getHeader("Cache-Control")).contains("max-age=3600");
+    assertThat(sdk.bodyAsString()).contains("/api/v1/sessions", "keepalive").doesNotContain("document.cookie =",
+        "localStorage", "innerHTML");
+    HttpResponse<Buffer> demo = Await.result(client.get(port, "127.0.0.1", "/demo/").send());
+    assertThat(demo.statusCode()).isEqualTo(200);
+    assertThat(demo.getHeader("Content-Security-Policy")).isEqualTo(csp);
+    assertThat(demo.bodyAsString()).contains("/sdk/v1/prelanding.js", "data-key=\"demo-publishable-key\"");
+    assertThat(Await.result(client.get(port, "127.0.0.1", "/demo").send()).getHeader("Location"))
+        .isEqualTo("/demo/");
     assertThat(asked).as("the store is never asked").isEmpty();
   }
 

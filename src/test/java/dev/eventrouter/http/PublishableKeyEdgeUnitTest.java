@@ -161,6 +161,18 @@ class PublishableKeyEdgeUnitTest {
     assertThat(given.clientIp()).isEqualTo("203.0.113.5");
     assertThat(given.userAgent()).isEqualTo("Given/1.0");
 
+    // Each from its own visitor, under the per-IP limit.
+    capture(trustingPort, PUBLIC, headers("Origin", LP, "X-Forwarded-For", "198.51.100.61"),
+        click().put("fbc", "fb.1.1700000000000.IwAR2x.AQ"));
+    assertThat(lastCaptured().fbc()).as("this click's cookie, in a newer form")
+        .isEqualTo("fb.1.1700000000000.IwAR2x.AQ");
+    capture(trustingPort, PUBLIC, headers("Origin", LP, "X-Forwarded-For", "198.51.100.62"),
+        click().put("fbc", "fb.1.1600000000000.IwAR-older"));
+    assertThat(lastCaptured().fbc()).as("an earlier click's cookie: made anew from this fbclid when sent").isNull();
+    capture(trustingPort, PUBLIC, headers("Origin", LP, "X-Forwarded-For", "198.51.100.63"),
+        new JsonObject().put("workspace_id", WS.toString()).put("fbc", "fb.1.1600000000000.IwAR-older"));
+    assertThat(lastCaptured().fbc()).as("no fbclid to compare with: kept").isEqualTo("fb.1.1600000000000.IwAR-older");
+
     HttpResponse<Buffer> server = capture(trustingPort, SECRET, headers("User-Agent", "backend/2",
         "X-Forwarded-For", "198.51.100.23"), click().put("session_id", "chosen-by-server"));
     assertThat(server.statusCode()).isEqualTo(200);

@@ -222,6 +222,11 @@ class ValidationUnitTest {
     assertThat(SessionValidator.click(new JsonObject().put("workspace_id", WS.toString()), NOW).clickedAt())
         .isEqualTo(NOW);
     assertThat(SessionValidator.newSessionId()).isNotEqualTo(SessionValidator.newSessionId());
+    // Meta documents _fbc as four dot-separated parts, but newer cookies can carry more: kept as given, not refused
+    // (https://developers.facebook.com/documentation/ads-commerce/conversions-api/parameters/fbp-and-fbc).
+    String newer = "fb.1.1554763741205.IwAR2AbCdEf.AQ";
+    assertThat(SessionValidator.click(new JsonObject().put("workspace_id", WS.toString()).put("fbc", newer), NOW)
+        .fbc()).isEqualTo(newer);
   }
 
   @Test

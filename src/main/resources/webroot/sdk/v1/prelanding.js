@@ -1,0 +1,122 @@
+/*
+ * event-router prelanding kit, v1: records the ad click of this visit and sends the visitor to the bot with it.
+ *
+ *   <script src="https://ROUTER/sdk/v1/prelanding.js" async
+ *           data-workspace="WORKSPACE_ID" data-key="PUBLISHABLE_KEY" data-bot="your_bot"></script>
+ *
+ * It reads the click ids from the page URL (fbclid, ttclid; the server also reads them and the utm_* parameters from
+ * the URL it is sent) and the pixels' cookies (_fbp, _fbc, _ttp), creates a click session with the workspace's
+ * publishable key, and rewrites every link to the bot (t.me/<bot>, telegram.me/<bot>, tg://resolve?domain=<bot>) to
+ * carry ?start=<session_id>. It sets no cookie and stores nothing. When the session is made it dispatches
+ * "event-router:session" on document, with {session_id, start_link} as detail.
+ */
+(function () {
+  'use strict';
+  var script = document.currentScript;
+  if (!script || !window.fetch) {
+    return;
+  }
+  var workspace = script.getAttribute('data-workspace');
+  var key = script.getAttribute('data-key');
+  var bot = (script.getAttribute('data-bot') || '').replace(/^@/, '').toLowerCase();
+  var api = new URL(script.src, location.href).origin + '/api/v1/sessions';
+  // Telegram's start parameter: A-Z, a-z, 0-9, _ and -, at most 64 characters (https://core.telegram.org/bots/features#deep-linking).
+  var START = /^[A-Za-z0-9_-]{1,64}$/;
+  // Values are checked here as the server checks them, so one odd cookie never costs the whole session.
+  var VALID = {
+    fbclid: /^[!-~]{1,500}$/,
+    ttclid: /^[!-~]{1,500}$/,
+    fbc: /^fb\.[0-9]{1,2}\.[0-9]{1,16}\.[!-~]{1,500}$/,
+    fbp: /^fb\.[0-9]{1,2}\.[0-9]{1,16}\.[!-~]{1,100}$/,
+    ttp: /^[!-~]{1,200}$/
+  };
+
+  function cookie(name) {
+    var parts = document.cookie ? document.cookie.split('; ') : [];
+    for (var i = 0; i < parts.length; i++) {
+      var eq = parts[i].indexOf('=');
+      if (parts[i].slice(0, eq) === name) {
+        try {
+          return decodeURIComponent(parts[i].slice(eq + 1));
+        } catch (e) {
+          return null;
+        }
+      }
+    }
+    return null;
+  }
+
+  function put(body, name, value) {
+    if (value && VALID[name].test(value)) {
+      body[name] = value;
+    }
+  }
+
+  /** The bot a link opens, lowercase, or null when it is no Telegram link. */
+  function botOf(url) {
+    if (url.protocol === 'tg:') {
+      return url.pathname.replace(/^\/+/, '') === 'resolve' || url.host === 'resolve'
+        ? (url.searchParams.get('domain') || '').toLowerCase() : null;
+    }
+    if (!/^(www\.)?(t\.me|telegram\.me)$/i.test(url.hostname)) {
+      return null;
+    }
+    var name = url.pathname.split('/')[1] || '';
+    return /^[A-Za-z][A-Za-z0-9_]{3,31}$/.test(name) ? name.toLowerCase() : null;
+  }
+
+  function rewrite(sessionId) {
+    var links = document.querySelectorAll('a[href]');
+    for (var i = 0; i < links.length; i++) {
+      var url;
+      try {
+        url = new URL(links[i].getAttribute('href'), location.href);
+      } catch (e) {
+        continue;
+      }
+      var linked = botOf(url);
+      if (linked && (!bot || linked === bot)) {
+        url.searchParams.set('start', sessionId);
+        links[i].setAttribute('href', url.toString());
+      }
+    }
+  }
+
+  var params = new URLSearchParams(location.search);
+  var body = { workspace_id: workspace };
+  if (location.href.length <= 2048) {
+    body.landing_url = location.href;
+  }
+  put(body, 'fbclid', params.get('fbclid'));
+  put(body, 'ttclid', params.get('ttclid'));
+  put(body, 'fbc', cookie('_fbc'));
+  put(body, 'fbp', cookie('_fbp'));
+  put(body, 'ttp', cookie('_ttp'));
+
+  fetch(api, {
+    method: 'POST',
+    mode: 'cors',
+    credentials: 'omit',
+    keepalive: true,
+    headers: { 'content-type': 'application/json', 'x-api-key': key },
+    body: JSON.stringify(body)
+  }).then(function (response) {
+    return response.ok ? response.json() : null;
+  }).then(function (answer) {
+    var session = answer && answer.data;
+    if (!session || !START.test(session.session_id)) {
+      return;
+    }
+    var apply = function () {
+      rewrite(session.session_id);
+      document.dispatchEvent(new CustomEvent('event-router:session', { detail: session }));
+    };
+    if (document.readyState === 'loading') {
+      document.addEventListener('DOMContentLoaded', apply);
+    } else {
+      apply();
+    }
+  })['catch'](function () {
+    // The page keeps its plain bot links: the visitor still reaches the bot, unattributed.
+  });
+})();
