@@ -18,17 +18,23 @@ final class IpRateLimiter {
 
   private final RateLimitConfig config;
   private final LongSupplier nanoClock;
+  private final int sweepAbove;
   private final Map<String, TokenBucket> buckets = new ConcurrentHashMap<>();
 
   IpRateLimiter(RateLimitConfig config, LongSupplier nanoClock) {
+    this(config, nanoClock, SWEEP_ABOVE);
+  }
+
+  IpRateLimiter(RateLimitConfig config, LongSupplier nanoClock, int sweepAbove) {
     this.config = config;
     this.nanoClock = nanoClock;
+    this.sweepAbove = sweepAbove;
   }
 
   /** Takes one token for this address: 0 to go on, else the seconds until one is free (for Retry-After). */
   long tryAcquire(String ip) {
     long now = nanoClock.getAsLong();
-    if (buckets.size() > SWEEP_ABOVE) {
+    if (buckets.size() > sweepAbove) {
       buckets.values().removeIf(bucket -> bucket.fullAt(now));
     }
     return buckets.computeIfAbsent(ip, k -> new TokenBucket(config, now)).take(now);

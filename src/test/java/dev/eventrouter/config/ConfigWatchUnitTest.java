@@ -77,8 +77,10 @@ class ConfigWatchUnitTest {
       next.getJsonObject("http").put("port", 9001);
       next.getJsonObject("delivery").put("batch_size", 20);
       write(file, next.encode());
+      // Applied, then logged: wait for both, or the log may be read between the two.
       Await.until("the change to apply", Await.WAIT,
-          () -> watched.live().current().workspaces().get(0).name().equals("second"));
+          () -> watched.live().current().workspaces().get(0).name().equals("second")
+              && logs.text().contains("config reloaded"));
 
       AppConfig current = watched.live().current();
       assertThat(current.workspaces().get(0).name()).isEqualTo("second");

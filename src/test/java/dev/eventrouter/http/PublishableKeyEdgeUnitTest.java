@@ -192,6 +192,12 @@ class PublishableKeyEdgeUnitTest {
     assertThat(lastCaptured().clientIp()).as("the chain stops where it cannot be read").isEqualTo("10.9.9.9");
     capture(trustingPort, PUBLIC, headers("Origin", LP), click());
     assertThat(lastCaptured().clientIp()).as("a trusted peer without the header").isEqualTo("127.0.0.1");
+    capture(trustingPort, PUBLIC, headers("Origin", LP, "X-Forwarded-For", "203.0.113.77",
+        "X-Forwarded-For", "10.0.0.9, 10.0.0.8"), click());
+    assertThat(lastCaptured().clientIp()).as("several headers read as one list, the last one last")
+        .isEqualTo("203.0.113.77");
+    capture(trustingPort, PUBLIC, headers("Origin", LP, "X-Forwarded-For", "10.0.0.7"), click());
+    assertThat(lastCaptured().clientIp()).as("only proxies: the first of them").isEqualTo("10.0.0.7");
   }
 
   @Test
