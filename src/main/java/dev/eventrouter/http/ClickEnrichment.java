@@ -76,10 +76,9 @@ final class ClickEnrichment {
     }
   }
 
-  /** The parameter's first value when it is a valid one, else null. */
+  /** The parameter's first value when it is a valid one, else null (the decoder never lists a name without one). */
   private static String first(Map<String, List<String>> query, String name, Pattern valid) {
     List<String> values = query.get(name);
-    String value = values == null || values.isEmpty() ? null : values.get(0);
-    return value != null && valid.matcher(value).matches() ? value : null;
+    return values != null && valid.matcher(values.get(0)).matches() ? values.get(0) : null;
   }
 }

@@ -17,12 +17,15 @@ final class ClientIp {
 
   static String of(HttpServerRequest request, List<IpBlock> trustedProxies) {
     SocketAddress peer = request.remoteAddress();
-    String address = peer == null ? null : peer.hostAddress();
-    if (address == null || !trusted(address, trustedProxies)) {
-      return address;
+    return of(peer == null ? null : peer.hostAddress(), request.headers().getAll("X-Forwarded-For"), trustedProxies);
+  }
+
+  /** The client, given the peer's address (null for a peer without one) and the X-Forwarded-For headers in order. */
+  static String of(String peer, List<String> forwarded, List<IpBlock> trustedProxies) {
+    if (peer == null || !trusted(peer, trustedProxies)) {
+      return peer;
     }
-    List<String> forwarded = request.headers().getAll("X-Forwarded-For");
-    String client = address;
+    String client = peer;
     for (int h = forwarded.size() - 1; h >= 0; h--) {
       String[] hops = forwarded.get(h).split(",");
       for (int i = hops.length - 1; i >= 0; i--) {

@@ -151,6 +151,12 @@ class ConfigTest {
                 "https://lp.example/offer")))),
         bad("workspaces[0].publishable_keys[0].allowed_origins[0]: must be an origin", c -> ws(c)
             .put("publishable_keys", new JsonArray().add(publishable(ApiKeys.configValue("pk"), "https://LP.example")))),
+        bad("workspaces[0].publishable_keys[0].allowed_origins: required", c -> ws(c).put("publishable_keys",
+            new JsonArray().add(new JsonObject().put("key", ApiKeys.configValue("pk"))
+                .put("allowed_origins", new JsonArray())))),
+        bad("workspaces[0].publishable_keys[0].allowed_origins[1]: must be an origin", c -> ws(c)
+            .put("publishable_keys", new JsonArray().add(new JsonObject().put("key", ApiKeys.configValue("pk"))
+                .put("allowed_origins", new JsonArray().add("https://lp.example").add(443))))),
         bad("workspaces[0].publishable_keys[0].origins: unknown key", c -> ws(c).put("publishable_keys",
             new JsonArray().add(publishable(ApiKeys.configValue("pk"), "https://lp.example").put("origins", 1)))),
         bad("workspaces[0].publishable_keys: must be an array", c -> ws(c).put("publishable_keys", "pk")),

@@ -177,6 +177,11 @@ class HttpEdgeUnitTest {
     assertThat(demo.bodyAsString()).contains("/sdk/v1/prelanding.js", "data-key=\"demo-publishable-key\"");
     assertThat(Await.result(client.get(port, "127.0.0.1", "/demo").send()).getHeader("Location"))
         .isEqualTo("/demo/");
+    HttpResponse<Buffer> preflight = Await.result(client.request(io.vertx.core.http.HttpMethod.OPTIONS, port,
+        "127.0.0.1", "/api/v1/sessions").putHeader("Origin", "https://lp.example")
+        .putHeader("Access-Control-Request-Method", "POST").send());
+    assertThat(preflight.getHeader("Access-Control-Allow-Origin")).as("no publishable key: no page is granted")
+        .isNull();
     assertThat(asked).as("the store is never asked").isEmpty();
   }
 
