@@ -11,11 +11,12 @@ import java.util.UUID;
  * @param attributionWindowDays how far back the analytics source looks for an event with a session
  * @param integrations          where its events are forwarded
  * @param eventMap              overrides and additions to the default mapping table, by our event name
+ * @param telegram              its bot's webhook settings, or null when it has no Telegram connector
  */
 public record WorkspaceConfig(UUID id, String name, List<byte[]> apiKeyHashes, List<PublishableKey> publishableKeys,
                               RateLimitConfig rateLimit,
                               String botName, int attributionWindowDays, List<IntegrationConfig> integrations,
-                              Map<String, EventMappingOverride> eventMap) {
+                              Map<String, EventMappingOverride> eventMap, TelegramConfig telegram) {
 
   public static final int DEFAULT_ATTRIBUTION_WINDOW_DAYS = 28;
 

@@ -21,7 +21,10 @@ final class WorkspaceParser {
   /** An event name as the networks take it, and as an integration's {@code events} list names ours. */
   static final Pattern EVENT_NAME = Pattern.compile("[A-Za-z0-9_ -]{1,50}");
   private static final Set<String> WORKSPACE_KEYS = Set.of("id", "name", "api_keys", "publishable_keys",
-      "rate_limit", "bot_name", "attribution_window_days", "integrations", "event_map");
+      "rate_limit", "bot_name", "attribution_window_days", "integrations", "event_map", "telegram");
+  private static final Set<String> TELEGRAM_KEYS = Set.of("webhook_secret", "start_event");
+  /** What Telegram allows as a webhook's secret_token: https://core.telegram.org/bots/api#setwebhook. */
+  private static final Pattern WEBHOOK_SECRET = Pattern.compile("[A-Za-z0-9_-]{16,256}");
   private static final Set<String> PUBLISHABLE_KEY_KEYS = Set.of("key", "allowed_origins");
   /** An origin as a browser sends it: http(s)://host[:port], nothing after; lowercase (browsers send it so). */
   private static final Pattern ORIGIN = Pattern.compile("https?://([a-z0-9-]+(\\.[a-z0-9-]+)*|\\[[0-9a-f:.]+])"
@@ -59,8 +62,33 @@ final class WorkspaceParser {
         "integration");
     Map<String, EventMappingOverride> eventMap =
         eventMap(r.object(json, "event_map", path + ".event_map"), path + ".event_map");
+    TelegramConfig telegram = telegram(json.getValue("telegram"), path + ".telegram");
     return id == null ? null
-        : new WorkspaceConfig(id, name, keys, publishable, rateLimit, botName, window, integrations, eventMap);
+        : new WorkspaceConfig(id, name, keys, publishable, rateLimit, botName, window, integrations, eventMap,
+            telegram);
+  }
+
+  /** The Telegram connector's settings, or null when the workspace has none. */
+  private TelegramConfig telegram(Object value, String path) {
+    if (value == null) {
+      return null;
+    }
+    if (!(value instanceof JsonObject json)) {
+      r.problem(path + ": must be an object {\"webhook_secret\", \"start_event\"}");
+      return null;
+    }
+    r.unknownKeys(json, path, TELEGRAM_KEYS);
+    String secret = r.string(json, "webhook_secret", path + ".webhook_secret", null);
+    if (secret == null || !WEBHOOK_SECRET.matcher(secret).matches()) {
+      // Never echo the value: it is a secret.
+      r.problem(path + ".webhook_secret: required, 16 to 256 characters of A-Z a-z 0-9 _ - (use \"${ENV_NAME}\" to "
+          + "keep it out of the file)");
+    }
+    String startEvent = r.string(json, "start_event", path + ".start_event", null);
+    if (startEvent != null && !EVENT_NAME.matcher(startEvent).matches()) {
+      r.problem(path + ".start_event: must be an event name (1 to 50 letters, digits, '_', '-' or spaces)");
+    }
+    return new TelegramConfig(secret, startEvent);
   }
 
   /** The bot's username, a leading '@' dropped, or null. */

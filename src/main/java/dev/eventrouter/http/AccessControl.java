@@ -10,7 +10,9 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.CorsHandler;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
@@ -27,6 +29,7 @@ public final class AccessControl {
   private volatile ApiKeyAuthenticator authenticator;
   private volatile RateLimiter rateLimiter;
   private volatile Handler<RoutingContext> cors;
+  private volatile Map<UUID, WorkspaceConfig> byId;
 
   public AccessControl(List<WorkspaceConfig> workspaces, LongSupplier nanoClock) {
     this(workspaces, new HttpConfig("127.0.0.1", 0, 1, 1, 1), nanoClock);
@@ -38,6 +41,7 @@ public final class AccessControl {
     authenticator = new ApiKeyAuthenticator(workspaces);
     rateLimiter = new RateLimiter(workspaces, nanoClock);
     cors = cors(workspaces);
+    byId = byId(workspaces);
   }
 
   /** Keys are replaced; rate-limit buckets carry over for the workspaces whose limit is unchanged. */
@@ -45,6 +49,18 @@ public final class AccessControl {
     authenticator = new ApiKeyAuthenticator(workspaces);
     rateLimiter = rateLimiter.reloaded(workspaces);
     cors = cors(workspaces);
+    byId = byId(workspaces);
+  }
+
+  private static Map<UUID, WorkspaceConfig> byId(List<WorkspaceConfig> workspaces) {
+    Map<UUID, WorkspaceConfig> map = new HashMap<>();
+    workspaces.forEach(w -> map.put(w.id(), w));
+    return map;
+  }
+
+  /** The workspace of this id, or null: for a route that names it instead of presenting a key. */
+  WorkspaceConfig workspace(UUID id) {
+    return byId.get(id);
   }
 
   WorkspaceConfig authenticate(String key) {

@@ -39,13 +39,7 @@ final class EventsApi {
     }
     ConversionEvent event = EventValidator.validate(body, Edge.workspace(rc));
     String idempotencyKey = idempotencyKey(rc);
-    // The write is not started once this request has been answered 503; a margin of about one slow commit keeps
-    // a write that starts just in time from committing after the answer.
-    Instant deadline = receivedAt.plusMillis(store.timeoutMs() - Math.min(WRITE_MARGIN_MS,
-        store.timeoutMs() / 10));
-    IngestRequest request = new IngestRequest(event, receivedAt, idempotencyKey,
-        idempotencyKey == null ? null : event.contentHash(), deadline);
-    store.ask(Addresses.EVENTS_INGEST, request.toJson(), rc)
+    store.ask(Addresses.EVENTS_INGEST, ingestRequest(store, event, receivedAt, idempotencyKey).toJson(), rc)
         .onSuccess(reply -> {
           IngestReply stored = IngestReply.fromJson(reply);
           if (stored.replayed()) {
@@ -57,6 +51,17 @@ final class EventsApi {
               .put("status", stored.status()));
         })
         .onFailure(rc::fail);
+  }
+
+  /** What the store is asked to write for an event received at {@code receivedAt}. */
+  static IngestRequest ingestRequest(StoreClient store, ConversionEvent event, Instant receivedAt,
+                                     String idempotencyKey) {
+    // The write is not started once this request has been answered 503; a margin of about one slow commit keeps
+    // a write that starts just in time from committing after the answer.
+    Instant deadline = receivedAt.plusMillis(store.timeoutMs() - Math.min(WRITE_MARGIN_MS,
+        store.timeoutMs() / 10));
+    return new IngestRequest(event, receivedAt, idempotencyKey, idempotencyKey == null ? null : event.contentHash(),
+        deadline);
   }
 
   /**

@@ -71,6 +71,12 @@ public final class HttpVerticle extends VerticleBase {
       Router api = api();
       router.route("/api/v1/*").subRouter(api);
       router.route("/v1/*").subRouter(api);
+      // Telegram authenticates with the webhook's secret, not an API key.
+      TelegramWebhook telegram = new TelegramWebhook(access, new StoreClient(vertx, config.requestTimeoutMs()));
+      router.post("/telegram/:workspace_id/webhook")
+          .handler(BodyHandler.create(false).setBodyLimit(config.maxBodyBytes()))
+          .handler(Edge::requireJson)
+          .handler(telegram::handle);
       StaticContent.mount(router);
     }
     ErrorResponder errors = new ErrorResponder();

@@ -112,6 +112,14 @@ class ConfigTest {
     assertThat(config.http().trustedProxies()).containsExactly("127.0.0.1", "10.0.0.0/8", "2001:db8::/32");
     assertThat(config.http().publishableRateLimit()).isEqualTo(new RateLimitConfig(2, 5));
     AppConfig bare = resolve(valid(), Map.of());
+    assertThat(bare.workspaces().get(0).telegram()).isNull();
+    JsonObject withTelegram = valid();
+    ws(withTelegram).put("telegram", new JsonObject().put("webhook_secret", "${TG_SECRET}")
+        .put("start_event", "BotStart"));
+    AppConfig telegram = resolve(withTelegram, Map.of("TG_SECRET", "s3cret_0123456789-abc"));
+    assertThat(telegram.workspaces().get(0).telegram()).isEqualTo(new TelegramConfig("s3cret_0123456789-abc",
+        "BotStart"));
+    assertThat(telegram.toString()).as("the secret is never printed").doesNotContain("s3cret_0123456789-abc");
     assertThat(bare.workspaces().get(0).publishableKeys()).isEmpty();
     assertThat(bare.http().trustedProxies()).isEmpty();
     assertThat(bare.http().publishableRateLimit()).isEqualTo(HttpConfig.DEFAULT_PUBLISHABLE_RATE_LIMIT);
@@ -170,6 +178,16 @@ class ConfigTest {
             .put("trusted_proxies", new JsonArray().add("1.2.3"))),
         bad("http.publishable_rate_limit.burst: must be at least 1", c -> c.getJsonObject("http")
             .put("publishable_rate_limit", new JsonObject().put("burst", 0.5))),
+        bad("workspaces[0].telegram.webhook_secret: required", c -> ws(c).put("telegram", new JsonObject())),
+        bad("workspaces[0].telegram.webhook_secret: required, 16 to 256", c -> ws(c).put("telegram",
+            new JsonObject().put("webhook_secret", "short"))),
+        bad("workspaces[0].telegram.webhook_secret: required, 16 to 256", c -> ws(c).put("telegram",
+            new JsonObject().put("webhook_secret", "has spaces in it, 0123456789"))),
+        bad("workspaces[0].telegram.start_event: must be an event name", c -> ws(c).put("telegram",
+            new JsonObject().put("webhook_secret", "0123456789abcdef").put("start_event", "<b>"))),
+        bad("workspaces[0].telegram.bot: unknown key", c -> ws(c).put("telegram",
+            new JsonObject().put("webhook_secret", "0123456789abcdef").put("bot", "x"))),
+        bad("workspaces[0].telegram: must be an object", c -> ws(c).put("telegram", "on")),
         bad("telemetry: unknown key", c -> c.put("telemetry", true)),
         bad("delivery.batchsize: unknown key", c -> c.put("delivery", new JsonObject().put("batchsize", 10))),
         bad("delivery.breaker.threshold: unknown key",

@@ -110,7 +110,7 @@ class HttpEdgeUnitTest {
     return new WorkspaceConfig(id, "w", List.of(hash), List.of(), new RateLimitConfig(0.001, burst), botName, 28,
         id.equals(WS) ? List.of(integration("m1", Network.META, null), integration("t1", Network.TIKTOK, "TT1"),
             integration("w1", Network.WEBHOOK, null)) : List.of(),
-        Map.of("MyDeposit", new EventMappingOverride("Purchase", null, null)));
+        Map.of("MyDeposit", new EventMappingOverride("Purchase", null, null)), null);
   }
 
   private static IntegrationConfig integration(String id, Network network, String testEventCode) {

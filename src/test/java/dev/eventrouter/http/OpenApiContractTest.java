@@ -97,6 +97,9 @@ class OpenApiContractTest {
     config.getJsonArray("workspaces").add(new JsonObject().put("id", TestApp.WS_B).put("name", "other")
         .put("api_keys", new JsonArray().add(ApiKeys.configValue(TestApp.KEY_B)))
         .put("integrations", new JsonArray()));
+    // The demo workspace takes Telegram updates, with the secret the document's example sends.
+    config.getJsonArray("workspaces").getJsonObject(0).put("telegram", new JsonObject()
+        .put("webhook_secret", "telegram-secret-example-0123"));
     app = TestApp.start(vertx, config);
     client = app.client();
 
@@ -216,8 +219,19 @@ class OpenApiContractTest {
           new JsonObject()).getJsonObject("application/json", new JsonObject()).getJsonObject("examples",
           new JsonObject());
       for (String name : examples.fieldNames()) {
-        Exchange exchange = post(operation.getOpenAPIPath(), DemoKey.KEY,
-            examples.getJsonObject(name).getJsonObject("value"));
+        // Path and header parameters take their documented examples (the Telegram webhook's workspace and secret).
+        String path = operation.getOpenAPIPath();
+        MultiMap headers = jsonHeaders(DemoKey.KEY);
+        for (Object parameter : raw(operation).getJsonArray("parameters", new JsonArray())) {
+          JsonObject p = (JsonObject) parameter;
+          if ("path".equals(p.getString("in"))) {
+            path = path.replace("{" + p.getString("name") + "}", p.getString("example"));
+          } else if ("header".equals(p.getString("in")) && p.containsKey("example")) {
+            headers.add(p.getString("name"), p.getString("example"));
+          }
+        }
+        Exchange exchange = send(HttpMethod.POST, path, headers,
+            examples.getJsonObject(name).getJsonObject("value").toBuffer());
         assertThat(exchange.operationId()).as(name).isEqualTo(operation.getOperationId());
         assertConforms(exchange, 200);
         sent++;

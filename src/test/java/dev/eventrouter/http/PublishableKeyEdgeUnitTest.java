@@ -66,9 +66,9 @@ class PublishableKeyEdgeUnitTest {
   private static List<WorkspaceConfig> workspaces() {
     return List.of(
         new WorkspaceConfig(WS, "w", List.of(hash(SECRET)), List.of(new PublishableKey(hash(PUBLIC), List.of(LP))),
-            new RateLimitConfig(1000, 1000), "lp_bot", 28, List.of(), Map.of()),
+            new RateLimitConfig(1000, 1000), "lp_bot", 28, List.of(), Map.of(), null),
         new WorkspaceConfig(OTHER, "o", List.of(), List.of(new PublishableKey(hash(OTHER_PUBLIC), List.of(OTHER_LP))),
-            new RateLimitConfig(1000, 1000), null, 28, List.of(), Map.of()));
+            new RateLimitConfig(1000, 1000), null, 28, List.of(), Map.of(), null));
   }
 
   private int deploy(List<String> trustedProxies) {

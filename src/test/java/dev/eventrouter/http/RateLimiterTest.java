@@ -23,7 +23,7 @@ class RateLimiterTest {
 
   private static List<WorkspaceConfig> workspaces(double perSecond, double burst) {
     return List.of(new WorkspaceConfig(WS, "w", List.of(), List.of(), new RateLimitConfig(perSecond, burst), null, 28,
-        List.of(), Map.of()));
+        List.of(), Map.of(), null));
   }
 
   @Test

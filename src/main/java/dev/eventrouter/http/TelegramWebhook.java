@@ -1,0 +1,151 @@
+package dev.eventrouter.http;
+
+import dev.eventrouter.bus.Addresses;
+import dev.eventrouter.bus.IngestReply;
+import dev.eventrouter.config.WorkspaceConfig;
+import dev.eventrouter.event.ConversionEvent;
+import dev.eventrouter.event.InviteSession;
+import dev.eventrouter.http.ApiException.FieldError;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * {@code POST /telegram/{workspace_id}/webhook}: the updates of a workspace's bot, sent by Telegram
+ * (https://core.telegram.org/bots/api#update), read for what attribution needs, so the bot needs no code of its own:
+ * <ul>
+ *   <li>a {@code message} {@code /start <session_id>} (the deep link {@code t.me/<bot>?start=<session_id>}): the
+ *   session becomes the user's invite session, and the workspace's {@code start_event}, when it names one, is
+ *   recorded with it;</li>
+ *   <li>a {@code chat_join_request}, or a {@code chat_member} update of a user joining, through an invite link whose
+ *   name carries a session ({@code er:<session_id>}): that session becomes the user's invite session, and a
+ *   {@code JoinRequest} event is recorded with it.</li>
+ * </ul>
+ * Every other update is acknowledged and ignored. An update's event is stored under the Idempotency-Key
+ * {@code telegram-update-<update_id>}, so an update Telegram sends again (after a failed answer) is recorded once;
+ * the invite session is an upsert. Authenticated by the secret Telegram sends in
+ * {@code X-Telegram-Bot-Api-Secret-Token}; nothing an update holds is logged.
+ */
+final class TelegramWebhook {
+
+  static final String SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token";
+  /** The name prefix of an invite link that carries a session (link names are at most 32 characters). */
+  static final String SESSION_LINK_PREFIX = "er:";
+  static final String JOIN_EVENT = "JoinRequest";
+  // "/start <payload>", also "/start@<bot> <payload>"; the payload in Telegram's start alphabet
+  // (https://core.telegram.org/bots/features#deep-linking).
+  private static final Pattern START = Pattern.compile("/start(?:@[A-Za-z0-9_]{1,64})?[ \\t]+([A-Za-z0-9_-]{1,64})\\s*");
+  private static final Pattern LINK_SESSION = Pattern.compile(Pattern.quote(SESSION_LINK_PREFIX)
+      + "([A-Za-z0-9_-]{1,29})");
+
+  /** What an update means for attribution: who, through which session, and the event to record (or none). */
+  record Attribution(long telegramId, String sessionId, String inviteLink, String eventName) {}
+
+  private final AccessControl access;
+  private final StoreClient store;
+
+  TelegramWebhook(AccessControl access, StoreClient store) {
+    this.access = access;
+    this.store = store;
+  }
+
+  void handle(RoutingContext rc) {
+    Instant receivedAt = Instant.now();
+    WorkspaceConfig workspace = workspace(rc.pathParam("workspace_id"));
+    if (workspace == null || workspace.telegram() == null) {
+      throw new ApiException(ErrorCode.NOT_FOUND, "No workspace here takes Telegram updates at this address.",
+          null, null);
+    }
+    if (!secretMatches(workspace.telegram().webhookSecret(), rc.request().getHeader(SECRET_HEADER))) {
+      throw new ApiException(ErrorCode.UNAUTHORIZED, "Missing or wrong " + SECRET_HEADER + ".", null, null);
+    }
+    JsonObject update = JsonBody.parse(rc.body().buffer());
+    if (!(update.getValue("update_id") instanceof Number id) || id.longValue() < 0
+        || id.doubleValue() != id.longValue()) {
+      throw ApiException.validation(List.of(new FieldError("update_id", "required, a whole number")));
+    }
+    Attribution attribution = attribution(update, workspace.telegram().startEvent());
+    if (attribution == null) {
+      Responses.ok(rc, new JsonObject().put("handled", false));
+      return;
+    }
+    InviteSession invite = new InviteSession(workspace.id(), attribution.telegramId(), attribution.sessionId(),
+        attribution.inviteLink());
+    store.ask(Addresses.SESSIONS_INVITE, invite.toJson(), rc)
+        .compose(stored -> attribution.eventName() == null ? Future.succeededFuture((String) null)
+            : recordEvent(rc, workspace, attribution, "telegram-update-" + id.longValue(), receivedAt))
+        .onSuccess(eventId -> Responses.ok(rc, new JsonObject().put("handled", true)
+            .put("session_id", attribution.sessionId()).put("telegram_id", attribution.telegramId())
+            .put("event_id", eventId)))
+        .onFailure(rc::fail);
+  }
+
+  private WorkspaceConfig workspace(String id) {
+    try {
+      return access.workspace(UUID.fromString(id));
+    } catch (IllegalArgumentException notAUuid) {
+      return null;
+    }
+  }
+
+  /** Compared in constant time: unlike an API key, the secret itself is compared, not a digest of it. */
+  static boolean secretMatches(String expected, String given) {
+    return given != null && MessageDigest.isEqual(expected.getBytes(StandardCharsets.UTF_8),
+        given.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** The event of an update, through the normal ingest path (validated and mapped as any other). */
+  private Future<String> recordEvent(RoutingContext rc, WorkspaceConfig workspace, Attribution attribution,
+                                     String idempotencyKey, Instant receivedAt) {
+    ConversionEvent event = EventValidator.validate(new JsonObject().put("workspace_id", workspace.id().toString())
+        .put("event_name", attribution.eventName()).put("telegram_id", attribution.telegramId())
+        .put("session_id", attribution.sessionId()), workspace);
+    return store.ask(Addresses.EVENTS_INGEST,
+            EventsApi.ingestRequest(store, event, receivedAt, idempotencyKey).toJson(), rc)
+        .map(reply -> IngestReply.fromJson(reply).eventId());
+  }
+
+  /** What the update means for attribution, or null when nothing. */
+  static Attribution attribution(JsonObject update, String startEvent) {
+    if (update.getValue("message") instanceof JsonObject message
+        && message.getValue("text") instanceof String text) {
+      Matcher start = START.matcher(text);
+      Long user = userId(message.getValue("from"));
+      return start.matches() && user != null ? new Attribution(user, start.group(1), null, startEvent) : null;
+    }
+    if (update.getValue("chat_join_request") instanceof JsonObject request) {
+      return joined(userId(request.getValue("from")), request.getValue("invite_link"));
+    }
+    if (update.getValue("chat_member") instanceof JsonObject change
+        && change.getValue("new_chat_member") instanceof JsonObject member
+        && "member".equals(member.getValue("status"))
+        && !(change.getValue("old_chat_member") instanceof JsonObject old && "member".equals(old.getValue("status")))) {
+      return joined(userId(member.getValue("user")), change.getValue("invite_link"));
+    }
+    return null;
+  }
+
+  private static Attribution joined(Long user, Object link) {
+    if (user == null || !(link instanceof JsonObject invite) || !(invite.getValue("name") instanceof String name)) {
+      return null;
+    }
+    Matcher session = LINK_SESSION.matcher(name);
+    Object url = invite.getValue("invite_link");
+    return session.matches() ? new Attribution(user, session.group(1), url instanceof String u ? u : null,
+        JOIN_EVENT) : null;
+  }
+
+  /** A Telegram user's id (a positive whole number), or null. */
+  private static Long userId(Object user) {
+    return user instanceof JsonObject u && u.getValue("id") instanceof Number id && id.longValue() > 0
+        && id.doubleValue() == id.longValue() ? id.longValue() : null;
+  }
+}

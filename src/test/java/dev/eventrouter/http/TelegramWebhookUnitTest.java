@@ -1,0 +1,215 @@
+package dev.eventrouter.http;
+
+import dev.eventrouter.bus.Addresses;
+import dev.eventrouter.bus.IngestReply;
+import dev.eventrouter.bus.IngestRequest;
+import dev.eventrouter.config.ApiKeys;
+import dev.eventrouter.config.HttpConfig;
+import dev.eventrouter.config.RateLimitConfig;
+import dev.eventrouter.config.TelegramConfig;
+import dev.eventrouter.config.WorkspaceConfig;
+import dev.eventrouter.event.InviteSession;
+import dev.eventrouter.support.Await;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.eventbus.Message;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.healthchecks.HealthChecks;
+import io.vertx.ext.web.client.HttpResponse;
+import io.vertx.ext.web.client.WebClient;
+import io.vertx.junit5.VertxExtension;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static dev.eventrouter.support.ApiAssertions.assertError;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The Telegram webhook receiver at the HTTP edge, the store's side of the bus answered by the test. */
+@ExtendWith(VertxExtension.class)
+class TelegramWebhookUnitTest {
+
+  private static final UUID WS = UUID.fromString("7c9e6679-7425-40de-944b-e07fc1f90ae7");
+  private static final UUID WITH_START = UUID.fromString("8c9e6679-7425-40de-944b-e07fc1f90ae7");
+  private static final UUID NO_TELEGRAM = UUID.fromString("9c9e6679-7425-40de-944b-e07fc1f90ae7");
+  private static final String SECRET = "tg-secret-0123456789abcdef";
+  private static final long USER = 555000111;
+
+  private WebClient client;
+  private int port;
+  private final List<Message<JsonObject>> asked = new CopyOnWriteArrayList<>();
+
+  private static WorkspaceConfig workspace(UUID id, TelegramConfig telegram) {
+    byte[] hash = HexFormat.of().parseHex(ApiKeys.configValue("key-" + id).substring(ApiKeys.PREFIX.length()));
+    return new WorkspaceConfig(id, "w", List.of(hash), List.of(), new RateLimitConfig(1000, 1000), "tg_bot", 28,
+        List.of(), Map.of(), telegram);
+  }
+
+  @BeforeEach
+  void start(Vertx vertx) {
+    for (String address : List.of(Addresses.SESSIONS_INVITE, Addresses.EVENTS_INGEST)) {
+      Await.result(vertx.eventBus().<JsonObject>consumer(address, message -> {
+        asked.add(message);
+        message.reply(address.equals(Addresses.EVENTS_INGEST)
+            ? new IngestReply("evt_42", "s", IngestReply.PROCESSED, false).toJson() : new JsonObject());
+      }).completion());
+    }
+    HttpConfig http = new HttpConfig("127.0.0.1", 0, 4096, 1, 500);
+    AccessControl access = new AccessControl(List.of(workspace(WS, new TelegramConfig(SECRET, null)),
+        workspace(WITH_START, new TelegramConfig(SECRET, "BotStart")), workspace(NO_TELEGRAM, null)), http,
+        System::nanoTime);
+    HttpVerticle verticle = new HttpVerticle(http, access, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
+        HealthChecks.create(vertx));
+    Await.result(vertx.deployVerticle(verticle));
+    port = verticle.actualPort();
+    client = WebClient.create(vertx);
+  }
+
+  @AfterEach
+  void stop() {
+    client.close();
+  }
+
+  private HttpResponse<Buffer> send(UUID workspace, String secret, String body) {
+    var request = client.post(port, "127.0.0.1", "/telegram/" + workspace + "/webhook")
+        .putHeader("Content-Type", "application/json");
+    if (secret != null) {
+      request.putHeader(TelegramWebhook.SECRET_HEADER, secret);
+    }
+    return Await.result(request.sendBuffer(Buffer.buffer(body)));
+  }
+
+  private JsonObject handled(UUID workspace, JsonObject update) {
+    HttpResponse<Buffer> response = send(workspace, SECRET, update.encode());
+    assertThat(response.statusCode()).as(response.bodyAsString()).isEqualTo(200);
+    return response.bodyAsJsonObject().getJsonObject("data");
+  }
+
+  private static JsonObject message(long updateId, String text) {
+    return new JsonObject().put("update_id", updateId).put("message", new JsonObject().put("message_id", 1)
+        .put("from", new JsonObject().put("id", USER).put("is_bot", false).put("first_name", "Ann"))
+        .put("chat", new JsonObject().put("id", USER).put("type", "private")).put("date", 1795406060)
+        .put("text", text));
+  }
+
+  private static JsonObject link(String name) {
+    return new JsonObject().put("invite_link", "https://t.me/+AbCdEf123").put("name", name)
+        .put("creates_join_request", true);
+  }
+
+  private static JsonObject joinRequest(long updateId, String linkName) {
+    return new JsonObject().put("update_id", updateId).put("chat_join_request", new JsonObject()
+        .put("chat", new JsonObject().put("id", -100123).put("type", "channel"))
+        .put("from", new JsonObject().put("id", USER)).put("user_chat_id", USER).put("date", 1795406060)
+        .put("invite_link", link(linkName)));
+  }
+
+  private static JsonObject memberUpdate(long updateId, String oldStatus, String newStatus, String linkName) {
+    return new JsonObject().put("update_id", updateId).put("chat_member", new JsonObject()
+        .put("chat", new JsonObject().put("id", -100123).put("type", "channel"))
+        .put("from", new JsonObject().put("id", USER)).put("date", 1795406060)
+        .put("old_chat_member", new JsonObject().put("status", oldStatus)
+            .put("user", new JsonObject().put("id", USER)))
+        .put("new_chat_member", new JsonObject().put("status", newStatus)
+            .put("user", new JsonObject().put("id", USER)))
+        .put("invite_link", link(linkName)));
+  }
+
+  @Test
+  @DisplayName("/start <session>: the user's invite session; with the workspace's start_event, that event too, "
+      + "once per update")
+  void start() {
+    JsonObject plain = handled(WS, message(1, "/start Xq3v9Lk2RgWm0a1bC4dE5f"));
+    assertThat(plain).isEqualTo(new JsonObject().put("handled", true).put("session_id", "Xq3v9Lk2RgWm0a1bC4dE5f")
+        .put("telegram_id", USER).putNull("event_id"));
+    assertThat(asked).hasSize(1);
+    assertThat(InviteSession.fromJson(asked.get(0).body()))
+        .isEqualTo(new InviteSession(WS, USER, "Xq3v9Lk2RgWm0a1bC4dE5f", null));
+
+    asked.clear();
+    JsonObject withEvent = handled(WITH_START, message(2, "/start@tg_bot abc-123 "));
+    assertThat(withEvent.getString("event_id")).isEqualTo("evt_42");
+    assertThat(asked.get(0).address()).as("the session first, so the event finds it").isEqualTo(
+        Addresses.SESSIONS_INVITE);
+    IngestRequest ingest = IngestRequest.fromJson(asked.get(1).body());
+    assertThat(ingest.event().eventName()).isEqualTo("BotStart");
+    assertThat(ingest.event().telegramId()).isEqualTo(USER);
+    assertThat(ingest.event().sessionId()).isEqualTo("abc-123");
+    assertThat(ingest.event().workspaceId()).isEqualTo(WITH_START);
+    assertThat(ingest.idempotencyKey()).isEqualTo("telegram-update-2");
+    assertThat(ingest.requestHash()).isEqualTo(ingest.event().contentHash());
+  }
+
+  @Test
+  @DisplayName("a join request, or a member joining, through a link named er:<session>: the invite session and a "
+      + "JoinRequest event")
+  void joins() {
+    JsonObject request = handled(WS, joinRequest(10, "er:sess_1"));
+    assertThat(request.getString("session_id")).isEqualTo("sess_1");
+    assertThat(InviteSession.fromJson(asked.get(0).body()))
+        .isEqualTo(new InviteSession(WS, USER, "sess_1", "https://t.me/+AbCdEf123"));
+    IngestRequest ingest = IngestRequest.fromJson(asked.get(1).body());
+    assertThat(ingest.event().eventName()).isEqualTo(TelegramWebhook.JOIN_EVENT);
+    assertThat(ingest.idempotencyKey()).isEqualTo("telegram-update-10");
+
+    asked.clear();
+    assertThat(handled(WS, memberUpdate(11, "left", "member", "er:sess_2")).getBoolean("handled")).isTrue();
+    assertThat(IngestRequest.fromJson(asked.get(1).body()).event().sessionId()).isEqualTo("sess_2");
+    asked.clear();
+    assertThat(handled(WS, memberUpdate(12, "member", "member", "er:sess_2")).getBoolean("handled"))
+        .as("already a member: no join").isFalse();
+    assertThat(handled(WS, memberUpdate(13, "member", "left", "er:sess_2")).getBoolean("handled")).isFalse();
+    assertThat(asked).isEmpty();
+  }
+
+  @Test
+  @DisplayName("updates that say nothing of attribution are acknowledged and ignored")
+  void ignored() {
+    for (JsonObject update : List.of(message(20, "hello"), message(21, "/start"), message(22, "/start bad payload!"),
+        message(23, "/start " + "x".repeat(65)), message(24, "/startabc"),
+        joinRequest(25, "promo link"), joinRequest(26, "er:"), joinRequest(27, "er:" + "x".repeat(30)),
+        new JsonObject().put("update_id", 28).put("edited_message", new JsonObject().put("text", "/start s1")),
+        new JsonObject().put("update_id", 29).put("callback_query", new JsonObject()),
+        new JsonObject().put("update_id", 30).put("message", new JsonObject().put("text", "/start s1")),
+        new JsonObject().put("update_id", 31).put("message", new JsonObject().put("text", "/start s1")
+            .put("from", new JsonObject().put("id", 0))),
+        new JsonObject().put("update_id", 32).put("chat_join_request", new JsonObject()
+            .put("from", new JsonObject().put("id", USER))))) {
+      assertThat(handled(WS, update)).as(update.encode()).isEqualTo(new JsonObject().put("handled", false));
+    }
+    assertThat(asked).isEmpty();
+  }
+
+  @Test
+  @DisplayName("refused: another workspace's or a missing secret (401), a workspace without Telegram or none (404), "
+      + "a body that is no update (400)")
+  void refused() {
+    String update = message(40, "/start s1").encode();
+    assertError(send(WS, "wrong-secret-0123456789", update), 401, "unauthorized");
+    assertError(send(WS, null, update), 401, "unauthorized");
+    assertError(send(WS, SECRET.substring(1), update), 401, "unauthorized");
+    assertError(send(NO_TELEGRAM, SECRET, update), 404, "not_found");
+    assertError(send(UUID.randomUUID(), SECRET, update), 404, "not_found");
+    assertError(Await.result(client.post(port, "127.0.0.1", "/telegram/not-a-uuid/webhook")
+        .putHeader("Content-Type", "application/json").putHeader(TelegramWebhook.SECRET_HEADER, SECRET)
+        .sendBuffer(Buffer.buffer(update))), 404, "not_found");
+    assertError(send(WS, SECRET, "[1]"), 400, "invalid_json");
+    for (String bad : List.of("{}", "{\"update_id\": \"1\"}", "{\"update_id\": -1}", "{\"update_id\": 1.5}")) {
+      assertThat(assertError(send(WS, SECRET, bad), 400, "validation_failed").getJsonArray("details")
+          .getJsonObject(0).getString("field")).as(bad).isEqualTo("update_id");
+    }
+    assertThat(asked).isEmpty();
+    assertThat(TelegramWebhook.secretMatches(SECRET, SECRET)).isTrue();
+    assertThat(TelegramWebhook.secretMatches(SECRET, SECRET + "x")).isFalse();
+  }
+}
