@@ -120,6 +120,7 @@ class ConfigTest {
     assertThat(telegram.workspaces().get(0).telegram()).isEqualTo(new TelegramConfig("s3cret_0123456789-abc",
         "BotStart"));
     assertThat(telegram.toString()).as("the secret is never printed").doesNotContain("s3cret_0123456789-abc");
+    assertThat(telegram.workspaces().get(0).telegram().toString()).isEqualTo("TelegramConfig[start_event=BotStart]");
     assertThat(bare.workspaces().get(0).publishableKeys()).isEmpty();
     assertThat(bare.http().trustedProxies()).isEmpty();
     assertThat(bare.http().publishableRateLimit()).isEqualTo(HttpConfig.DEFAULT_PUBLISHABLE_RATE_LIMIT);

@@ -163,6 +163,14 @@ class TelegramWebhookUnitTest {
     assertThat(ingest.idempotencyKey()).isEqualTo("telegram-update-10");
 
     asked.clear();
+    JsonObject oddOld = memberUpdate(14, "left", "member", "er:sess_3");
+    oddOld.getJsonObject("chat_member").put("old_chat_member", "none");
+    assertThat(handled(WS, oddOld).getBoolean("handled")).as("no old membership to speak of: a join").isTrue();
+    JsonObject noUrl = joinRequest(15, "er:sess_4");
+    noUrl.getJsonObject("chat_join_request").getJsonObject("invite_link").remove("invite_link");
+    assertThat(handled(WS, noUrl).getBoolean("handled")).isTrue();
+    assertThat(InviteSession.fromJson(asked.get(asked.size() - 2).body()).inviteLink()).isNull();
+    asked.clear();
     assertThat(handled(WS, memberUpdate(11, "left", "member", "er:sess_2")).getBoolean("handled")).isTrue();
     assertThat(IngestRequest.fromJson(asked.get(1).body()).event().sessionId()).isEqualTo("sess_2");
     asked.clear();
@@ -184,7 +192,24 @@ class TelegramWebhookUnitTest {
         new JsonObject().put("update_id", 31).put("message", new JsonObject().put("text", "/start s1")
             .put("from", new JsonObject().put("id", 0))),
         new JsonObject().put("update_id", 32).put("chat_join_request", new JsonObject()
-            .put("from", new JsonObject().put("id", USER))))) {
+            .put("from", new JsonObject().put("id", USER))),
+        // Fields of the wrong kind are no attribution either (and no error: Telegram would send them again).
+        new JsonObject().put("update_id", 0).put("message", "text"),
+        new JsonObject().put("update_id", 33).put("message", new JsonObject().put("text", 5)),
+        message(34, "/start s1").put("message", message(34, "/start s1").getJsonObject("message")
+            .put("from", "ann")),
+        message(35, "/start s1").put("message", message(35, "/start s1").getJsonObject("message")
+            .put("from", new JsonObject().put("id", "555"))),
+        message(36, "/start s1").put("message", message(36, "/start s1").getJsonObject("message")
+            .put("from", new JsonObject().put("id", 1.5))),
+        new JsonObject().put("update_id", 37).put("chat_join_request", "join"),
+        joinRequest(38, "er:s1").put("chat_join_request", joinRequest(38, "er:s1").getJsonObject("chat_join_request")
+            .put("invite_link", "https://t.me/+x")),
+        joinRequest(39, "er:s1").put("chat_join_request", joinRequest(39, "er:s1").getJsonObject("chat_join_request")
+            .put("invite_link", new JsonObject().put("name", 7))),
+        new JsonObject().put("update_id", 40).put("chat_member", "joined"),
+        memberUpdate(41, "left", "member", "er:s1").put("chat_member", memberUpdate(41, "left", "member", "er:s1")
+            .getJsonObject("chat_member").put("new_chat_member", "member")))) {
       assertThat(handled(WS, update)).as(update.encode()).isEqualTo(new JsonObject().put("handled", false));
     }
     assertThat(asked).isEmpty();
