@@ -13,7 +13,8 @@ import java.util.regex.Pattern;
 /**
  * What the server adds to a captured click, so a page needs to send little more than its own URL: the click ids and
  * the campaign's UTM parameters read from the landing URL when not given, and, for a request the visitor's browser
- * made itself (a publishable key), its IP and user agent when not given. A request from a server (a workspace key)
+ * made itself (a publishable key), its IP and user agent when not given; each by the rule the body's own field has
+ * (SessionValidator). A request from a server (a workspace key)
  * gets neither: its address and user agent would be the server's, not the visitor's.
  *
  * <p>fbc is not built here: without the _fbc cookie it is built from fbclid and the click time when an event is sent
@@ -26,9 +27,7 @@ final class ClickEnrichment {
   /** The UTM parameters Google Analytics defines, https://support.google.com/analytics/answer/10917952. */
   static final List<String> UTM = List.of("utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content",
       "utm_id");
-  private static final Pattern CLICK_ID = Pattern.compile(Fields.TOKEN + "{1,500}");
   private static final Pattern UTM_VALUE = Pattern.compile("[ -~]{1,200}");
-  private static final Pattern USER_AGENT = Pattern.compile("[ -~]{1,1024}");
 
   private ClickEnrichment() {}
 
@@ -41,12 +40,12 @@ final class ClickEnrichment {
         utm.put(name, value);
       }
     }
-    String fbclid = click.fbclid() != null ? click.fbclid() : first(query, "fbclid", CLICK_ID);
-    String ttclid = click.ttclid() != null ? click.ttclid() : first(query, "ttclid", CLICK_ID);
+    String fbclid = click.fbclid() != null ? click.fbclid() : first(query, "fbclid", SessionValidator.FBCLID);
+    String ttclid = click.ttclid() != null ? click.ttclid() : first(query, "ttclid", SessionValidator.TTCLID);
     String clientIp = click.clientIp() == null && visitor != null ? visitor.ip() : click.clientIp();
     String userAgent = click.userAgent();
     if (userAgent == null && visitor != null && visitor.userAgent() != null
-        && USER_AGENT.matcher(visitor.userAgent()).matches()) {
+        && SessionValidator.USER_AGENT.matcher(visitor.userAgent()).matches()) {
       userAgent = visitor.userAgent();
     }
     String fbc = click.fbc() != null && fbclid != null && !carries(click.fbc(), fbclid) ? null : click.fbc();

@@ -68,11 +68,12 @@ public final class HttpVerticle extends VerticleBase {
     router.get("/metrics").handler(PrometheusScrapingHandler.create(metrics));
     router.get("/openapi.yaml").handler(this::openApi);
     if (access != null) {
-      Router api = api();
+      StoreClient store = new StoreClient(vertx, config.requestTimeoutMs());
+      Router api = api(store);
       router.route("/api/v1/*").subRouter(api);
       router.route("/v1/*").subRouter(api);
       // Telegram authenticates with the webhook's secret, not an API key.
-      TelegramWebhook telegram = new TelegramWebhook(access, new StoreClient(vertx, config.requestTimeoutMs()));
+      TelegramWebhook telegram = new TelegramWebhook(access, store);
       router.post("/telegram/:workspace_id/webhook")
           .handler(BodyHandler.create(false).setBodyLimit(config.maxBodyBytes()))
           .handler(Edge::requireJson)
@@ -101,8 +102,7 @@ public final class HttpVerticle extends VerticleBase {
   }
 
   /** The routes of the API, mounted under each prefix. */
-  private Router api() {
-    StoreClient store = new StoreClient(vertx, config.requestTimeoutMs());
+  private Router api(StoreClient store) {
     EventsApi events = new EventsApi(store);
     SessionsApi sessions = new SessionsApi(store);
     DeliveriesApi deliveries = new DeliveriesApi(store);

@@ -19,13 +19,13 @@ final class SessionValidator {
       "ttclid", "ttp", "client_ip", "user_agent", "landing_url", "clicked_at");
   private static final Set<String> INVITE_FIELDS = Set.of("workspace_id", "telegram_id", "session_id", "invite_link");
 
-  private static final Pattern FBCLID = Pattern.compile(Fields.TOKEN + "{1,500}");
+  static final Pattern FBCLID = Pattern.compile(Fields.TOKEN + "{1,500}");
   // fb.<subdomain index>.<creation time ms>.<fbclid or random>, as Meta documents _fbc and _fbp.
   private static final Pattern FBC = Pattern.compile("fb\\.[0-9]{1,2}\\.[0-9]{1,16}\\." + Fields.TOKEN + "{1,500}");
   private static final Pattern FBP = Pattern.compile("fb\\.[0-9]{1,2}\\.[0-9]{1,16}\\." + Fields.TOKEN + "{1,100}");
-  private static final Pattern TTCLID = Pattern.compile(Fields.TOKEN + "{1,500}");
+  static final Pattern TTCLID = Pattern.compile(Fields.TOKEN + "{1,500}");
   private static final Pattern TTP = Pattern.compile(Fields.TOKEN + "{1,200}");
-  private static final Pattern USER_AGENT = Pattern.compile("[ -~]{1,1024}");
+  static final Pattern USER_AGENT = Pattern.compile("[ -~]{1,1024}");
   private static final int MAX_URL = 2048;
   private static final Instant EARLIEST_CLICK = Instant.parse("2000-01-01T00:00:00Z");
   private static final Duration CLOCK_SKEW = Duration.ofMinutes(10);

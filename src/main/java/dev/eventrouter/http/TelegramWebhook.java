@@ -42,7 +42,8 @@ final class TelegramWebhook {
   static final String JOIN_EVENT = "JoinRequest";
   // "/start <payload>", also "/start@<bot> <payload>"; the payload in Telegram's start alphabet
   // (https://core.telegram.org/bots/features#deep-linking).
-  private static final Pattern START = Pattern.compile("/start(?:@[A-Za-z0-9_]{1,64})?[ \\t]+([A-Za-z0-9_-]{1,64})\\s*");
+  private static final Pattern START = Pattern.compile("/start(?:@[A-Za-z0-9_]{1,64})?[ \\t]+("
+      + Fields.SESSION_ID.pattern() + ")\\s*");
   private static final Pattern LINK_SESSION = Pattern.compile(Pattern.quote(SESSION_LINK_PREFIX)
       + "([A-Za-z0-9_-]{1,29})");
 
