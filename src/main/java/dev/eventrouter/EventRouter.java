@@ -20,6 +20,8 @@ import dev.eventrouter.store.Database;
 import dev.eventrouter.store.DeliveryStore;
 import dev.eventrouter.store.EventStore;
 import dev.eventrouter.store.EventWriter;
+import dev.eventrouter.store.TelegramStore;
+import dev.eventrouter.telegram.TelegramVerticle;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
@@ -102,6 +104,9 @@ public final class EventRouter {
               .onSuccess(deployments::add);
         }
         chain = chain.compose(id -> vertx.deployVerticle(new BacklogMonitor(deliveries::backlog, metrics)))
+            .onSuccess(deployments::add);
+        chain = chain.compose(id -> vertx.deployVerticle(new TelegramVerticle(new TelegramStore(database.pool()),
+                live)))
             .onSuccess(deployments::add);
       }
       return chain

@@ -32,7 +32,8 @@ import java.util.concurrent.TimeUnit;
  * {@code java -jar event-router.jar [--config PATH] [--cluster]} runs the service (clustered with
  * {@code --cluster} or {@code cluster.enabled});
  * {@code java -jar event-router.jar hash-key KEY} prints the config value for an API key;
- * {@code java -jar event-router.jar postgres [--data-dir DIR] [--port PORT]} runs only the embedded PostgreSQL.
+ * {@code java -jar event-router.jar postgres [--data-dir DIR] [--port PORT]} runs only the embedded PostgreSQL;
+ * {@code java -jar event-router.jar telegram-webhook --workspace ID --url PUBLIC_URL} sets a workspace bot's webhook.
  */
 public final class Main {
 
@@ -77,6 +78,9 @@ public final class Main {
     if (args.length > 0 && args[0].equals("postgres")) {
       return postgres(args, out, err);
     }
+    if (args.length > 0 && args[0].equals("telegram-webhook")) {
+      return SetWebhookCommand.run(args, System.getenv(), out, err);
+    }
     String configPath = null;
     boolean cluster = false;
     for (int i = 0; i < args.length; i++) {
@@ -86,7 +90,7 @@ public final class Main {
         cluster = true;
       } else {
         err.println("usage: java -jar event-router.jar [--config PATH] [--cluster] | hash-key KEY"
-            + " | postgres [--data-dir DIR] [--port PORT]");
+            + " | postgres [--data-dir DIR] [--port PORT] | telegram-webhook --workspace ID --url PUBLIC_URL");
         return 2;
       }
     }

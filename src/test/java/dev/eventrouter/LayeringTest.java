@@ -32,6 +32,7 @@ class LayeringTest {
         .layer("http").definedBy("dev.eventrouter.http..")
         .layer("session").definedBy("dev.eventrouter.session..")
         .layer("forward").definedBy("dev.eventrouter.forward..")
+        .layer("telegram").definedBy("dev.eventrouter.telegram..")
         .layer("store").definedBy("dev.eventrouter.store..")
         .layer("bus").definedBy("dev.eventrouter.bus..")
         .layer("event").definedBy("dev.eventrouter.event..")
@@ -42,11 +43,13 @@ class LayeringTest {
         .whereLayer("http").mayOnlyBeAccessedByLayers("app")
         .whereLayer("session").mayOnlyBeAccessedByLayers("app")
         .whereLayer("forward").mayOnlyBeAccessedByLayers("app")
-        .whereLayer("store").mayOnlyBeAccessedByLayers("app", "session", "forward")
-        .whereLayer("bus").mayOnlyBeAccessedByLayers("app", "http", "session", "forward")
+        .whereLayer("telegram").mayOnlyBeAccessedByLayers("app")
+        .whereLayer("store").mayOnlyBeAccessedByLayers("app", "session", "forward", "telegram")
+        .whereLayer("bus").mayOnlyBeAccessedByLayers("app", "http", "session", "forward", "telegram")
         .whereLayer("event").mayOnlyBeAccessedByLayers("app", "http", "session", "forward", "store", "bus")
         .whereLayer("config")
-        .mayOnlyBeAccessedByLayers("app", "cluster", "http", "session", "forward", "store", "bus", "event")
+        .mayOnlyBeAccessedByLayers("app", "cluster", "http", "session", "forward", "telegram", "store", "bus",
+            "event")
         .check(CLASSES);
   }
 

@@ -14,6 +14,21 @@ public final class Addresses {
   /** HttpVerticle -> SessionVerticle: an InviteSession, answered once stored. */
   public static final String SESSIONS_INVITE = "event-router.sessions.invite";
 
+  /**
+   * HttpVerticle -> SessionVerticle: {@code {"workspace_id", "chat_id", "session_id"}}, answered with
+   * {@code {"invite_link"}}: the session's own invite link of the channel, taken from the pool (null when empty).
+   */
+  public static final String SESSIONS_INVITE_LINK = "event-router.sessions.invite-link";
+  /** HttpVerticle -> SessionVerticle: a {@link TelegramUpdate}, answered once what it leaves to do is queued. */
+  public static final String TELEGRAM_UPDATE = "event-router.telegram.update";
+  /** Published when the Telegram outbox has work, to wake the TelegramVerticles (any node may claim it). */
+  public static final String TELEGRAM_DUE = "event-router.telegram.due";
+  /**
+   * Published with a workspace id when a capture took an invite link from its pool (or found it empty), so a
+   * TelegramVerticle makes new ones ahead of the next captures.
+   */
+  public static final String TELEGRAM_LINK_TAKEN = "event-router.telegram.link-taken";
+
   /** HttpVerticle -> SessionVerticle: an {@link EventRef}, re-queues its failed, expired or unconfirmed deliveries. */
   public static final String EVENTS_REDELIVER = "event-router.events.redeliver";
 

@@ -1,16 +1,53 @@
 package dev.eventrouter.config;
 
 /**
- * A workspace's Telegram bot, as its webhook receiver needs it.
+ * A workspace's Telegram bot: what its webhook receiver, its per-visitor invite links and its pass-through need.
  *
- * @param webhookSecret the secret Telegram sends in X-Telegram-Bot-Api-Secret-Token (set with setWebhook's
- *                      secret_token, https://core.telegram.org/bots/api#setwebhook); from {@code ${ENV}}
- * @param startEvent    the event a {@code /start <session_id>} records, or null for none (the session alone)
+ * @param webhookSecret       the secret Telegram sends in X-Telegram-Bot-Api-Secret-Token (set with setWebhook's
+ *                            secret_token, https://core.telegram.org/bots/api#setwebhook); from {@code ${ENV}}
+ * @param startEvent          the event a {@code /start <session_id>} records, or null for none (the session alone)
+ * @param botToken            the bot's Bot API token, from {@code ${ENV}}; null when the bot is never called
+ * @param channelId           the channel the bot makes invite links for (its numeric id or {@code @username}), or
+ *                            null for no per-visitor invite links
+ * @param inviteLinkPool      how many unused invite links are kept made ahead, so a capture never waits on Telegram
+ * @param approveJoinRequests whether a join request through one of the links is approved by the bot
+ * @param apiBase             the Bot API's address (https://api.telegram.org; a test's fake elsewhere)
+ * @param passThrough         where every update goes on to, or null when the bot has no backend of its own
  */
-public record TelegramConfig(String webhookSecret, String startEvent) {
+public record TelegramConfig(String webhookSecret, String startEvent, String botToken, String channelId,
+                             int inviteLinkPool, boolean approveJoinRequests, String apiBase,
+                             PassThrough passThrough) {
 
+  public static final String DEFAULT_API_BASE = "https://api.telegram.org";
+  public static final int DEFAULT_INVITE_LINK_POOL = 5;
+
+  /**
+   * The advertiser's own bot backend, which Telegram would otherwise call: every update goes there unchanged.
+   *
+   * @param url         the backend's webhook URL
+   * @param secretToken sent as X-Telegram-Bot-Api-Secret-Token in place of the receiver's own, or null for none
+   */
+  public record PassThrough(String url, String secretToken) {
+    @Override
+    public String toString() {
+      return "PassThrough[" + url + "]";
+    }
+  }
+
+  /** The receiver alone: no bot calls, no pass-through. */
+  public static TelegramConfig receiverOnly(String webhookSecret, String startEvent) {
+    return new TelegramConfig(webhookSecret, startEvent, null, null, DEFAULT_INVITE_LINK_POOL, false,
+        DEFAULT_API_BASE, null);
+  }
+
+  /** Whether captures get an invite link of their own. */
+  public boolean makesInviteLinks() {
+    return botToken != null && channelId != null;
+  }
+
+  /** Never print the secret or the token. */
   @Override
   public String toString() {
-    return "TelegramConfig[start_event=" + startEvent + "]";
+    return "TelegramConfig[start_event=" + startEvent + " channel=" + channelId + "]";
   }
 }

@@ -22,7 +22,13 @@ final class WorkspaceParser {
   static final Pattern EVENT_NAME = Pattern.compile("[A-Za-z0-9_ -]{1,50}");
   private static final Set<String> WORKSPACE_KEYS = Set.of("id", "name", "api_keys", "publishable_keys",
       "rate_limit", "bot_name", "attribution_window_days", "integrations", "event_map", "telegram");
-  private static final Set<String> TELEGRAM_KEYS = Set.of("webhook_secret", "start_event");
+  private static final Set<String> TELEGRAM_KEYS = Set.of("webhook_secret", "start_event", "bot_token", "channel_id",
+      "invite_link_pool", "approve_join_requests", "api_base", "pass_through");
+  private static final Set<String> PASS_THROUGH_KEYS = Set.of("url", "secret_token");
+  /** A Bot API token as @BotFather gives it: the bot's id, a colon, the secret (https://core.telegram.org/bots/api#authorizing-your-bot). */
+  private static final Pattern BOT_TOKEN = Pattern.compile("[0-9]{1,20}:[A-Za-z0-9_-]{20,100}");
+  /** A chat's id (a channel's is -100...) or a public channel's @username (https://core.telegram.org/bots/api#createchatinvitelink). */
+  private static final Pattern CHANNEL_ID = Pattern.compile("-?[0-9]{1,20}|@[A-Za-z][A-Za-z0-9_]{4,31}");
   /** What Telegram allows as a webhook's secret_token: https://core.telegram.org/bots/api#setwebhook. */
   private static final Pattern WEBHOOK_SECRET = Pattern.compile("[A-Za-z0-9_-]{16,256}");
   private static final Set<String> PUBLISHABLE_KEY_KEYS = Set.of("key", "allowed_origins");
@@ -74,7 +80,7 @@ final class WorkspaceParser {
       return null;
     }
     if (!(value instanceof JsonObject json)) {
-      r.problem(path + ": must be an object {\"webhook_secret\", \"start_event\"}");
+      r.problem(path + ": must be an object {\"webhook_secret\", \"start_event\", \"bot_token\", ...}");
       return null;
     }
     r.unknownKeys(json, path, TELEGRAM_KEYS);
@@ -88,7 +94,47 @@ final class WorkspaceParser {
     if (startEvent != null && !EVENT_NAME.matcher(startEvent).matches()) {
       r.problem(path + ".start_event: must be an event name (1 to 50 letters, digits, '_', '-' or spaces)");
     }
-    return new TelegramConfig(secret, startEvent);
+    String token = r.string(json, "bot_token", path + ".bot_token", null);
+    if (token != null && !BOT_TOKEN.matcher(token).matches()) {
+      r.problem(path + ".bot_token: must be a Bot API token as @BotFather gives it (<bot id>:<secret>; use "
+          + "\"${ENV_NAME}\" to keep it out of the file)");
+    }
+    Object channelValue = json.getValue("channel_id");
+    String channel = channelValue instanceof Number n && n.doubleValue() == n.longValue() ? String.valueOf(n.longValue())
+        : channelValue instanceof String text ? text : null;
+    if (channelValue != null && (channel == null || !CHANNEL_ID.matcher(channel).matches())) {
+      r.problem(path + ".channel_id: must be the channel's numeric id (-100...) or its @username");
+      channel = null;
+    }
+    int pool = (int) r.integer(json, "invite_link_pool", path + ".invite_link_pool",
+        TelegramConfig.DEFAULT_INVITE_LINK_POOL, 1, 100);
+    boolean approve = r.bool(json, "approve_join_requests", path + ".approve_join_requests", false);
+    if (token == null && (channel != null || approve)) {
+      r.problem(path + ": channel_id and approve_join_requests need the bot's bot_token");
+    }
+    String apiBase = r.string(json, "api_base", path + ".api_base", TelegramConfig.DEFAULT_API_BASE);
+    if (!apiBase.matches("https?://[^/?#\\s]+(/[^?#\\s]*)?")) {
+      r.problem(path + ".api_base: must be an http(s) URL without query");
+    }
+    return new TelegramConfig(secret, startEvent, token, channel, pool, approve,
+        apiBase.endsWith("/") ? apiBase.substring(0, apiBase.length() - 1) : apiBase,
+        json.getValue("pass_through") == null ? null
+            : passThrough(r.object(json, "pass_through", path + ".pass_through"), path + ".pass_through"));
+  }
+
+  /** Where the bot's updates go on to, or null. */
+  private TelegramConfig.PassThrough passThrough(JsonObject json, String path) {
+    r.unknownKeys(json, path, PASS_THROUGH_KEYS);
+    String url = r.string(json, "url", path + ".url", null);
+    if (url == null || !url.matches("https?://[^/?#\\s]+([/?#]\\S*)?")) {
+      r.problem(path + ".url: required, the absolute http(s) URL of the bot's own webhook");
+    }
+    String secret = r.string(json, "secret_token", path + ".secret_token", null);
+    if (secret != null && !WEBHOOK_SECRET.matcher(secret).matches()) {
+      r.problem(path + ".secret_token: must be 16 to 256 characters of A-Z a-z 0-9 _ - (the bot's own webhook "
+          + "secret; use \"${ENV_NAME}\")");
+    }
+    return new TelegramConfig.PassThrough(url, secret);
   }
 
   /** The bot's username, a leading '@' dropped, or null. */

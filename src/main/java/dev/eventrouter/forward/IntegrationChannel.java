@@ -2,6 +2,8 @@ package dev.eventrouter.forward;
 
 import dev.eventrouter.bus.Addresses;
 import dev.eventrouter.bus.BreakerOpened;
+import dev.eventrouter.common.Backoff;
+import dev.eventrouter.common.RetryAfter;
 import dev.eventrouter.common.Sha256;
 import dev.eventrouter.config.DeliveryConfig;
 import dev.eventrouter.config.IntegrationConfig;

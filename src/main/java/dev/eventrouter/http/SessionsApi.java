@@ -1,9 +1,11 @@
 package dev.eventrouter.http;
 
 import dev.eventrouter.bus.Addresses;
+import dev.eventrouter.config.TelegramConfig;
 import dev.eventrouter.config.WorkspaceConfig;
 import dev.eventrouter.event.ClickSession;
 import dev.eventrouter.event.InviteSession;
+import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 
@@ -30,14 +32,34 @@ final class SessionsApi {
     ClickSession click = ClickEnrichment.enrich(SessionValidator.click(body, Instant.now()), visitor);
     WorkspaceConfig workspace = Edge.workspace(rc);
     store.ask(Addresses.SESSIONS_CAPTURE, click.toJson(), rc)
-        .onSuccess(stored -> {
+        .compose(stored -> inviteLink(rc, workspace, click.sessionId()))
+        .onSuccess(inviteLink -> {
           JsonObject data = new JsonObject().put("session_id", click.sessionId());
           if (workspace.botName() != null) {
             data.put("start_link", "https://t.me/" + workspace.botName() + "?start=" + click.sessionId());
           }
+          if (inviteLink != null) {
+            data.put("invite_link", inviteLink);
+          }
           Responses.ok(rc, data);
         })
         .onFailure(rc::fail);
+  }
+
+  /**
+   * The session's own invite link of the workspace's channel, when it makes them: taken from the pool made ahead.
+   * The session is stored already, so an empty pool or any failure here only leaves the link out (the page falls
+   * back to the bot's start link).
+   */
+  private Future<String> inviteLink(RoutingContext rc, WorkspaceConfig workspace, String sessionId) {
+    TelegramConfig telegram = workspace.telegram();
+    if (telegram == null || !telegram.makesInviteLinks()) {
+      return Future.succeededFuture(null);
+    }
+    return store.ask(Addresses.SESSIONS_INVITE_LINK, new JsonObject().put("workspace_id", workspace.id().toString())
+            .put("chat_id", telegram.channelId()).put("session_id", sessionId), rc)
+        .map(reply -> reply.getString("invite_link"))
+        .otherwise((String) null);
   }
 
   void invite(RoutingContext rc) {

@@ -2,6 +2,8 @@ package dev.eventrouter.http;
 
 import dev.eventrouter.bus.Addresses;
 import dev.eventrouter.bus.IngestReply;
+import dev.eventrouter.bus.TelegramUpdate;
+import dev.eventrouter.config.TelegramConfig;
 import dev.eventrouter.config.WorkspaceConfig;
 import dev.eventrouter.event.ConversionEvent;
 import dev.eventrouter.event.InviteSession;
@@ -25,11 +27,13 @@ import java.util.regex.Pattern;
  *   <li>a {@code message} {@code /start <session_id>} (the deep link {@code t.me/<bot>?start=<session_id>}): the
  *   session becomes the user's invite session, and the workspace's {@code start_event}, when it names one, is
  *   recorded with it;</li>
- *   <li>a {@code chat_join_request}, or a {@code chat_member} update of a user joining, through an invite link whose
- *   name carries a session ({@code er:<session_id>}): that session becomes the user's invite session, and a
- *   {@code JoinRequest} event is recorded with it.</li>
+ *   <li>a {@code chat_join_request}, or a {@code chat_member} update of a user joining, through an invite link made
+ *   for a captured session (the pool's links, bound in the store) or whose name carries one ({@code er:<session_id>}):
+ *   that session becomes the user's invite session, and a {@code JoinRequest} event is recorded with it; the
+ *   workspace may have the request approved.</li>
  * </ul>
- * Every other update is acknowledged and ignored. An update's event is stored under the Idempotency-Key
+ * Every other update is acknowledged and ignored. Every update, whatever it holds, is queued for the bot's own
+ * backend when the workspace passes updates through, before it is answered. An update's event is stored under the Idempotency-Key
  * {@code telegram-update-<update_id>}, so an update Telegram sends again (after a failed answer) is recorded once;
  * the invite session is an upsert. Authenticated by the secret Telegram sends in
  * {@code X-Telegram-Bot-Api-Secret-Token}; nothing an update holds is logged.
@@ -47,8 +51,15 @@ final class TelegramWebhook {
   private static final Pattern LINK_SESSION = Pattern.compile(Pattern.quote(SESSION_LINK_PREFIX)
       + "([A-Za-z0-9_-]{1,29})");
 
-  /** What an update means for attribution: who, through which session, and the event to record (or none). */
-  record Attribution(long telegramId, String sessionId, String inviteLink, String eventName) {}
+  /**
+   * What an update means for attribution: who, through which session (for a join, the one its link's name carries,
+   * or null when only the stored links can tell), and the event to record (or none).
+   */
+  record Attribution(long telegramId, String sessionId, String inviteLink, String eventName) {
+    Attribution withSession(String session) {
+      return new Attribution(telegramId, session, inviteLink, eventName);
+    }
+  }
 
   private final AccessControl access;
   private final StoreClient store;
@@ -73,20 +84,43 @@ final class TelegramWebhook {
         || id.doubleValue() != id.longValue()) {
       throw ApiException.validation(List.of(new FieldError("update_id", "required, a whole number")));
     }
-    Attribution attribution = attribution(update, workspace.telegram().startEvent());
-    if (attribution == null) {
-      Responses.ok(rc, new JsonObject().put("handled", false));
-      return;
-    }
+    TelegramConfig telegram = workspace.telegram();
+    Attribution found = attribution(update, telegram.startEvent());
+    TelegramUpdate queued = new TelegramUpdate(workspace.id(), id.longValue(),
+        telegram.passThrough() == null ? null : update, found == null ? null : found.inviteLink(),
+        found == null ? null : found.sessionId(),
+        telegram.approveJoinRequests() ? approval(update) : null);
+    // The store is asked first when the update leaves work (pass-through, approval) or names a link it may know.
+    Future<String> session = queued.passThrough() == null && queued.inviteLink() == null
+        ? Future.succeededFuture(found == null ? null : found.sessionId())
+        : store.ask(Addresses.TELEGRAM_UPDATE, queued.toJson(), rc).map(reply -> reply.getString("session_id"));
+    session.compose(sessionId -> found == null || sessionId == null
+            ? Future.succeededFuture(new JsonObject().put("handled", false))
+            : attribute(rc, workspace, found.withSession(sessionId), "telegram-update-" + id.longValue(), receivedAt))
+        .onSuccess(data -> Responses.ok(rc, data))
+        .onFailure(rc::fail);
+  }
+
+  /** Stores the user's invite session, then the update's event if it has one. */
+  private Future<JsonObject> attribute(RoutingContext rc, WorkspaceConfig workspace, Attribution attribution,
+                                       String idempotencyKey, Instant receivedAt) {
     InviteSession invite = new InviteSession(workspace.id(), attribution.telegramId(), attribution.sessionId(),
         attribution.inviteLink());
-    store.ask(Addresses.SESSIONS_INVITE, invite.toJson(), rc)
+    return store.ask(Addresses.SESSIONS_INVITE, invite.toJson(), rc)
         .compose(stored -> attribution.eventName() == null ? Future.succeededFuture((String) null)
-            : recordEvent(rc, workspace, attribution, "telegram-update-" + id.longValue(), receivedAt))
-        .onSuccess(eventId -> Responses.ok(rc, new JsonObject().put("handled", true)
-            .put("session_id", attribution.sessionId()).put("telegram_id", attribution.telegramId())
-            .put("event_id", eventId)))
-        .onFailure(rc::fail);
+            : recordEvent(rc, workspace, attribution, idempotencyKey, receivedAt))
+        .map(eventId -> new JsonObject().put("handled", true).put("session_id", attribution.sessionId())
+            .put("telegram_id", attribution.telegramId()).put("event_id", eventId));
+  }
+
+  /** The chat and user of a join request, for approveChatJoinRequest; null for any other update. */
+  static JsonObject approval(JsonObject update) {
+    if (update.getValue("chat_join_request") instanceof JsonObject request
+        && request.getValue("chat") instanceof JsonObject chat && chat.getValue("id") instanceof Number chatId) {
+      Long user = userId(request.getValue("from"));
+      return user == null ? null : new JsonObject().put("chat_id", chatId.longValue()).put("user_id", user);
+    }
+    return null;
   }
 
   private WorkspaceConfig workspace(String id) {
@@ -134,14 +168,15 @@ final class TelegramWebhook {
     return null;
   }
 
+  /** A join through a link: a session when its name carries one, its URL for the stored links to tell. */
   private static Attribution joined(Long user, Object link) {
-    if (user == null || !(link instanceof JsonObject invite) || !(invite.getValue("name") instanceof String name)) {
+    if (user == null || !(link instanceof JsonObject invite)) {
       return null;
     }
-    Matcher session = LINK_SESSION.matcher(name);
-    Object url = invite.getValue("invite_link");
-    return session.matches() ? new Attribution(user, session.group(1), url instanceof String u ? u : null,
-        JOIN_EVENT) : null;
+    Matcher named = invite.getValue("name") instanceof String name ? LINK_SESSION.matcher(name) : null;
+    String session = named != null && named.matches() ? named.group(1) : null;
+    String url = invite.getValue("invite_link") instanceof String u ? u : null;
+    return session == null && url == null ? null : new Attribution(user, session, url, JOIN_EVENT);
   }
 
   /** A Telegram user's id (a positive whole number), or null. */

@@ -7,6 +7,7 @@ import dev.eventrouter.bus.BusFailure;
 import dev.eventrouter.bus.EventRef;
 import dev.eventrouter.bus.IngestReply;
 import dev.eventrouter.bus.IngestRequest;
+import dev.eventrouter.bus.TelegramUpdate;
 import dev.eventrouter.config.AppConfig;
 import dev.eventrouter.config.LiveConfig;
 import dev.eventrouter.config.WorkspaceConfig;
@@ -26,6 +27,7 @@ import dev.eventrouter.store.Batcher;
 import dev.eventrouter.store.NewEvent;
 import dev.eventrouter.store.WriteResult;
 import dev.eventrouter.store.SessionStore;
+import dev.eventrouter.store.TelegramStore;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -40,6 +42,7 @@ import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 
 import java.util.HashMap;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -67,6 +70,7 @@ public final class SessionVerticle extends VerticleBase {
   private EventStore events;
   private DeliveryStore deliveries;
   private SessionStore sessions;
+  private TelegramStore telegram;
   private SessionResolver resolver;
   private Batcher<NewEvent, WriteResult> writes;
   private final Map<String, Counter> storedBySource = new HashMap<>();
@@ -87,6 +91,7 @@ public final class SessionVerticle extends VerticleBase {
     events = new EventStore(database.pool(), database.readPool());
     deliveries = new DeliveryStore(database.pool(), database.readPool());
     sessions = new SessionStore(database.pool());
+    telegram = new TelegramStore(database.pool());
     resolver = new SessionResolver(SessionSources.inOrder(vertx, database.readPool(), this::attributionWindowDays),
         () -> live.current().session().sourceTimeoutMs());
     DistributionSummary batchSizes = DistributionSummary.builder("event_router.write.batch_size")
@@ -103,9 +108,13 @@ public final class SessionVerticle extends VerticleBase {
         .isolating(EventStore::isDataError);
     // Stored events over commits shows how many requests share each commit.
     FunctionCounter.builder("event_router.write.commits", writes, Batcher::batches).register(metrics);
-    vertx.setPeriodic(PURGE_EVERY_MS, id -> events.purgeExpiredKeys()
-        .onSuccess(n -> LOG.debug("purged {} expired idempotency keys", n))
-        .onFailure(e -> LOG.warn("purging expired idempotency keys failed: {}", LogSafe.describe(e))));
+    vertx.setPeriodic(PURGE_EVERY_MS, id -> {
+      events.purgeExpiredKeys()
+          .onSuccess(n -> LOG.debug("purged {} expired idempotency keys", n))
+          .onFailure(e -> LOG.warn("purging expired idempotency keys failed: {}", LogSafe.describe(e)));
+      telegram.purge(config.database().retentionDays())
+          .onFailure(e -> LOG.warn("purging finished Telegram jobs failed: {}", LogSafe.describe(e)));
+    });
     // Local consumers: the node that took a request stores and answers it; on a clustered bus no other member
     // can be asked, or delay an answer.
     return Future.all(List.of(
@@ -118,7 +127,50 @@ public final class SessionVerticle extends VerticleBase {
         vertx.eventBus().<JsonObject>localConsumer(Addresses.DELIVERIES_REDELIVER, this::redeliverMatching)
             .completion(),
         reply(Addresses.SESSIONS_CAPTURE, json -> sessions.save(ClickSession.fromJson(json))),
-        reply(Addresses.SESSIONS_INVITE, json -> sessions.save(InviteSession.fromJson(json)))));
+        reply(Addresses.SESSIONS_INVITE, json -> sessions.save(InviteSession.fromJson(json))),
+        vertx.eventBus().<JsonObject>localConsumer(Addresses.SESSIONS_INVITE_LINK, this::inviteLink).completion(),
+        vertx.eventBus().<JsonObject>localConsumer(Addresses.TELEGRAM_UPDATE, this::telegramUpdate).completion()));
+  }
+
+  /** A session's invite link from its workspace's pool; the pool's filler is told one went (or none was left). */
+  private void inviteLink(Message<JsonObject> message) {
+    JsonObject body = message.body();
+    UUID workspaceId = UUID.fromString(body.getString("workspace_id"));
+    answer(message, telegram.claimLink(workspaceId, body.getString("chat_id"), body.getString("session_id"))
+        .map(link -> {
+          vertx.eventBus().publish(Addresses.TELEGRAM_LINK_TAKEN, workspaceId.toString());
+          return Optional.of(new JsonObject().put("invite_link", link));
+        }));
+  }
+
+  /**
+   * Queues what a Telegram update leaves to do and answers the session of its invite link. Only a join request
+   * through a link that carries a session is approved: the channel's other links (an admin's own) stay as the admin
+   * handles them.
+   */
+  private void telegramUpdate(Message<JsonObject> message) {
+    TelegramUpdate update = TelegramUpdate.fromJson(message.body());
+    Future<String> stored = update.inviteLink() == null ? Future.succeededFuture(null)
+        : telegram.namedSession(update.workspaceId(), update.inviteLink());
+    answer(message, stored.compose(pooled -> {
+      String session = pooled != null ? pooled : update.namedSession();
+      List<String> kinds = new ArrayList<>();
+      List<JsonObject> bodies = new ArrayList<>();
+      if (update.passThrough() != null) {
+        kinds.add(TelegramStore.PASS_THROUGH);
+        bodies.add(update.passThrough());
+      }
+      if (update.approve() != null && session != null) {
+        kinds.add(TelegramStore.APPROVE);
+        bodies.add(update.approve());
+      }
+      return telegram.queue(update.workspaceId(), update.updateId(), kinds, bodies).map(queued -> {
+        if (!kinds.isEmpty()) {
+          vertx.eventBus().publish(Addresses.TELEGRAM_DUE, "due");
+        }
+        return Optional.of(new JsonObject().put("session_id", session));
+      });
+    }));
   }
 
   private int attributionWindowDays(UUID workspaceId) {

@@ -7,8 +7,11 @@
  * It reads the click ids from the page URL (fbclid, ttclid; the server also reads them and the utm_* parameters from
  * the URL it is sent) and the pixels' cookies (_fbp, _fbc, _ttp), creates a click session with the workspace's
  * publishable key, and rewrites every link to the bot (t.me/<bot>, telegram.me/<bot>, tg://resolve?domain=<bot>) to
- * carry ?start=<session_id>. It sets no cookie and stores nothing. When the session is made it dispatches
- * "event-router:session" on document, with {session_id, start_link} as detail.
+ * carry ?start=<session_id>. A link marked data-er-channel (to the channel, <a href="https://t.me/yourchannel"
+ * data-er-channel>) becomes the visitor's own invite link when the workspace makes them (telegram.channel_id), so
+ * their join request names this click; without one it keeps its href. It sets no cookie and stores nothing. When the
+ * session is made it dispatches "event-router:session" on document, with {session_id, start_link, invite_link} as
+ * detail.
  */
 (function () {
   'use strict';
@@ -65,8 +68,17 @@
     return /^[A-Za-z][A-Za-z0-9_]{3,31}$/.test(name) ? name.toLowerCase() : null;
   }
 
-  function rewrite(sessionId) {
-    var links = document.querySelectorAll('a[href]');
+  // An invite link as the Bot API makes one: https://t.me/+<hash>.
+  var INVITE = /^https:\/\/t\.me\/\+[A-Za-z0-9_-]{1,64}$/;
+
+  function rewrite(sessionId, inviteLink) {
+    if (inviteLink && INVITE.test(inviteLink)) {
+      var channels = document.querySelectorAll('a[data-er-channel]');
+      for (var c = 0; c < channels.length; c++) {
+        channels[c].setAttribute('href', inviteLink);
+      }
+    }
+    var links = document.querySelectorAll('a[href]:not([data-er-channel])');
     for (var i = 0; i < links.length; i++) {
       var url;
       try {
@@ -108,7 +120,7 @@
       return;
     }
     var apply = function () {
-      rewrite(session.session_id);
+      rewrite(session.session_id, session.invite_link);
       document.dispatchEvent(new CustomEvent('event-router:session', { detail: session }));
     };
     if (document.readyState === 'loading') {

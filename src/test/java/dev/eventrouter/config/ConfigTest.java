@@ -117,10 +117,23 @@ class ConfigTest {
     ws(withTelegram).put("telegram", new JsonObject().put("webhook_secret", "${TG_SECRET}")
         .put("start_event", "BotStart"));
     AppConfig telegram = resolve(withTelegram, Map.of("TG_SECRET", "s3cret_0123456789-abc"));
-    assertThat(telegram.workspaces().get(0).telegram()).isEqualTo(new TelegramConfig("s3cret_0123456789-abc",
+    assertThat(telegram.workspaces().get(0).telegram()).isEqualTo(TelegramConfig.receiverOnly("s3cret_0123456789-abc",
         "BotStart"));
     assertThat(telegram.toString()).as("the secret is never printed").doesNotContain("s3cret_0123456789-abc");
-    assertThat(telegram.workspaces().get(0).telegram().toString()).isEqualTo("TelegramConfig[start_event=BotStart]");
+    assertThat(telegram.workspaces().get(0).telegram().toString())
+        .isEqualTo("TelegramConfig[start_event=BotStart channel=null]");
+    ws(withTelegram).getJsonObject("telegram").put("bot_token", "${TG_TOKEN}").put("channel_id", -1001234567890L)
+        .put("invite_link_pool", 3).put("approve_join_requests", true).put("api_base", "http://127.0.0.1:9/")
+        .put("pass_through", new JsonObject().put("url", "https://bot.example/hook")
+            .put("secret_token", "${BOT_SECRET}"));
+    TelegramConfig bot = resolve(withTelegram, Map.of("TG_SECRET", "s3cret_0123456789-abc",
+        "TG_TOKEN", "123456:AAbbCCdd_eeFF-gg0123456789", "BOT_SECRET", "bots-own-secret-0123"))
+        .workspaces().get(0).telegram();
+    assertThat(bot).isEqualTo(new TelegramConfig("s3cret_0123456789-abc", "BotStart",
+        "123456:AAbbCCdd_eeFF-gg0123456789", "-1001234567890", 3, true, "http://127.0.0.1:9",
+        new TelegramConfig.PassThrough("https://bot.example/hook", "bots-own-secret-0123")));
+    assertThat(bot.makesInviteLinks()).isTrue();
+    assertThat(bot.toString() + bot.passThrough()).doesNotContain("AAbbCCdd").doesNotContain("bots-own-secret");
     assertThat(bare.workspaces().get(0).publishableKeys()).isEmpty();
     assertThat(bare.http().trustedProxies()).isEmpty();
     assertThat(bare.http().publishableRateLimit()).isEqualTo(HttpConfig.DEFAULT_PUBLISHABLE_RATE_LIMIT);
@@ -189,6 +202,27 @@ class ConfigTest {
         bad("workspaces[0].telegram.bot: unknown key", c -> ws(c).put("telegram",
             new JsonObject().put("webhook_secret", "0123456789abcdef").put("bot", "x"))),
         bad("workspaces[0].telegram: must be an object", c -> ws(c).put("telegram", "on")),
+        bad("workspaces[0].telegram.bot_token: must be a Bot API token", c -> ws(c).put("telegram",
+            new JsonObject().put("webhook_secret", "0123456789abcdef").put("bot_token", "not a token"))),
+        bad("workspaces[0].telegram.channel_id: must be the channel's numeric id", c -> ws(c).put("telegram",
+            new JsonObject().put("webhook_secret", "0123456789abcdef").put("bot_token", "1:abcdefghijklmnopqrstuvwxyz")
+                .put("channel_id", "my channel"))),
+        bad("workspaces[0].telegram: channel_id and approve_join_requests need the bot's bot_token",
+            c -> ws(c).put("telegram", new JsonObject().put("webhook_secret", "0123456789abcdef")
+                .put("channel_id", "@mychannel"))),
+        bad("workspaces[0].telegram: channel_id and approve_join_requests need the bot's bot_token",
+            c -> ws(c).put("telegram", new JsonObject().put("webhook_secret", "0123456789abcdef")
+                .put("approve_join_requests", true))),
+        bad("workspaces[0].telegram.invite_link_pool: must be a whole number from 1 to 100", c -> ws(c).put("telegram",
+            new JsonObject().put("webhook_secret", "0123456789abcdef").put("invite_link_pool", 101))),
+        bad("workspaces[0].telegram.api_base: must be an http(s) URL", c -> ws(c).put("telegram",
+            new JsonObject().put("webhook_secret", "0123456789abcdef").put("api_base", "api.telegram.org"))),
+        bad("workspaces[0].telegram.pass_through.url: required", c -> ws(c).put("telegram",
+            new JsonObject().put("webhook_secret", "0123456789abcdef").put("pass_through", new JsonObject()))),
+        bad("workspaces[0].telegram.pass_through.secret_token: must be 16 to 256", c -> ws(c).put("telegram",
+            new JsonObject().put("webhook_secret", "0123456789abcdef").put("pass_through", new JsonObject()
+                .put("url", "https://bot.example/hook").put("secret_token", "short")))),
+
         bad("telemetry: unknown key", c -> c.put("telemetry", true)),
         bad("delivery.batchsize: unknown key", c -> c.put("delivery", new JsonObject().put("batchsize", 10))),
         bad("delivery.breaker.threshold: unknown key",

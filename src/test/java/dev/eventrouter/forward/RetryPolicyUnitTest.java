@@ -1,6 +1,8 @@
 package dev.eventrouter.forward;
 
 import java.util.Map;
+import dev.eventrouter.common.Backoff;
+import dev.eventrouter.common.RetryAfter;
 import dev.eventrouter.config.WebhookConfig;
 import dev.eventrouter.config.DataProcessing;
 import dev.eventrouter.config.Network;

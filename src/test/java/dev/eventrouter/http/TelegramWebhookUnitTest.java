@@ -1,6 +1,7 @@
 package dev.eventrouter.http;
 
 import dev.eventrouter.bus.Addresses;
+import dev.eventrouter.bus.TelegramUpdate;
 import dev.eventrouter.bus.IngestReply;
 import dev.eventrouter.bus.IngestRequest;
 import dev.eventrouter.config.ApiKeys;
@@ -48,6 +49,8 @@ class TelegramWebhookUnitTest {
   private WebClient client;
   private int port;
   private final List<Message<JsonObject>> asked = new CopyOnWriteArrayList<>();
+  /** What was handed the store's Telegram side: it answers the session a link's name carries, as for no stored link. */
+  private final List<TelegramUpdate> queued = new CopyOnWriteArrayList<>();
 
   private static WorkspaceConfig workspace(UUID id, TelegramConfig telegram) {
     byte[] hash = HexFormat.of().parseHex(ApiKeys.configValue("key-" + id).substring(ApiKeys.PREFIX.length()));
@@ -64,9 +67,14 @@ class TelegramWebhookUnitTest {
             ? new IngestReply("evt_42", "s", IngestReply.PROCESSED, false).toJson() : new JsonObject());
       }).completion());
     }
+    Await.result(vertx.eventBus().<JsonObject>consumer(Addresses.TELEGRAM_UPDATE, message -> {
+      TelegramUpdate update = TelegramUpdate.fromJson(message.body());
+      queued.add(update);
+      message.reply(new JsonObject().put("session_id", update.namedSession()));
+    }).completion());
     HttpConfig http = new HttpConfig("127.0.0.1", 0, 4096, 1, 500);
-    AccessControl access = new AccessControl(List.of(workspace(WS, new TelegramConfig(SECRET, null)),
-        workspace(WITH_START, new TelegramConfig(SECRET, "BotStart")), workspace(NO_TELEGRAM, null)), http,
+    AccessControl access = new AccessControl(List.of(workspace(WS, TelegramConfig.receiverOnly(SECRET, null)),
+        workspace(WITH_START, TelegramConfig.receiverOnly(SECRET, "BotStart")), workspace(NO_TELEGRAM, null)), http,
         System::nanoTime);
     HttpVerticle verticle = new HttpVerticle(http, access, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
         HealthChecks.create(vertx));
@@ -156,6 +164,8 @@ class TelegramWebhookUnitTest {
   void joins() {
     JsonObject request = handled(WS, joinRequest(10, "er:sess_1"));
     assertThat(request.getString("session_id")).isEqualTo("sess_1");
+    assertThat(queued).as("the link, for the store to tell its session; nothing to pass through or approve here")
+        .containsExactly(new TelegramUpdate(WS, 10, null, "https://t.me/+AbCdEf123", "sess_1", null));
     assertThat(InviteSession.fromJson(asked.get(0).body()))
         .isEqualTo(new InviteSession(WS, USER, "sess_1", "https://t.me/+AbCdEf123"));
     IngestRequest ingest = IngestRequest.fromJson(asked.get(1).body());
@@ -178,6 +188,20 @@ class TelegramWebhookUnitTest {
         .as("already a member: no join").isFalse();
     assertThat(handled(WS, memberUpdate(13, "member", "left", "er:sess_2")).getBoolean("handled")).isFalse();
     assertThat(asked).isEmpty();
+  }
+
+  @Test
+  @DisplayName("a join request's chat and user are what approveChatJoinRequest takes; no other update has them")
+  void approval() {
+    assertThat(TelegramWebhook.approval(joinRequest(40, "er:s")))
+        .isEqualTo(new JsonObject().put("chat_id", -100123L).put("user_id", USER));
+    assertThat(TelegramWebhook.approval(message(41, "/start s"))).isNull();
+    JsonObject noUser = joinRequest(42, "er:s");
+    noUser.getJsonObject("chat_join_request").remove("from");
+    assertThat(TelegramWebhook.approval(noUser)).isNull();
+    JsonObject noChat = joinRequest(43, "er:s");
+    noChat.getJsonObject("chat_join_request").put("chat", new JsonObject().put("id", "x"));
+    assertThat(TelegramWebhook.approval(noChat)).isNull();
   }
 
   @Test

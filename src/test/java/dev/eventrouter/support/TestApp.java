@@ -171,7 +171,7 @@ public final class TestApp {
     for (int attempt = 1; ; attempt++) {
       try {
         pool().query("TRUNCATE events, idempotency_keys, click_sessions, invite_sessions, last_sessions, deliveries, "
-            + "integration_pauses")
+            + "integration_pauses, telegram_invite_links, telegram_outbox")
             .execute().await();
         return;
       } catch (PgException e) {

@@ -1,4 +1,4 @@
-package dev.eventrouter.forward;
+package dev.eventrouter.common;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -6,12 +6,12 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 
 /** The Retry-After header (https://www.rfc-editor.org/rfc/rfc9110#name-retry-after): seconds or an HTTP date. */
-final class RetryAfter {
+public final class RetryAfter {
 
   private RetryAfter() {}
 
   /** The wait the header's value asks for, in milliseconds; 0 when absent (null) or unreadable. */
-  static long millis(String value) {
+  public static long millis(String value) {
     if (value == null) {
       return 0;
     }

@@ -1,0 +1,101 @@
+package dev.eventrouter;
+
+import dev.eventrouter.config.AppConfig;
+import dev.eventrouter.config.ConfigException;
+import dev.eventrouter.config.ConfigLoader;
+import dev.eventrouter.config.TelegramConfig;
+import dev.eventrouter.config.WorkspaceConfig;
+import dev.eventrouter.telegram.BotApi;
+import io.vertx.core.Vertx;
+import io.vertx.ext.web.client.WebClient;
+
+import java.io.PrintStream;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * {@code telegram-webhook --workspace ID --url PUBLIC_URL [--config PATH] [--allowed-updates a,b]}: points the
+ * workspace's bot at this service's receiver with setWebhook (https://core.telegram.org/bots/api#setwebhook), with
+ * the config's webhook secret, so the set-up needs no hand-made request and the secret never has to be typed.
+ */
+final class SetWebhookCommand {
+
+  static final String USAGE = "usage: java -jar event-router.jar telegram-webhook --workspace ID --url PUBLIC_URL"
+      + " [--config PATH] [--allowed-updates TYPE,...]";
+  /** What the receiver reads: /start messages, join requests, joins through a link. */
+  static final List<String> RECEIVER_UPDATES = List.of("message", "chat_join_request", "chat_member");
+  /**
+   * Every update type of https://core.telegram.org/bots/api#update (Bot API 9): a bot whose updates pass through to
+   * its own backend gets all of them, as it may have asked for any (setWebhook replaces the bot's previous list).
+   */
+  static final List<String> ALL_UPDATES = List.of("message", "edited_message", "channel_post", "edited_channel_post",
+      "business_connection", "business_message", "edited_business_message", "deleted_business_messages",
+      "message_reaction", "message_reaction_count", "inline_query", "chosen_inline_result", "callback_query",
+      "shipping_query", "pre_checkout_query", "purchased_paid_media", "poll", "poll_answer", "my_chat_member",
+      "chat_member", "chat_join_request", "chat_boost", "removed_chat_boost");
+  private static final long TIMEOUT_MS = 15_000;
+
+  private SetWebhookCommand() {}
+
+  static int run(String[] args, Map<String, String> env, PrintStream out, PrintStream err) {
+    String workspaceId = null;
+    String url = null;
+    String configPath = null;
+    List<String> allowed = null;
+    for (int i = 1; i < args.length; i++) {
+      String value = i + 1 < args.length ? args[i + 1] : null;
+      switch (value == null ? "" : args[i]) {
+        case "--workspace" -> workspaceId = value;
+        case "--url" -> url = value;
+        case "--config" -> configPath = value;
+        case "--allowed-updates" -> allowed = Arrays.stream(value.split(",")).map(String::trim).toList();
+        default -> {
+          err.println(USAGE);
+          return 2;
+        }
+      }
+      i++;
+    }
+    if (workspaceId == null || url == null || !url.matches("https://[^/?#\\s]+(/[^?#\\s]*)?")) {
+      err.println(USAGE + "\n(PUBLIC_URL: the https:// address Telegram reaches this service at; Telegram calls "
+          + "webhooks over HTTPS only)");
+      return 2;
+    }
+    ConfigLoader loader = new ConfigLoader(env);
+    TelegramConfig bot;
+    UUID workspace;
+    try {
+      AppConfig config = loader.readNow(loader.path(configPath));
+      workspace = UUID.fromString(workspaceId);
+      bot = config.workspace(workspace).map(WorkspaceConfig::telegram).orElse(null);
+    } catch (ConfigException e) {
+      err.println(e.getMessage());
+      return 1;
+    } catch (IllegalArgumentException e) {
+      err.println("--workspace: not a workspace id (a UUID)");
+      return 2;
+    }
+    if (bot == null || bot.botToken() == null) {
+      err.println("workspace " + workspaceId + " has no telegram.bot_token in the config: setWebhook needs the bot");
+      return 1;
+    }
+    String webhook = url.replaceAll("/+$", "") + "/telegram/" + workspace + "/webhook";
+    List<String> updates = allowed != null ? allowed : bot.passThrough() != null ? ALL_UPDATES : RECEIVER_UPDATES;
+    Vertx vertx = Vertx.vertx();
+    try {
+      new BotApi(WebClient.create(vertx), TIMEOUT_MS).setWebhook(bot, webhook, updates).await();
+      out.println("Telegram sends the bot's updates to " + webhook + " (" + String.join(", ", updates) + ")");
+      return 0;
+    } catch (BotApi.Failure refused) {
+      err.println("Telegram refused setWebhook: " + refused.getMessage());
+      return 1;
+    } catch (Exception e) {
+      err.println("setWebhook failed: " + e.getClass().getSimpleName());
+      return 1;
+    } finally {
+      vertx.close();
+    }
+  }
+}

@@ -1,0 +1,116 @@
+package dev.eventrouter.telegram;
+
+import dev.eventrouter.config.TelegramConfig;
+import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
+import io.vertx.ext.web.client.WebClient;
+
+import java.util.List;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The few Bot API methods the connector calls (https://core.telegram.org/bots/api#making-requests): a JSON POST to
+ * {@code <api_base>/bot<token>/<method>}, answered {@code {"ok": true, "result": ...}} or {@code {"ok": false,
+ * "error_code", "description", "parameters": {"retry_after"}}}. The token is part of the URL, so no failure message
+ * here quotes the URL or anything the HTTP client says about it.
+ */
+public final class BotApi {
+
+  /** A refusal in Telegram's words, or no answer; {@code retryAfterSeconds} &gt; 0 on a 429. */
+  public static final class Failure extends RuntimeException {
+    private final int code;
+    private final long retryAfterSeconds;
+
+    Failure(int code, String description, long retryAfterSeconds) {
+      super(description, null, false, false);
+      this.code = code;
+      this.retryAfterSeconds = retryAfterSeconds;
+    }
+
+    /** Telegram's error_code (an HTTP status), or 0 when Telegram did not answer. */
+    public int code() {
+      return code;
+    }
+
+    public long retryAfterSeconds() {
+      return retryAfterSeconds;
+    }
+
+    /** Worth trying again: rate limited, Telegram's own trouble, or no answer. */
+    public boolean transientFailure() {
+      return code == 0 || code == 429 || code >= 500;
+    }
+  }
+
+  private final WebClient client;
+  private final long timeoutMs;
+
+  public BotApi(WebClient client, long timeoutMs) {
+    this.client = client;
+    this.timeoutMs = timeoutMs;
+  }
+
+  /**
+   * A join-request invite link of the bot's channel (https://core.telegram.org/bots/api#createchatinvitelink):
+   * anyone may open it, and each join through it is a chat_join_request update naming it.
+   */
+  public Future<String> createInviteLink(TelegramConfig bot, String name) {
+    return call(bot, "createChatInviteLink", new JsonObject().put("chat_id", chatId(bot.channelId()))
+        .put("name", name).put("creates_join_request", true))
+        .compose(result -> result instanceof JsonObject link && link.getValue("invite_link") instanceof String url
+            ? Future.succeededFuture(url)
+            : Future.failedFuture(new Failure(0, "createChatInviteLink answered no invite_link", 0)));
+  }
+
+  /** https://core.telegram.org/bots/api#approvechatjoinrequest */
+  public Future<Void> approveJoinRequest(TelegramConfig bot, Object chatId, long userId) {
+    return call(bot, "approveChatJoinRequest", new JsonObject().put("chat_id", chatId).put("user_id", userId))
+        .mapEmpty();
+  }
+
+  /**
+   * Points the bot's updates at the receiver, with the secret Telegram will send back
+   * (https://core.telegram.org/bots/api#setwebhook). Answers Telegram's description ("Webhook was set").
+   */
+  public Future<String> setWebhook(TelegramConfig bot, String url, List<String> allowedUpdates) {
+    return call(bot, "setWebhook", new JsonObject().put("url", url).put("secret_token", bot.webhookSecret())
+        .put("allowed_updates", new JsonArray(List.copyOf(allowedUpdates))))
+        .map(result -> "webhook set");
+  }
+
+  Future<Object> call(TelegramConfig bot, String method, JsonObject params) {
+    return client.postAbs(bot.apiBase() + "/bot" + bot.botToken() + "/" + method)
+        .timeout(timeoutMs)
+        .sendJsonObject(params)
+        .transform(done -> done.succeeded() ? answer(method, done.result())
+            : Future.failedFuture(new Failure(0, method + ": no answer (" + (done.cause() instanceof TimeoutException
+                ? "timed out" : done.cause().getClass().getSimpleName()) + ")", 0)));
+  }
+
+  private static Future<Object> answer(String method, HttpResponse<Buffer> response) {
+    JsonObject body;
+    try {
+      body = response.body() == null ? null : new JsonObject(response.body());
+    } catch (DecodeException | ClassCastException notJson) {
+      body = null;
+    }
+    if (body != null && Boolean.TRUE.equals(body.getValue("ok"))) {
+      return Future.succeededFuture(body.getValue("result"));
+    }
+    int code = body != null && body.getValue("error_code") instanceof Number n ? n.intValue() : response.statusCode();
+    String description = body != null && body.getValue("description") instanceof String d ? d
+        : "HTTP " + response.statusCode();
+    long retryAfter = body != null && body.getValue("parameters") instanceof JsonObject p
+        && p.getValue("retry_after") instanceof Number n ? n.longValue() : 0;
+    return Future.failedFuture(new Failure(code, method + ": " + code + " " + description, retryAfter));
+  }
+
+  /** A numeric chat id goes as a number, a {@code @username} as a string: Telegram takes either. */
+  static Object chatId(String channelId) {
+    return channelId.startsWith("@") ? channelId : Long.valueOf(channelId);
+  }
+}

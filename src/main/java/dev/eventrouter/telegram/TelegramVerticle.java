@@ -1,0 +1,47 @@
+package dev.eventrouter.telegram;
+
+import dev.eventrouter.bus.Addresses;
+import dev.eventrouter.config.LiveConfig;
+import dev.eventrouter.store.TelegramStore;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.ext.web.client.WebClient;
+import io.vertx.ext.web.client.WebClientOptions;
+
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * The Telegram connector's calls out: keeps the invite-link pools full and works the Telegram outbox (pass-through
+ * and approvals). Woken by the store's notices, and by timers for what a notice missed (work left by a node that
+ * stopped, retries coming due, a pool that rested after a refusal).
+ */
+public final class TelegramVerticle extends VerticleBase {
+
+  /** How often every pool is checked, beside the captures' notices. */
+  static final long POOL_CHECK_MS = 30_000;
+
+  private final TelegramStore store;
+  private final LiveConfig live;
+
+  public TelegramVerticle(TelegramStore store, LiveConfig live) {
+    this.store = store;
+    this.live = live;
+  }
+
+  @Override
+  public Future<?> start() {
+    long timeoutMs = live.current().delivery().requestTimeoutMs();
+    WebClient client = WebClient.create(vertx, new WebClientOptions().setUserAgent("event-router")
+        .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, timeoutMs)));
+    BotApi bot = new BotApi(client, timeoutMs);
+    InviteLinkPool pool = new InviteLinkPool(vertx, live, store, bot);
+    TelegramOutbox outbox = new TelegramOutbox(live, store, client, bot);
+    vertx.setPeriodic(live.current().delivery().scanIntervalMs(), id -> outbox.run());
+    vertx.setPeriodic(1, POOL_CHECK_MS, id -> pool.fillAll());
+    return Future.all(List.of(
+        vertx.eventBus().consumer(Addresses.TELEGRAM_DUE, due -> outbox.run()).completion(),
+        vertx.eventBus().<String>consumer(Addresses.TELEGRAM_LINK_TAKEN,
+            taken -> pool.fill(UUID.fromString(taken.body()))).completion()));
+  }
+}

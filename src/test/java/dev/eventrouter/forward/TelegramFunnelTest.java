@@ -1,0 +1,207 @@
+package dev.eventrouter.forward;
+
+import dev.eventrouter.support.Await;
+import dev.eventrouter.support.FakeTelegram;
+import dev.eventrouter.support.LogCapture;
+import dev.eventrouter.support.TestApp;
+import io.vertx.core.MultiMap;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static dev.eventrouter.support.TestApp.KEY_A;
+import static dev.eventrouter.support.TestApp.WS_A;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The Telegram connector end to end with no advertiser code, on a real PostgreSQL, the fake networks and a fake Bot
+ * API (which also plays the bot's own backend): per-visitor invite links made ahead and handed to captures, join
+ * requests through them attributed, approved and delivered with the click's ids, every update passed through, and
+ * the Bot API's refusals (429 with retry_after, 403) never failing a capture.
+ */
+class TelegramFunnelTest extends FakeNetworksTest {
+
+  private static final String SECRET = "tg-secret-0123456789abcdef";
+  private static final String BACKEND_SECRET = "bots-own-secret-0123456789";
+  private static final long CHANNEL = -1001234567890L;
+
+  private FakeTelegram telegram;
+
+  @BeforeEach
+  void startTelegram() {
+    telegram = FakeTelegram.start(vertx);
+  }
+
+  private void start(int pool) {
+    JsonObject config = ForwardingTestConfig.config(databaseUrl, fake.baseUrl());
+    config.getJsonArray("workspaces").getJsonObject(0).put("telegram", new JsonObject()
+        .put("webhook_secret", SECRET).put("bot_token", FakeTelegram.TOKEN).put("channel_id", CHANNEL)
+        .put("invite_link_pool", pool).put("approve_join_requests", true).put("api_base", telegram.baseUrl())
+        .put("pass_through", new JsonObject().put("url", telegram.backendUrl()).put("secret_token", BACKEND_SECRET)));
+    app = TestApp.start(vertx, config);
+  }
+
+  private HttpResponse<Buffer> update(JsonObject update) {
+    return app.post("/telegram/" + WS_A + "/webhook", MultiMap.caseInsensitiveMultiMap()
+        .add("Content-Type", "application/json").add("X-Telegram-Bot-Api-Secret-Token", SECRET), update.toBuffer());
+  }
+
+  private JsonObject capture(JsonObject click) {
+    HttpResponse<Buffer> response = app.postJson("/api/v1/sessions", KEY_A, click.put("workspace_id", WS_A));
+    assertThat(response.statusCode()).as(response.bodyAsString()).isEqualTo(200);
+    return response.bodyAsJsonObject().getJsonObject("data");
+  }
+
+  private long freeLinks() {
+    return app.rows("SELECT count(*) AS n FROM telegram_invite_links WHERE session_id IS NULL").get(0).getLong("n");
+  }
+
+  private String outboxStatus(long updateId, String kind) {
+    var rows = app.rows("SELECT status FROM telegram_outbox WHERE update_id = $1 AND kind = $2", updateId, kind);
+    return rows.isEmpty() ? null : rows.get(0).getString("status");
+  }
+
+  private static JsonObject joinRequest(long updateId, long user, String link) {
+    return new JsonObject().put("update_id", updateId).put("chat_join_request", new JsonObject()
+        .put("chat", new JsonObject().put("id", CHANNEL).put("title", "Signals").put("type", "channel"))
+        .put("from", new JsonObject().put("id", user).put("is_bot", false).put("first_name", "Ann"))
+        .put("user_chat_id", user).put("date", 1795406060)
+        .put("invite_link", new JsonObject().put("invite_link", link).put("name", "event-router")
+            .put("creator", new JsonObject().put("id", 123456789).put("is_bot", true).put("first_name", "Bot"))
+            .put("creates_join_request", true).put("is_primary", false).put("is_revoked", false)));
+  }
+
+  private static JsonObject start(long updateId, long user, String payload) {
+    return new JsonObject().put("update_id", updateId).put("message", new JsonObject().put("message_id", 7)
+        .put("from", new JsonObject().put("id", user).put("is_bot", false).put("first_name", "Bo"))
+        .put("chat", new JsonObject().put("id", user).put("type", "private")).put("date", 1795406070)
+        .put("text", "/start " + payload));
+  }
+
+  @Test
+  @DisplayName("the whole funnel: click with its own invite link, join request through it delivered with the click "
+      + "ids and approved, /start then an FTD without session_id resolving to the deep link's session")
+  void wholeFunnel() {
+    start(2);
+    Await.until("the pool made ahead", DEADLINE, () -> freeLinks() == 2);
+    JsonObject click = capture(new JsonObject().put("fbclid", "IwAR-funnel").put("ttclid", "E.C.P.funnel"));
+    String session = click.getString("session_id");
+    String link = click.getString("invite_link");
+    assertThat(link).startsWith("https://t.me/+FakeLink");
+    assertThat(click.getString("start_link")).isEqualTo("https://t.me/" + TestApp.BOT_A + "?start=" + session);
+    assertThat(capture(new JsonObject().put("session_id", session)).getString("invite_link"))
+        .as("the same session again: the same link").isEqualTo(link);
+    Await.until("the pool refilled", DEADLINE, () -> freeLinks() == 2);
+    JsonObject made = telegram.calls("createChatInviteLink").get(0).body();
+    assertThat(made).isEqualTo(new JsonObject().put("chat_id", CHANNEL).put("name", "event-router")
+        .put("creates_join_request", true));
+
+    JsonObject join = joinRequest(900, 4242, link);
+    HttpResponse<Buffer> joined = update(join);
+    assertThat(joined.statusCode()).as(joined.bodyAsString()).isEqualTo(200);
+    JsonObject data = joined.bodyAsJsonObject().getJsonObject("data");
+    assertThat(data.getString("session_id")).isEqualTo(session);
+    String eventId = data.getString("event_id");
+    assertThat(update(join).bodyAsJsonObject().getJsonObject("data").getString("event_id"))
+        .as("Telegram sending it again: the same event").isEqualTo(eventId);
+
+    Await.until("delivered to both", DEADLINE, () -> count("meta", "delivered") == 1
+        && count("tiktok", "delivered") == 1);
+    JsonObject meta = fake.lastEvent("meta", eventId);
+    assertThat(meta.getString("event_name")).isEqualTo("Lead");
+    assertThat(meta.getJsonObject("user_data").getString("fbc")).endsWith(".IwAR-funnel");
+    JsonObject tiktok = fake.lastEvent("tiktok", eventId);
+    assertThat(tiktok.getString("event")).isEqualTo("SubmitForm");
+    assertThat(tiktok.getJsonObject("user").getString("ttclid")).isEqualTo("E.C.P.funnel");
+
+    Await.until("approved", DEADLINE, () -> "delivered".equals(outboxStatus(900, "approve")));
+    assertThat(telegram.calls("approveChatJoinRequest")).extracting(FakeTelegram.Call::body)
+        .containsExactly(new JsonObject().put("chat_id", CHANNEL).put("user_id", 4242));
+
+    HttpResponse<Buffer> started = update(start(901, 5151, session));
+    assertThat(started.statusCode()).as(started.bodyAsString()).isEqualTo(200);
+    JsonObject deposit = app.postEvent(KEY_A, new JsonObject().put("workspace_id", WS_A).put("event_name", "FTD")
+        .put("telegram_id", 5151).put("value", 30).put("currency", "USD")).bodyAsJsonObject().getJsonObject("data");
+    assertThat(deposit.getString("session_id")).isEqualTo(session);
+
+    Await.until("both updates passed through", DEADLINE, () -> telegram.passed().size() == 2);
+    assertThat(telegram.passed()).extracting(FakeTelegram.Passed::update)
+        .as("unchanged, each once").containsExactlyInAnyOrder(join, start(901, 5151, session));
+    assertThat(telegram.passed()).extracting(FakeTelegram.Passed::secretHeader)
+        .as("the backend's own secret, not the receiver's").containsOnly(BACKEND_SECRET);
+  }
+
+  @Test
+  @DisplayName("a join request through a link that is no session's is passed through, not attributed or approved")
+  void foreignLink() {
+    start(1);
+    HttpResponse<Buffer> response = update(joinRequest(910, 4343, "https://t.me/+AdminsOwnLink"));
+    assertThat(response.statusCode()).as(response.bodyAsString()).isEqualTo(200);
+    assertThat(response.bodyAsJsonObject().getJsonObject("data").getBoolean("handled")).isFalse();
+    Await.until("passed through", DEADLINE, () -> "delivered".equals(outboxStatus(910, "pass_through")));
+    assertThat(outboxStatus(910, "approve")).isNull();
+    assertThat(app.count("events")).isZero();
+  }
+
+  @Test
+  @DisplayName("Bot API refusals: 429 waits retry_after, 403 is logged in Telegram's words without the token, and "
+      + "captures answer without a link meanwhile")
+  void refusals() {
+    telegram.failNext("createChatInviteLink", 429, "Too Many Requests: retry after 1", 1);
+    LogCapture logs = LogCapture.start();
+    try {
+      start(1);
+      Await.until("the first try refused", DEADLINE, () -> telegram.calls("createChatInviteLink").size() == 1);
+      JsonObject early = capture(new JsonObject().put("fbclid", "IwAR-early"));
+      assertThat(early.getString("invite_link")).as("an empty pool: no link, the capture still stored").isNull();
+      assertThat(early.getString("start_link")).endsWith("?start=" + early.getString("session_id"));
+      Await.until("made after retry_after", DEADLINE, () -> {
+        capture(new JsonObject());
+        return app.count("telegram_invite_links") > 0;
+      });
+      assertThat(telegram.calls("createChatInviteLink")).hasSizeGreaterThanOrEqualTo(2);
+
+      telegram.failNext("createChatInviteLink", 403, "Forbidden: bot is not a member of the channel chat", null);
+      Await.until("the refusal logged", DEADLINE, () -> {
+        capture(new JsonObject());
+        return logs.text().contains("Forbidden: bot is not a member of the channel chat");
+      });
+      assertThat(logs.text()).contains("Too Many Requests: retry after 1").doesNotContain(FakeTelegram.TOKEN)
+          .doesNotContain(FakeTelegram.TOKEN.split(":")[1]);
+    } finally {
+      logs.stop();
+    }
+  }
+
+  @Test
+  @DisplayName("pass-through and approvals are retried on 5xx and 429 (retry_after), failed on other refusals")
+  void retries() {
+    start(1);
+    telegram.backendAnswers(503, 200, 400);
+    telegram.failNext("approveChatJoinRequest", 429, "Too Many Requests: retry after 1", 1);
+    Await.until("a link", DEADLINE, () -> freeLinks() == 1);
+    String link = capture(new JsonObject()).getString("invite_link");
+    assertThat(update(joinRequest(920, 6001, link)).statusCode()).isEqualTo(200);
+    Await.until("passed on its second try", DEADLINE, () -> "delivered".equals(outboxStatus(920, "pass_through")));
+    Await.until("approved after retry_after", DEADLINE, () -> "delivered".equals(outboxStatus(920, "approve")));
+    assertThat(telegram.calls("approveChatJoinRequest")).hasSize(2);
+    List<Long> attempts = app.rows("SELECT attempts FROM telegram_outbox WHERE update_id = 920 ORDER BY kind")
+        .stream().map(row -> (long) row.getInteger("attempts")).toList();
+    assertThat(attempts).as("approve, pass_through").containsExactly(2L, 2L);
+
+    telegram.failNext("approveChatJoinRequest", 400, "Bad Request: USER_ALREADY_PARTICIPANT", null);
+    Await.until("another link", DEADLINE, () -> freeLinks() == 1);
+    String second = capture(new JsonObject()).getString("invite_link");
+    assertThat(update(joinRequest(921, 6002, second)).statusCode()).isEqualTo(200);
+    Await.until("the backend's 400 fails it", DEADLINE, () -> "failed".equals(outboxStatus(921, "pass_through")));
+    Await.until("the approval refused for good", DEADLINE, () -> "failed".equals(outboxStatus(921, "approve")));
+    assertThat(app.rows("SELECT last_error FROM telegram_outbox WHERE update_id = 921 ORDER BY kind")
+        .stream().map(row -> row.getString("last_error")).toList())
+        .containsExactly("approveChatJoinRequest: 400 Bad Request: USER_ALREADY_PARTICIPANT", "bot backend HTTP 400");
+  }
+}
