@@ -4,6 +4,7 @@ import dev.eventrouter.config.ApiKeys;
 import dev.eventrouter.config.ConfigLoader;
 import dev.eventrouter.support.Await;
 import dev.eventrouter.support.Browser;
+import dev.eventrouter.support.FakeTelegram;
 import dev.eventrouter.support.TestApp;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonArray;
@@ -72,6 +73,7 @@ class PrelandingKitBrowserTest extends FakeNetworksTest {
                     data-bot="@%s"></script>
             </head><body>
               <a id="bot" href="https://t.me/%s">Join</a>
+              <a id="channel" href="https://t.me/signals_channel" data-er-channel>Channel</a>
               <a id="app" href="tg://resolve?domain=%s">Open the app</a>
               <a id="other-bot" href="https://t.me/someone_elses_bot">Other</a>
               <a id="web" href="https://shop.example/">Shop</a>
@@ -105,7 +107,15 @@ class PrelandingKitBrowserTest extends FakeNetworksTest {
 
   /** The service, its workspace A with a publishable key for pages served from {@code origin}. */
   private void start(String origin) {
+    start(origin, null);
+  }
+
+  /** With the workspace's Telegram connector, when given. */
+  private void start(String origin, JsonObject telegram) {
     JsonObject config = ForwardingTestConfig.config(databaseUrl, fake.baseUrl());
+    if (telegram != null) {
+      config.getJsonArray("workspaces").getJsonObject(0).put("telegram", telegram);
+    }
     config.getJsonArray("workspaces").getJsonObject(0).put("publishable_keys", new JsonArray()
         .add(new JsonObject().put("key", ApiKeys.configValue(PUBLISHABLE))
             .put("allowed_origins", new JsonArray().add(origin))));
@@ -133,6 +143,8 @@ class PrelandingKitBrowserTest extends FakeNetworksTest {
     assertThat(href("app")).isEqualTo("tg://resolve?domain=" + BOT_A + "&start=" + sessionId);
     assertThat(href("other-bot")).as("another bot's link is left alone").isEqualTo("https://t.me/someone_elses_bot");
     assertThat(href("web")).isEqualTo("https://shop.example/");
+    assertThat(href("channel")).as("no invite links made: the channel link as written")
+        .isEqualTo("https://t.me/signals_channel");
 
     Row click = app.rows("SELECT * FROM click_sessions WHERE session_id = $1", sessionId).get(0);
     assertThat(click.getString("fbclid")).isEqualTo("IwAR-from-url");
@@ -159,6 +171,26 @@ class PrelandingKitBrowserTest extends FakeNetworksTest {
     JsonObject tiktok = fake.lastEvent("tiktok", eventId).getJsonObject("user");
     assertThat(tiktok.getString("ttclid")).isEqualTo("E.C.P.from-url");
     assertThat(tiktok.getString("ttp")).isEqualTo(TTP);
+  }
+
+  @Test
+  @DisplayName("with the workspace's invite links, the channel link becomes the visitor's own, bound to the click")
+  void channelInviteLink() {
+    FakeTelegram telegram = FakeTelegram.start(vertx);
+    try {
+      start("http://localhost:" + landing.actualPort(), new JsonObject()
+          .put("webhook_secret", "tg-secret-0123456789ab").put("bot_token", FakeTelegram.TOKEN)
+          .put("channel_id", -1001234567890L).put("invite_link_pool", 1).put("api_base", telegram.baseUrl()));
+      Await.until("the pool made ahead", DEADLINE, () -> app.count("telegram_invite_links") == 1);
+      browser.get("http://localhost:" + landing.actualPort() + "/offer?fbclid=IwAR-channel");
+      waiting().until(d -> href("channel").startsWith("https://t.me/+"));
+
+      String sessionId = href("bot").substring(href("bot").indexOf("start=") + "start=".length());
+      assertThat(app.rows("SELECT session_id FROM telegram_invite_links WHERE invite_link = $1", href("channel"))
+          .get(0).getString("session_id")).isEqualTo(sessionId);
+    } finally {
+      telegram.close();
+    }
   }
 
   @Test

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.UUID;
 
 import static dev.eventrouter.support.TestApp.KEY_A;
 import static dev.eventrouter.support.TestApp.WS_A;
@@ -203,5 +204,24 @@ class TelegramFunnelTest extends FakeNetworksTest {
     assertThat(app.rows("SELECT last_error FROM telegram_outbox WHERE update_id = 921 ORDER BY kind")
         .stream().map(row -> row.getString("last_error")).toList())
         .containsExactly("approveChatJoinRequest: 400 Bad Request: USER_ALREADY_PARTICIPANT", "bot backend HTTP 400");
+  }
+
+  @Test
+  @DisplayName("a job older than Telegram keeps an update (24 h) expires, one of a connector since removed fails; "
+      + "neither is sent")
+  void leftovers() {
+    start(1);
+    app.rows("INSERT INTO telegram_outbox (workspace_id, update_id, kind, body, received_at)"
+        + " VALUES ($1, 930, 'pass_through', $2, now() - interval '25 hours') RETURNING update_id",
+        UUID.fromString(WS_A), new JsonObject().put("update_id", 930));
+    app.rows("INSERT INTO telegram_outbox (workspace_id, update_id, kind, body)"
+        + " VALUES ($1, 931, 'approve', $2) RETURNING update_id",
+        UUID.fromString(TestApp.WS_B), new JsonObject().put("chat_id", CHANNEL).put("user_id", 7));
+    Await.until("both ended", DEADLINE, () -> "expired".equals(outboxStatus(930, "pass_through"))
+        && "failed".equals(outboxStatus(931, "approve")));
+    assertThat(app.rows("SELECT last_error FROM telegram_outbox WHERE update_id = 931").get(0).getString("last_error"))
+        .isEqualTo("approve_join_requests is no longer configured");
+    assertThat(telegram.passed()).isEmpty();
+    assertThat(telegram.calls("approveChatJoinRequest")).isEmpty();
   }
 }

@@ -49,6 +49,10 @@ public final class FakeTelegram {
     return fake;
   }
 
+  public void close() {
+    server.close().await();
+  }
+
   public String baseUrl() {
     return "http://127.0.0.1:" + server.actualPort();
   }

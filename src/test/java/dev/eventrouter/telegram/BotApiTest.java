@@ -1,0 +1,108 @@
+package dev.eventrouter.telegram;
+
+import dev.eventrouter.config.TelegramConfig;
+import dev.eventrouter.support.Await;
+import dev.eventrouter.support.FakeTelegram;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.ext.web.client.WebClient;
+import io.vertx.junit5.VertxExtension;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The Bot API client against the fake Bot API and against servers that answer what Telegram never would. */
+@ExtendWith(VertxExtension.class)
+class BotApiTest {
+
+  private FakeTelegram telegram;
+  private BotApi api;
+  private Vertx vertx;
+
+  @BeforeEach
+  void start(Vertx vertx) {
+    this.vertx = vertx;
+    telegram = FakeTelegram.start(vertx);
+    api = new BotApi(WebClient.create(vertx), 2_000);
+  }
+
+  private TelegramConfig bot(String apiBase, String token, String channel) {
+    return new TelegramConfig("tg-secret-0123456789abcdef", null, token, channel, 1, true, apiBase, null);
+  }
+
+  private BotApi.Failure failure(io.vertx.core.Future<?> call) {
+    Throwable failure = Await.failure(call);
+    assertThat(failure).isInstanceOf(BotApi.Failure.class);
+    return (BotApi.Failure) failure;
+  }
+
+  @Test
+  @DisplayName("createChatInviteLink: a join-request link of the channel, by numeric id or @username")
+  void createsLinks() {
+    assertThat(Await.result(api.createInviteLink(bot(telegram.baseUrl(), FakeTelegram.TOKEN, "-1001234567890"), "n")))
+        .startsWith("https://t.me/+FakeLink");
+    assertThat(Await.result(api.createInviteLink(bot(telegram.baseUrl(), FakeTelegram.TOKEN, "@signals"), "n")))
+        .startsWith("https://t.me/+FakeLink");
+    assertThat(telegram.calls("createChatInviteLink")).extracting(call -> call.body().getValue("chat_id"))
+        .containsExactly(-1001234567890L, "@signals");
+    Await.result(api.approveJoinRequest(bot(telegram.baseUrl(), FakeTelegram.TOKEN, "-1001234567890"), -1001234567890L, 42));
+    assertThat(telegram.calls("approveChatJoinRequest").get(0).body().getLong("user_id")).isEqualTo(42);
+  }
+
+  @Test
+  @DisplayName("Telegram's refusals keep its code, words and retry_after; which are worth another try")
+  void refusals() {
+    telegram.failNext("createChatInviteLink", 429, "Too Many Requests: retry after 7", 7);
+    BotApi.Failure limited = failure(api.createInviteLink(bot(telegram.baseUrl(), FakeTelegram.TOKEN, "-1"), "n"));
+    assertThat(limited.code()).isEqualTo(429);
+    assertThat(limited.retryAfterSeconds()).isEqualTo(7);
+    assertThat(limited.transientFailure()).isTrue();
+    assertThat(limited.getMessage()).isEqualTo("createChatInviteLink: 429 Too Many Requests: retry after 7");
+
+    telegram.failNext("approveChatJoinRequest", 400, "Bad Request: HIDE_REQUESTER_MISSING", null);
+    BotApi.Failure bad = failure(api.approveJoinRequest(bot(telegram.baseUrl(), FakeTelegram.TOKEN, "-1"), -1L, 5));
+    assertThat(bad.code()).isEqualTo(400);
+    assertThat(bad.retryAfterSeconds()).isZero();
+    assertThat(bad.transientFailure()).isFalse();
+
+    BotApi.Failure wrongToken = failure(api.createInviteLink(bot(telegram.baseUrl(), "1:wrongwrongwrongwrongwrong",
+        "-1"), "n"));
+    assertThat(wrongToken.code()).isEqualTo(401);
+    assertThat(wrongToken.transientFailure()).isFalse();
+    assertThat(wrongToken.getMessage()).doesNotContain("wrongwrong");
+  }
+
+  @Test
+  @DisplayName("what Telegram never answers: a proxy's HTML, ok without a link, no answer at all; none quotes the URL")
+  void oddAnswers() {
+    HttpServer proxy = vertx.createHttpServer().requestHandler(request -> {
+      if (request.path().endsWith("/createChatInviteLink") && request.path().contains("/ok/")) {
+        request.response().putHeader("Content-Type", "application/json").end("{\"ok\":true,\"result\":{}}");
+      } else {
+        request.response().setStatusCode(502).end("<html>Bad Gateway</html>");
+      }
+    }).listen(0, "127.0.0.1").await();
+    String base = "http://127.0.0.1:" + proxy.actualPort();
+    BotApi.Failure gateway = failure(api.createInviteLink(bot(base, FakeTelegram.TOKEN, "-1"), "n"));
+    assertThat(gateway.code()).isEqualTo(502);
+    assertThat(gateway.getMessage()).isEqualTo("createChatInviteLink: 502 HTTP 502");
+    assertThat(gateway.transientFailure()).isTrue();
+
+    BotApi.Failure noLink = failure(api.createInviteLink(bot(base + "/ok", FakeTelegram.TOKEN, "-1"), "n"));
+    assertThat(noLink.code()).isZero();
+    assertThat(noLink.getMessage()).isEqualTo("createChatInviteLink answered no invite_link");
+
+    Await.result(proxy.close());
+    BotApi.Failure gone = failure(api.setWebhook(bot(base, FakeTelegram.TOKEN, "-1"), "https://x.example/h",
+        List.of("message")));
+    assertThat(gone.code()).isZero();
+    assertThat(gone.transientFailure()).isTrue();
+    assertThat(gone.getMessage()).startsWith("setWebhook: no answer (").doesNotContain(FakeTelegram.TOKEN)
+        .doesNotContain("127.0.0.1");
+  }
+}
