@@ -133,6 +133,17 @@ class ConfigTest {
         "123456:AAbbCCdd_eeFF-gg0123456789", "-1001234567890", 3, true, "http://127.0.0.1:9",
         new TelegramConfig.PassThrough("https://bot.example/hook", "bots-own-secret-0123")));
     assertThat(bot.makesInviteLinks()).isTrue();
+    ws(withTelegram).put("telegram", new JsonObject().put("webhook_secret", "${TG_SECRET}")
+        .put("bot_token", "${TG_TOKEN}").put("channel_id", "@signals_ch"));
+    TelegramConfig defaults = resolve(withTelegram, Map.of("TG_SECRET", "s3cret_0123456789-abc",
+        "TG_TOKEN", "123456:AAbbCCdd_eeFF-gg0123456789")).workspaces().get(0).telegram();
+    assertThat(defaults).isEqualTo(new TelegramConfig("s3cret_0123456789-abc", null,
+        "123456:AAbbCCdd_eeFF-gg0123456789", "@signals_ch", TelegramConfig.DEFAULT_INVITE_LINK_POOL, false,
+        TelegramConfig.DEFAULT_API_BASE, null));
+    ws(withTelegram).getJsonObject("telegram").remove("channel_id");
+    assertThat(resolve(withTelegram, Map.of("TG_SECRET", "s3cret_0123456789-abc",
+        "TG_TOKEN", "123456:AAbbCCdd_eeFF-gg0123456789")).workspaces().get(0).telegram().makesInviteLinks())
+        .as("a bot without a channel makes no links").isFalse();
     assertThat(bot.toString() + bot.passThrough()).doesNotContain("AAbbCCdd").doesNotContain("bots-own-secret");
     assertThat(bare.workspaces().get(0).publishableKeys()).isEmpty();
     assertThat(bare.http().trustedProxies()).isEmpty();
@@ -210,6 +221,17 @@ class ConfigTest {
         bad("workspaces[0].telegram: channel_id and approve_join_requests need the bot's bot_token",
             c -> ws(c).put("telegram", new JsonObject().put("webhook_secret", "0123456789abcdef")
                 .put("channel_id", "@mychannel"))),
+        bad("workspaces[0].telegram.channel_id: must be the channel's numeric id", c -> ws(c).put("telegram",
+            new JsonObject().put("webhook_secret", "0123456789abcdef").put("bot_token", "1:abcdefghijklmnopqrstuvwxyz")
+                .put("channel_id", -100.5))),
+        bad("workspaces[0].telegram.channel_id: must be the channel's numeric id", c -> ws(c).put("telegram",
+            new JsonObject().put("webhook_secret", "0123456789abcdef").put("bot_token", "1:abcdefghijklmnopqrstuvwxyz")
+                .put("channel_id", true))),
+        bad("workspaces[0].telegram.pass_through: must be an object", c -> ws(c).put("telegram",
+            new JsonObject().put("webhook_secret", "0123456789abcdef").put("pass_through", "https://bot.example/"))),
+        bad("workspaces[0].telegram.pass_through.token: unknown key", c -> ws(c).put("telegram",
+            new JsonObject().put("webhook_secret", "0123456789abcdef").put("pass_through", new JsonObject()
+                .put("url", "https://bot.example/hook").put("token", "x")))),
         bad("workspaces[0].telegram: channel_id and approve_join_requests need the bot's bot_token",
             c -> ws(c).put("telegram", new JsonObject().put("webhook_secret", "0123456789abcdef")
                 .put("approve_join_requests", true))),

@@ -43,6 +43,9 @@ class TelegramWebhookUnitTest {
   private static final UUID WS = UUID.fromString("7c9e6679-7425-40de-944b-e07fc1f90ae7");
   private static final UUID WITH_START = UUID.fromString("8c9e6679-7425-40de-944b-e07fc1f90ae7");
   private static final UUID NO_TELEGRAM = UUID.fromString("9c9e6679-7425-40de-944b-e07fc1f90ae7");
+  /** Invite links, approvals and a pass-through. */
+  private static final UUID FULL = UUID.fromString("ac9e6679-7425-40de-944b-e07fc1f90ae7");
+  private static final String POOLED_LINK = "https://t.me/+Pooled";
   private static final String SECRET = "tg-secret-0123456789abcdef";
   private static final long USER = 555000111;
 
@@ -51,6 +54,8 @@ class TelegramWebhookUnitTest {
   private final List<Message<JsonObject>> asked = new CopyOnWriteArrayList<>();
   /** What was handed the store's Telegram side: it answers the session a link's name carries, as for no stored link. */
   private final List<TelegramUpdate> queued = new CopyOnWriteArrayList<>();
+  private final List<JsonObject> linkAsks = new CopyOnWriteArrayList<>();
+  private volatile boolean poolBroken;
 
   private static WorkspaceConfig workspace(UUID id, TelegramConfig telegram) {
     byte[] hash = HexFormat.of().parseHex(ApiKeys.configValue("key-" + id).substring(ApiKeys.PREFIX.length()));
@@ -60,7 +65,7 @@ class TelegramWebhookUnitTest {
 
   @BeforeEach
   void start(Vertx vertx) {
-    for (String address : List.of(Addresses.SESSIONS_INVITE, Addresses.EVENTS_INGEST)) {
+    for (String address : List.of(Addresses.SESSIONS_INVITE, Addresses.EVENTS_INGEST, Addresses.SESSIONS_CAPTURE)) {
       Await.result(vertx.eventBus().<JsonObject>consumer(address, message -> {
         asked.add(message);
         message.reply(address.equals(Addresses.EVENTS_INGEST)
@@ -70,10 +75,23 @@ class TelegramWebhookUnitTest {
     Await.result(vertx.eventBus().<JsonObject>consumer(Addresses.TELEGRAM_UPDATE, message -> {
       TelegramUpdate update = TelegramUpdate.fromJson(message.body());
       queued.add(update);
-      message.reply(new JsonObject().put("session_id", update.namedSession()));
+      // The store knows one link of its pool; for any other the update's own session stands.
+      message.reply(new JsonObject().put("session_id", POOLED_LINK.equals(update.inviteLink()) ? "pooled_s"
+          : update.namedSession()));
+    }).completion());
+    Await.result(vertx.eventBus().<JsonObject>consumer(Addresses.SESSIONS_INVITE_LINK, message -> {
+      linkAsks.add(message.body());
+      if (poolBroken) {
+        message.fail(503, "not done");
+      } else {
+        message.reply(new JsonObject().put("invite_link", "https://t.me/+L1"));
+      }
     }).completion());
     HttpConfig http = new HttpConfig("127.0.0.1", 0, 4096, 1, 500);
-    AccessControl access = new AccessControl(List.of(workspace(WS, TelegramConfig.receiverOnly(SECRET, null)),
+    TelegramConfig full = new TelegramConfig(SECRET, "BotStart", "1:abcdefghijklmnopqrstuvwxyz", "-100123", 5, true,
+        TelegramConfig.DEFAULT_API_BASE, new TelegramConfig.PassThrough("https://bot.example/hook", null));
+    AccessControl access = new AccessControl(List.of(workspace(FULL, full),
+        workspace(WS, TelegramConfig.receiverOnly(SECRET, null)),
         workspace(WITH_START, TelegramConfig.receiverOnly(SECRET, "BotStart")), workspace(NO_TELEGRAM, null)), http,
         System::nanoTime);
     HttpVerticle verticle = new HttpVerticle(http, access, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
@@ -188,6 +206,64 @@ class TelegramWebhookUnitTest {
         .as("already a member: no join").isFalse();
     assertThat(handled(WS, memberUpdate(13, "member", "left", "er:sess_2")).getBoolean("handled")).isFalse();
     assertThat(asked).isEmpty();
+  }
+
+  @Test
+  @DisplayName("with a pass-through every update is queued whole; a join through a pooled link takes the store's "
+      + "session and is queued for approval")
+  void queuedForTheStore() {
+    JsonObject hello = message(50, "hello");
+    assertThat(handled(FULL, hello)).isEqualTo(new JsonObject().put("handled", false));
+    assertThat(queued).containsExactly(new TelegramUpdate(FULL, 50, hello, null, null, null));
+    assertThat(asked).as("nothing to attribute").isEmpty();
+
+    queued.clear();
+    JsonObject join = joinRequest(51, "event-router");
+    join.getJsonObject("chat_join_request").getJsonObject("invite_link").put("invite_link", POOLED_LINK);
+    JsonObject joined = handled(FULL, join);
+    assertThat(joined.getString("session_id")).isEqualTo("pooled_s");
+    assertThat(queued).containsExactly(new TelegramUpdate(FULL, 51, join, POOLED_LINK, null,
+        new JsonObject().put("chat_id", -100123L).put("user_id", USER)));
+    assertThat(InviteSession.fromJson(asked.get(0).body()))
+        .isEqualTo(new InviteSession(FULL, USER, "pooled_s", POOLED_LINK));
+    assertThat(IngestRequest.fromJson(asked.get(1).body()).event().eventName()).isEqualTo(TelegramWebhook.JOIN_EVENT);
+
+    queued.clear();
+    asked.clear();
+    JsonObject start = message(52, "/start s_52");
+    JsonObject started = handled(FULL, start);
+    assertThat(started.getString("session_id")).isEqualTo("s_52");
+    assertThat(queued).containsExactly(new TelegramUpdate(FULL, 52, start, null, "s_52", null));
+    assertThat(IngestRequest.fromJson(asked.get(1).body()).event().eventName()).isEqualTo("BotStart");
+  }
+
+  private HttpResponse<Buffer> capture(UUID workspace) {
+    return Await.result(client.post(port, "127.0.0.1", "/api/v1/sessions").putHeader("x-api-key", "key-" + workspace)
+        .sendJsonObject(new JsonObject().put("workspace_id", workspace.toString()).put("fbclid", "IwAR-1")));
+  }
+
+  @Test
+  @DisplayName("a capture of a workspace with a channel answers the session's invite link from the pool; none when "
+      + "the workspace makes none or the pool cannot answer, and the capture still succeeds")
+  void captureInviteLink() {
+    HttpResponse<Buffer> withLink = capture(FULL);
+    assertThat(withLink.statusCode()).as(withLink.bodyAsString()).isEqualTo(200);
+    JsonObject data = withLink.bodyAsJsonObject().getJsonObject("data");
+    assertThat(data.getString("invite_link")).isEqualTo("https://t.me/+L1");
+    assertThat(linkAsks).containsExactly(new JsonObject().put("workspace_id", FULL.toString())
+        .put("chat_id", "-100123").put("session_id", data.getString("session_id")));
+
+    HttpResponse<Buffer> receiverOnly = capture(WS);
+    assertThat(receiverOnly.statusCode()).isEqualTo(200);
+    assertThat(receiverOnly.bodyAsJsonObject().getJsonObject("data").containsKey("invite_link")).isFalse();
+    assertThat(linkAsks).hasSize(1);
+
+    poolBroken = true;
+    HttpResponse<Buffer> broken = capture(FULL);
+    assertThat(broken.statusCode()).as(broken.bodyAsString()).isEqualTo(200);
+    assertThat(broken.bodyAsJsonObject().getJsonObject("data").containsKey("invite_link")).isFalse();
+    assertThat(broken.bodyAsJsonObject().getJsonObject("data").getString("start_link")).startsWith("https://t.me/");
+    assertThat(linkAsks).hasSize(2);
   }
 
   @Test
