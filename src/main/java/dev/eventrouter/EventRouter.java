@@ -106,7 +106,7 @@ public final class EventRouter {
         chain = chain.compose(id -> vertx.deployVerticle(new BacklogMonitor(deliveries::backlog, metrics)))
             .onSuccess(deployments::add);
         chain = chain.compose(id -> vertx.deployVerticle(new TelegramVerticle(new TelegramStore(database.pool()),
-                live)))
+                live, metrics)))
             .onSuccess(deployments::add);
       }
       return chain

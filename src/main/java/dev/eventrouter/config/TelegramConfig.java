@@ -40,9 +40,9 @@ public record TelegramConfig(String webhookSecret, String startEvent, String bot
         DEFAULT_API_BASE, null);
   }
 
-  /** Whether captures get an invite link of their own. */
+  /** Whether captures get an invite link of their own (the config refuses a channel without a bot token). */
   public boolean makesInviteLinks() {
-    return botToken != null && channelId != null;
+    return channelId != null;
   }
 
   /** Never print the secret or the token. */

@@ -125,8 +125,8 @@ final class WorkspaceParser {
   /** Where the bot's updates go on to, or null. */
   private TelegramConfig.PassThrough passThrough(JsonObject json, String path) {
     r.unknownKeys(json, path, PASS_THROUGH_KEYS);
-    String url = r.string(json, "url", path + ".url", null);
-    if (url == null || !url.matches("https?://[^/?#\\s]+([/?#]\\S*)?")) {
+    String url = r.string(json, "url", path + ".url", "");
+    if (!url.matches("https?://[^/?#\\s]+([/?#]\\S*)?")) {
       r.problem(path + ".url: required, the absolute http(s) URL of the bot's own webhook");
     }
     String secret = r.string(json, "secret_token", path + ".secret_token", null);

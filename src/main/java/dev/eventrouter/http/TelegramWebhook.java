@@ -94,7 +94,8 @@ final class TelegramWebhook {
     Future<String> session = queued.passThrough() == null && queued.inviteLink() == null
         ? Future.succeededFuture(found == null ? null : found.sessionId())
         : store.ask(Addresses.TELEGRAM_UPDATE, queued.toJson(), rc).map(reply -> reply.getString("session_id"));
-    session.compose(sessionId -> found == null || sessionId == null
+    // A session comes only with an attribution: from the update itself, or from the store for its link.
+    session.compose(sessionId -> sessionId == null
             ? Future.succeededFuture(new JsonObject().put("handled", false))
             : attribute(rc, workspace, found.withSession(sessionId), "telegram-update-" + id.longValue(), receivedAt))
         .onSuccess(data -> Responses.ok(rc, data))
@@ -176,7 +177,8 @@ final class TelegramWebhook {
     Matcher named = invite.getValue("name") instanceof String name ? LINK_SESSION.matcher(name) : null;
     String session = named != null && named.matches() ? named.group(1) : null;
     String url = invite.getValue("invite_link") instanceof String u ? u : null;
-    return session == null && url == null ? null : new Attribution(user, session, url, JOIN_EVENT);
+    // Neither a session nor a URL: the store is asked nothing, and no session means nothing attributed.
+    return new Attribution(user, session, url, JOIN_EVENT);
   }
 
   /** A Telegram user's id (a positive whole number), or null. */

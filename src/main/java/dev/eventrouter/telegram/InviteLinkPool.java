@@ -5,6 +5,7 @@ import dev.eventrouter.config.LiveConfig;
 import dev.eventrouter.config.TelegramConfig;
 import dev.eventrouter.config.WorkspaceConfig;
 import dev.eventrouter.store.TelegramStore;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import org.slf4j.Logger;
@@ -32,13 +33,15 @@ final class InviteLinkPool {
   private final LiveConfig live;
   private final TelegramStore store;
   private final BotApi bot;
+  private final MeterRegistry metrics;
   private final Map<UUID, Long> restingUntil = new HashMap<>();
 
-  InviteLinkPool(Vertx vertx, LiveConfig live, TelegramStore store, BotApi bot) {
+  InviteLinkPool(Vertx vertx, LiveConfig live, TelegramStore store, BotApi bot, MeterRegistry metrics) {
     this.vertx = vertx;
     this.live = live;
     this.store = store;
     this.bot = bot;
+    this.metrics = metrics;
   }
 
   /** Tops up every workspace that makes invite links. */
@@ -74,8 +77,14 @@ final class InviteLinkPool {
     }
     return bot.createInviteLink(telegram, LINK_NAME)
         .compose(link -> store.addLink(workspaceId, telegram.channelId(), link))
-        .compose(added -> make(workspaceId, telegram, missing - 1, made + 1))
+        .compose(added -> {
+          count(workspaceId, "made");
+          return make(workspaceId, telegram, missing - 1, made + 1);
+        })
         .recover(failure -> {
+          if (failure instanceof BotApi.Failure) {
+            count(workspaceId, "refused");
+          }
           long restMs = failure instanceof BotApi.Failure refused && refused.retryAfterSeconds() > 0
               ? refused.retryAfterSeconds() * 1000 : REST_AFTER_REFUSAL_MS;
           restingUntil.put(workspaceId, System.currentTimeMillis() + restMs);
@@ -83,6 +92,11 @@ final class InviteLinkPool {
               made, made + missing, restMs / 1000, describe(failure));
           return Future.succeededFuture(made);
         });
+  }
+
+  private void count(UUID workspaceId, String outcome) {
+    metrics.counter("event_router.telegram.invite_links", "workspace", workspaceId.toString(), "outcome", outcome)
+        .increment();
   }
 
   private static String describe(Throwable failure) {

@@ -9,6 +9,7 @@ import dev.eventrouter.config.TelegramConfig;
 import dev.eventrouter.config.WorkspaceConfig;
 import dev.eventrouter.store.TelegramStore;
 import dev.eventrouter.store.TelegramStore.Job;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.client.HttpResponse;
@@ -39,14 +40,16 @@ final class TelegramOutbox {
   private final TelegramStore store;
   private final WebClient client;
   private final BotApi bot;
+  private final MeterRegistry metrics;
   private boolean running;
   private boolean again;
 
-  TelegramOutbox(LiveConfig live, TelegramStore store, WebClient client, BotApi bot) {
+  TelegramOutbox(LiveConfig live, TelegramStore store, WebClient client, BotApi bot, MeterRegistry metrics) {
     this.live = live;
     this.store = store;
     this.client = client;
     this.bot = bot;
+    this.metrics = metrics;
   }
 
   /** Runs every due job, claim after claim, while full claims come back; one run at a time per verticle. */
@@ -124,6 +127,7 @@ final class TelegramOutbox {
     DeliveryConfig config = live.current().delivery();
     long delayMs = Math.max(askedMs, Backoff.delayMs(job.attempts() - 1, config.initialBackoffMs(),
         config.maxBackoffMs()));
+    count(job, "retried");
     return store.retry(job, delayMs, error);
   }
 
@@ -132,6 +136,11 @@ final class TelegramOutbox {
       LOG.warn("workspace {}: Telegram update {} {} {}: {}", job.workspaceId(), job.updateId(), job.kind(), status,
           error);
     }
+    count(job, status);
     return store.finish(job, status, error);
+  }
+
+  private void count(Job job, String outcome) {
+    metrics.counter("event_router.telegram.jobs", "kind", job.kind(), "outcome", outcome).increment();
   }
 }

@@ -3,6 +3,7 @@ package dev.eventrouter.telegram;
 import dev.eventrouter.bus.Addresses;
 import dev.eventrouter.config.LiveConfig;
 import dev.eventrouter.store.TelegramStore;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.ext.web.client.WebClient;
@@ -23,10 +24,12 @@ public final class TelegramVerticle extends VerticleBase {
 
   private final TelegramStore store;
   private final LiveConfig live;
+  private final MeterRegistry metrics;
 
-  public TelegramVerticle(TelegramStore store, LiveConfig live) {
+  public TelegramVerticle(TelegramStore store, LiveConfig live, MeterRegistry metrics) {
     this.store = store;
     this.live = live;
+    this.metrics = metrics;
   }
 
   @Override
@@ -35,8 +38,8 @@ public final class TelegramVerticle extends VerticleBase {
     WebClient client = WebClient.create(vertx, new WebClientOptions().setUserAgent("event-router")
         .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, timeoutMs)));
     BotApi bot = new BotApi(client, timeoutMs);
-    InviteLinkPool pool = new InviteLinkPool(vertx, live, store, bot);
-    TelegramOutbox outbox = new TelegramOutbox(live, store, client, bot);
+    InviteLinkPool pool = new InviteLinkPool(vertx, live, store, bot, metrics);
+    TelegramOutbox outbox = new TelegramOutbox(live, store, client, bot, metrics);
     vertx.setPeriodic(live.current().delivery().scanIntervalMs(), id -> outbox.run());
     vertx.setPeriodic(1, POOL_CHECK_MS, id -> pool.fillAll());
     return Future.all(List.of(

@@ -144,6 +144,7 @@ class ConfigTest {
     assertThat(resolve(withTelegram, Map.of("TG_SECRET", "s3cret_0123456789-abc",
         "TG_TOKEN", "123456:AAbbCCdd_eeFF-gg0123456789")).workspaces().get(0).telegram().makesInviteLinks())
         .as("a bot without a channel makes no links").isFalse();
+    assertThat(bot.passThrough().toString()).isEqualTo("PassThrough[https://bot.example/hook]");
     assertThat(bot.toString() + bot.passThrough()).doesNotContain("AAbbCCdd").doesNotContain("bots-own-secret");
     assertThat(bare.workspaces().get(0).publishableKeys()).isEmpty();
     assertThat(bare.http().trustedProxies()).isEmpty();

@@ -47,6 +47,14 @@ class TelegramFunnelTest extends FakeNetworksTest {
     app = TestApp.start(vertx, config);
   }
 
+  /** The receiver alone: no bot token, no links, no pass-through. */
+  private void startReceiverOnly() {
+    JsonObject config = ForwardingTestConfig.config(databaseUrl, fake.baseUrl());
+    config.getJsonArray("workspaces").getJsonObject(0).put("telegram", new JsonObject()
+        .put("webhook_secret", SECRET));
+    app = TestApp.start(vertx, config);
+  }
+
   private HttpResponse<Buffer> update(JsonObject update) {
     return app.post("/telegram/" + WS_A + "/webhook", MultiMap.caseInsensitiveMultiMap()
         .add("Content-Type", "application/json").add("X-Telegram-Bot-Api-Secret-Token", SECRET), update.toBuffer());
@@ -67,12 +75,28 @@ class TelegramFunnelTest extends FakeNetworksTest {
     return rows.isEmpty() ? null : rows.get(0).getString("status");
   }
 
+  /** The join's event reached both networks as a lead, with the click's ids. */
+  private void assertJoinDelivered(String eventId, String fbclid, String ttclid) {
+    Await.until("delivered to both", DEADLINE, () -> count("meta", "delivered") == 1
+        && count("tiktok", "delivered") == 1);
+    JsonObject meta = fake.lastEvent("meta", eventId);
+    assertThat(meta.getString("event_name")).isEqualTo("Lead");
+    assertThat(meta.getJsonObject("user_data").getString("fbc")).endsWith("." + fbclid);
+    JsonObject tiktok = fake.lastEvent("tiktok", eventId);
+    assertThat(tiktok.getString("event")).isEqualTo("SubmitForm");
+    assertThat(tiktok.getJsonObject("user").getString("ttclid")).isEqualTo(ttclid);
+  }
+
   private static JsonObject joinRequest(long updateId, long user, String link) {
+    return joinRequest(updateId, user, link, "event-router");
+  }
+
+  private static JsonObject joinRequest(long updateId, long user, String link, String name) {
     return new JsonObject().put("update_id", updateId).put("chat_join_request", new JsonObject()
         .put("chat", new JsonObject().put("id", CHANNEL).put("title", "Signals").put("type", "channel"))
         .put("from", new JsonObject().put("id", user).put("is_bot", false).put("first_name", "Ann"))
         .put("user_chat_id", user).put("date", 1795406060)
-        .put("invite_link", new JsonObject().put("invite_link", link).put("name", "event-router")
+        .put("invite_link", new JsonObject().put("invite_link", link).put("name", name)
             .put("creator", new JsonObject().put("id", 123456789).put("is_bot", true).put("first_name", "Bot"))
             .put("creates_join_request", true).put("is_primary", false).put("is_revoked", false)));
   }
@@ -111,14 +135,7 @@ class TelegramFunnelTest extends FakeNetworksTest {
     assertThat(update(join).bodyAsJsonObject().getJsonObject("data").getString("event_id"))
         .as("Telegram sending it again: the same event").isEqualTo(eventId);
 
-    Await.until("delivered to both", DEADLINE, () -> count("meta", "delivered") == 1
-        && count("tiktok", "delivered") == 1);
-    JsonObject meta = fake.lastEvent("meta", eventId);
-    assertThat(meta.getString("event_name")).isEqualTo("Lead");
-    assertThat(meta.getJsonObject("user_data").getString("fbc")).endsWith(".IwAR-funnel");
-    JsonObject tiktok = fake.lastEvent("tiktok", eventId);
-    assertThat(tiktok.getString("event")).isEqualTo("SubmitForm");
-    assertThat(tiktok.getJsonObject("user").getString("ttclid")).isEqualTo("E.C.P.funnel");
+    assertJoinDelivered(eventId, "IwAR-funnel", "E.C.P.funnel");
 
     Await.until("approved", DEADLINE, () -> "delivered".equals(outboxStatus(900, "approve")));
     assertThat(telegram.calls("approveChatJoinRequest")).extracting(FakeTelegram.Call::body)
@@ -135,6 +152,48 @@ class TelegramFunnelTest extends FakeNetworksTest {
         .as("unchanged, each once").containsExactlyInAnyOrder(join, start(901, 5151, session));
     assertThat(telegram.passed()).extracting(FakeTelegram.Passed::secretHeader)
         .as("the backend's own secret, not the receiver's").containsOnly(BACKEND_SECRET);
+    Await.until("both counted", DEADLINE, () -> app.get("/metrics", null).bodyAsString()
+        .contains("event_router_telegram_jobs_total{kind=\"pass_through\",outcome=\"delivered\"} 2.0"));
+    assertThat(app.get("/metrics", null).bodyAsString())
+        .contains("event_router_telegram_jobs_total{kind=\"approve\",outcome=\"delivered\"} 1.0")
+        .contains("event_router_telegram_invite_links_total{outcome=\"made\",workspace=\"" + WS_A + "\"} 3.0");
+  }
+
+  @Test
+  @DisplayName("receiver alone: a join through a link you named er:<session> is a JoinRequest with the click's ids, "
+      + "once; nothing is passed through or approved")
+  void namedLink() {
+    startReceiverOnly();
+    capture(new JsonObject().put("session_id", "clicksess1").put("fbclid", "IwAR-tg").put("ttclid", "E.C.P.tg"));
+    JsonObject join = joinRequest(700, 4242, "https://t.me/+Xyz", "er:clicksess1");
+
+    HttpResponse<Buffer> first = update(join);
+    assertThat(first.statusCode()).as(first.bodyAsString()).isEqualTo(200);
+    String eventId = first.bodyAsJsonObject().getJsonObject("data").getString("event_id");
+    assertThat(update(join).bodyAsJsonObject().getJsonObject("data").getString("event_id"))
+        .as("Telegram sending it again: the same event").isEqualTo(eventId);
+    assertThat(app.count("events")).isEqualTo(1);
+    assertJoinDelivered(eventId, "IwAR-tg", "E.C.P.tg");
+    assertThat(app.rows("SELECT invite_link FROM invite_sessions WHERE telegram_id = 4242").get(0)
+        .getString("invite_link")).isEqualTo("https://t.me/+Xyz");
+    assertThat(app.count("telegram_outbox")).isZero();
+  }
+
+  @Test
+  @DisplayName("receiver alone: /start <session> with no start_event records no event, and a later FTD without "
+      + "session_id resolves to that session through the invite source")
+  void startThenDeposit() {
+    startReceiverOnly();
+    HttpResponse<Buffer> started = update(start(701, 5151, "deeplink_s2"));
+    assertThat(started.statusCode()).as(started.bodyAsString()).isEqualTo(200);
+    assertThat(started.bodyAsJsonObject().getJsonObject("data").getValue("event_id")).as("no start_event").isNull();
+
+    JsonObject deposit = app.postEvent(KEY_A, new JsonObject().put("workspace_id", WS_A).put("event_name", "FTD")
+        .put("telegram_id", 5151).put("value", 30).put("currency", "USD")).bodyAsJsonObject().getJsonObject("data");
+    assertThat(deposit.getString("session_id")).isEqualTo("deeplink_s2");
+    JsonObject status = app.get("/api/v1/events/" + deposit.getString("event_id"), KEY_A).bodyAsJsonObject()
+        .getJsonObject("data");
+    assertThat(status.getString("session_source")).isEqualTo("invite");
   }
 
   @Test
@@ -174,6 +233,8 @@ class TelegramFunnelTest extends FakeNetworksTest {
       });
       assertThat(logs.text()).contains("Too Many Requests: retry after 1").doesNotContain(FakeTelegram.TOKEN)
           .doesNotContain(FakeTelegram.TOKEN.split(":")[1]);
+      assertThat(app.get("/metrics", null).bodyAsString())
+          .contains("event_router_telegram_invite_links_total{outcome=\"refused\",workspace=\"" + WS_A + "\"} 2.0");
     } finally {
       logs.stop();
     }

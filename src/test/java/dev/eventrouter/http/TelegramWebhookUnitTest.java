@@ -161,6 +161,7 @@ class TelegramWebhookUnitTest {
     assertThat(asked).hasSize(1);
     assertThat(InviteSession.fromJson(asked.get(0).body()))
         .isEqualTo(new InviteSession(WS, USER, "Xq3v9Lk2RgWm0a1bC4dE5f", null));
+    assertThat(queued).as("no link and no pass-through: the store's Telegram side is not asked").isEmpty();
 
     asked.clear();
     JsonObject withEvent = handled(WITH_START, message(2, "/start@tg_bot abc-123 "));
@@ -197,6 +198,10 @@ class TelegramWebhookUnitTest {
     JsonObject noUrl = joinRequest(15, "er:sess_4");
     noUrl.getJsonObject("chat_join_request").getJsonObject("invite_link").remove("invite_link");
     assertThat(handled(WS, noUrl).getBoolean("handled")).isTrue();
+    assertThat(InviteSession.fromJson(asked.get(asked.size() - 2).body()).inviteLink()).isNull();
+    JsonObject oddUrl = joinRequest(16, "er:sess_5");
+    oddUrl.getJsonObject("chat_join_request").getJsonObject("invite_link").put("invite_link", 5);
+    assertThat(handled(WS, oddUrl).getString("session_id")).isEqualTo("sess_5");
     assertThat(InviteSession.fromJson(asked.get(asked.size() - 2).body()).inviteLink()).isNull();
     asked.clear();
     assertThat(handled(WS, memberUpdate(11, "left", "member", "er:sess_2")).getBoolean("handled")).isTrue();
@@ -278,6 +283,8 @@ class TelegramWebhookUnitTest {
     JsonObject noChat = joinRequest(43, "er:s");
     noChat.getJsonObject("chat_join_request").put("chat", new JsonObject().put("id", "x"));
     assertThat(TelegramWebhook.approval(noChat)).isNull();
+    noChat.getJsonObject("chat_join_request").put("chat", "x");
+    assertThat(TelegramWebhook.approval(noChat)).isNull();
   }
 
   @Test
@@ -309,7 +316,12 @@ class TelegramWebhookUnitTest {
             .put("invite_link", new JsonObject().put("name", 7))),
         new JsonObject().put("update_id", 40).put("chat_member", "joined"),
         memberUpdate(41, "left", "member", "er:s1").put("chat_member", memberUpdate(41, "left", "member", "er:s1")
-            .getJsonObject("chat_member").put("new_chat_member", "member")))) {
+            .getJsonObject("chat_member").put("new_chat_member", "member")),
+        memberUpdate(44, "left", "kicked", "er:s1"),
+        joinRequest(45, "er:s1").put("chat_join_request", joinRequest(45, "er:s1").getJsonObject("chat_join_request")
+            .put("invite_link", new JsonObject().put("name", "promo"))),
+        joinRequest(46, "er:s1").put("chat_join_request", joinRequest(46, "er:s1").getJsonObject("chat_join_request")
+            .putNull("from")))) {
       assertThat(handled(WS, update)).as(update.encode()).isEqualTo(new JsonObject().put("handled", false));
     }
     assertThat(asked).isEmpty();
