@@ -26,7 +26,9 @@ CREATE TABLE telegram_outbox (
     update_id       bigint      NOT NULL,
     -- pass_through, approve
     kind            text        NOT NULL,
-    body            jsonb       NOT NULL,
+    -- A pass-through's update as Telegram sent it, byte for byte (text, not jsonb, which would reorder its keys and
+    -- respell its numbers); an approval's {"chat_id", "user_id"}.
+    body            text        NOT NULL,
     -- pending, retrying, delivered, failed
     status          text        NOT NULL DEFAULT 'pending',
     attempts        int         NOT NULL DEFAULT 0,

@@ -8,13 +8,14 @@ import java.util.UUID;
  * What the webhook receiver hands the store for one Telegram update: the message of {@link Addresses#TELEGRAM_UPDATE},
  * answered with {@code {"session_id"}}, the session the update's invite link belongs to (null when none).
  *
- * @param passThrough the update itself, when the workspace passes its updates on to the bot's backend; else null
+ * @param passThrough the update's body as Telegram sent it, when the workspace passes its updates on to the bot's
+ *                    backend; else null
  * @param inviteLink  the URL of the invite link a user joined through, or null
  * @param namedSession the session the update names itself (a /start payload, a link named {@code er:<session_id>}),
  *                     or null; a link the store made for a session overrides it
  * @param approve     {@code {"chat_id", "user_id"}} of a join request the workspace approves, or null
  */
-public record TelegramUpdate(UUID workspaceId, long updateId, JsonObject passThrough, String inviteLink,
+public record TelegramUpdate(UUID workspaceId, long updateId, String passThrough, String inviteLink,
                              String namedSession, JsonObject approve) {
 
   public JsonObject toJson() {
@@ -25,7 +26,7 @@ public record TelegramUpdate(UUID workspaceId, long updateId, JsonObject passThr
 
   public static TelegramUpdate fromJson(JsonObject json) {
     return new TelegramUpdate(UUID.fromString(json.getString("workspace_id")), json.getLong("update_id"),
-        json.getJsonObject("pass_through"), json.getString("invite_link"), json.getString("named_session"),
+        json.getString("pass_through"), json.getString("invite_link"), json.getString("named_session"),
         json.getJsonObject("approve"));
   }
 }

@@ -87,7 +87,7 @@ final class TelegramWebhook {
     TelegramConfig telegram = workspace.telegram();
     Attribution found = attribution(update, telegram.startEvent());
     TelegramUpdate queued = new TelegramUpdate(workspace.id(), id.longValue(),
-        telegram.passThrough() == null ? null : update, found == null ? null : found.inviteLink(),
+        telegram.passThrough() == null ? null : rc.body().asString(), found == null ? null : found.inviteLink(),
         found == null ? null : found.sessionId(),
         telegram.approveJoinRequests() ? approval(update) : null);
     // The store is asked first when the update leaves work (pass-through, approval) or names a link it may know.

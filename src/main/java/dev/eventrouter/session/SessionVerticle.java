@@ -155,14 +155,14 @@ public final class SessionVerticle extends VerticleBase {
     answer(message, stored.compose(pooled -> {
       String session = pooled != null ? pooled : update.namedSession();
       List<String> kinds = new ArrayList<>();
-      List<JsonObject> bodies = new ArrayList<>();
+      List<String> bodies = new ArrayList<>();
       if (update.passThrough() != null) {
         kinds.add(TelegramStore.PASS_THROUGH);
         bodies.add(update.passThrough());
       }
       if (update.approve() != null && session != null) {
         kinds.add(TelegramStore.APPROVE);
-        bodies.add(update.approve());
+        bodies.add(update.approve().encode());
       }
       return telegram.queue(update.workspaceId(), update.updateId(), kinds, bodies).map(queued -> {
         if (!kinds.isEmpty()) {

@@ -1,7 +1,6 @@
 package dev.eventrouter.store;
 
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonObject;
 import io.vertx.pgclient.PgException;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
@@ -16,7 +15,7 @@ import java.util.UUID;
 public final class TelegramStore {
 
   /** What an update leaves to do, claimed from the outbox. */
-  public record Job(UUID workspaceId, long updateId, String kind, JsonObject body, int attempts,
+  public record Job(UUID workspaceId, long updateId, String kind, String body, int attempts,
                     Instant receivedAt) {}
 
   public static final String PASS_THROUGH = "pass_through";
@@ -85,7 +84,7 @@ public final class TelegramStore {
   }
 
   /** Queues what an update leaves to do, each kind once per update however often Telegram sends it. */
-  public Future<Void> queue(UUID workspaceId, long updateId, List<String> kinds, List<JsonObject> bodies) {
+  public Future<Void> queue(UUID workspaceId, long updateId, List<String> kinds, List<String> bodies) {
     if (kinds.isEmpty()) {
       return Future.succeededFuture();
     }
@@ -103,7 +102,7 @@ public final class TelegramStore {
       List<Job> jobs = new ArrayList<>();
       for (Row row : rows) {
         jobs.add(new Job(row.getUUID("workspace_id"), row.getLong("update_id"), row.getString("kind"),
-            (JsonObject) row.getValue("body"), row.getInteger("attempts"),
+            row.getString("body"), row.getInteger("attempts"),
             row.getOffsetDateTime("received_at").toInstant()));
       }
       return jobs;

@@ -12,7 +12,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -35,6 +37,10 @@ final class InviteLinkPool {
   private final BotApi bot;
   private final MeterRegistry metrics;
   private final Map<UUID, Long> restingUntil = new HashMap<>();
+  /** Workspaces this verticle is filling now: a burst of captures starts one fill, not one each... */
+  private final Set<UUID> filling = new HashSet<>();
+  /** ...and one more after it, for the links taken while it counted. */
+  private final Set<UUID> again = new HashSet<>();
 
   InviteLinkPool(Vertx vertx, LiveConfig live, TelegramStore store, BotApi bot, MeterRegistry metrics) {
     this.vertx = vertx;
@@ -56,8 +62,15 @@ final class InviteLinkPool {
   /** Tops up one workspace's pool; completes with how many links it made. */
   Future<Integer> fill(UUID workspaceId) {
     TelegramConfig telegram = live.current().workspace(workspaceId).map(WorkspaceConfig::telegram).orElse(null);
-    if (telegram == null || !telegram.makesInviteLinks()
-        || restingUntil.getOrDefault(workspaceId, 0L) > System.currentTimeMillis()) {
+    if (telegram == null || !telegram.makesInviteLinks()) {
+      return Future.succeededFuture(0);
+    }
+    if (!filling.add(workspaceId)) {
+      again.add(workspaceId);
+      return Future.succeededFuture(0);
+    }
+    if (restingUntil.getOrDefault(workspaceId, 0L) > System.currentTimeMillis()) {
+      filling.remove(workspaceId);
       return Future.succeededFuture(0);
     }
     // Held by whoever fills now; a second filler gives up at once instead of queueing behind it.
@@ -68,6 +81,12 @@ final class InviteLinkPool {
         .recover(failure -> {
           LOG.warn("workspace {}: invite links not made: {}", workspaceId, describe(failure));
           return Future.succeededFuture(0);
+        })
+        .onComplete(done -> {
+          filling.remove(workspaceId);
+          if (again.remove(workspaceId)) {
+            fill(workspaceId);
+          }
         });
   }
 

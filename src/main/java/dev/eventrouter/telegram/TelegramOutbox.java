@@ -12,6 +12,7 @@ import dev.eventrouter.store.TelegramStore.Job;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 import org.slf4j.Logger;
@@ -93,7 +94,7 @@ final class TelegramOutbox {
     if (target.secretToken() != null) {
       request.putHeader(SECRET_HEADER, target.secretToken());
     }
-    return request.sendBuffer(job.body().toBuffer()).transform(done -> done.succeeded()
+    return request.sendBuffer(Buffer.buffer(job.body())).transform(done -> done.succeeded()
         ? answered(job, done.result())
         : retry(job, 0, "bot backend: no answer (" + (done.cause() instanceof TimeoutException ? "timed out"
             : done.cause().getClass().getSimpleName()) + ")"));
@@ -111,7 +112,8 @@ final class TelegramOutbox {
   }
 
   private Future<Void> approve(Job job, TelegramConfig telegram) {
-    return bot.approveJoinRequest(telegram, job.body().getValue("chat_id"), job.body().getLong("user_id"))
+    JsonObject request = new JsonObject(job.body());
+    return bot.approveJoinRequest(telegram, request.getValue("chat_id"), request.getLong("user_id"))
         .transform(done -> {
           if (done.succeeded()) {
             return end(job, "delivered", null);

@@ -219,7 +219,7 @@ class TelegramWebhookUnitTest {
   void queuedForTheStore() {
     JsonObject hello = message(50, "hello");
     assertThat(handled(FULL, hello)).isEqualTo(new JsonObject().put("handled", false));
-    assertThat(queued).containsExactly(new TelegramUpdate(FULL, 50, hello, null, null, null));
+    assertThat(queued).containsExactly(new TelegramUpdate(FULL, 50, hello.encode(), null, null, null));
     assertThat(asked).as("nothing to attribute").isEmpty();
 
     queued.clear();
@@ -227,7 +227,7 @@ class TelegramWebhookUnitTest {
     join.getJsonObject("chat_join_request").getJsonObject("invite_link").put("invite_link", POOLED_LINK);
     JsonObject joined = handled(FULL, join);
     assertThat(joined.getString("session_id")).isEqualTo("pooled_s");
-    assertThat(queued).containsExactly(new TelegramUpdate(FULL, 51, join, POOLED_LINK, null,
+    assertThat(queued).containsExactly(new TelegramUpdate(FULL, 51, join.encode(), POOLED_LINK, null,
         new JsonObject().put("chat_id", -100123L).put("user_id", USER)));
     assertThat(InviteSession.fromJson(asked.get(0).body()))
         .isEqualTo(new InviteSession(FULL, USER, "pooled_s", POOLED_LINK));
@@ -238,7 +238,7 @@ class TelegramWebhookUnitTest {
     JsonObject start = message(52, "/start s_52");
     JsonObject started = handled(FULL, start);
     assertThat(started.getString("session_id")).isEqualTo("s_52");
-    assertThat(queued).containsExactly(new TelegramUpdate(FULL, 52, start, null, "s_52", null));
+    assertThat(queued).containsExactly(new TelegramUpdate(FULL, 52, start.encode(), null, "s_52", null));
     assertThat(IngestRequest.fromJson(asked.get(1).body()).event().eventName()).isEqualTo("BotStart");
   }
 

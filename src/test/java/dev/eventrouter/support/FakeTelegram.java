@@ -30,8 +30,8 @@ public final class FakeTelegram {
   /** One Bot API call as received. */
   public record Call(String method, JsonObject body) {}
 
-  /** One update as the bot backend received it, with the secret header it came with. */
-  public record Passed(JsonObject update, String secretHeader) {}
+  /** One update as the bot backend received it (its body, and that body parsed), with its secret header. */
+  public record Passed(String raw, JsonObject update, String secretHeader) {}
 
   private final List<Call> calls = new CopyOnWriteArrayList<>();
   private final List<Passed> passed = new CopyOnWriteArrayList<>();
@@ -110,7 +110,8 @@ public final class FakeTelegram {
   }
 
   private void backend(RoutingContext rc) {
-    passed.add(new Passed(rc.body().asJsonObject(), rc.request().getHeader("X-Telegram-Bot-Api-Secret-Token")));
+    passed.add(new Passed(rc.body().asString(), rc.body().asJsonObject(),
+        rc.request().getHeader("X-Telegram-Bot-Api-Secret-Token")));
     Integer status = backendStatuses.poll();
     rc.response().setStatusCode(status == null ? 200 : status).end();
   }
