@@ -11,8 +11,10 @@ import io.vertx.ext.web.client.WebClient;
 
 import java.io.PrintStream;
 import java.util.Arrays;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -27,17 +29,27 @@ final class SetWebhookCommand {
   /** What the receiver reads: /start messages, join requests, joins through a link. */
   static final List<String> RECEIVER_UPDATES = List.of("message", "chat_join_request", "chat_member");
   /**
-   * Every update type of https://core.telegram.org/bots/api#update (Bot API 9): a bot whose updates pass through to
-   * its own backend gets all of them, as it may have asked for any (setWebhook replaces the bot's previous list).
+   * What a bot that never chose gets (https://core.telegram.org/bots/api#setwebhook: every type but chat_member,
+   * message_reaction and message_reaction_count), of the types of https://core.telegram.org/bots/api#update.
    */
-  static final List<String> ALL_UPDATES = List.of("message", "edited_message", "channel_post", "edited_channel_post",
-      "business_connection", "business_message", "edited_business_message", "deleted_business_messages",
-      "message_reaction", "message_reaction_count", "inline_query", "chosen_inline_result", "callback_query",
-      "shipping_query", "pre_checkout_query", "purchased_paid_media", "poll", "poll_answer", "my_chat_member",
-      "chat_member", "chat_join_request", "chat_boost", "removed_chat_boost");
+  static final List<String> TELEGRAM_DEFAULT = List.of("message", "edited_message", "channel_post",
+      "edited_channel_post", "business_connection", "business_message", "edited_business_message",
+      "deleted_business_messages", "inline_query", "chosen_inline_result", "callback_query", "shipping_query",
+      "pre_checkout_query", "purchased_paid_media", "poll", "poll_answer", "my_chat_member", "chat_join_request",
+      "chat_boost", "removed_chat_boost");
   private static final long TIMEOUT_MS = 15_000;
 
   private SetWebhookCommand() {}
+
+  /**
+   * setWebhook replaces the bot's list, so a bot whose updates pass through keeps every type it gets now (Telegram's
+   * default when it never chose), with the receiver's added.
+   */
+  static List<String> withReceivers(List<String> current) {
+    Set<String> types = new LinkedHashSet<>(current == null ? TELEGRAM_DEFAULT : current);
+    types.addAll(RECEIVER_UPDATES);
+    return List.copyOf(types);
+  }
 
   static int run(String[] args, Map<String, String> env, PrintStream out, PrintStream err) {
     String workspaceId = null;
@@ -82,14 +94,16 @@ final class SetWebhookCommand {
       return 1;
     }
     String webhook = url.replaceAll("/+$", "") + "/telegram/" + workspace + "/webhook";
-    List<String> updates = allowed != null ? allowed : bot.passThrough() != null ? ALL_UPDATES : RECEIVER_UPDATES;
     Vertx vertx = Vertx.vertx();
     try {
-      new BotApi(WebClient.create(vertx), TIMEOUT_MS).setWebhook(bot, webhook, updates).await();
+      BotApi api = new BotApi(WebClient.create(vertx), TIMEOUT_MS);
+      List<String> updates = allowed != null ? allowed
+          : bot.passThrough() == null ? RECEIVER_UPDATES : withReceivers(api.allowedUpdates(bot).await());
+      api.setWebhook(bot, webhook, updates).await();
       out.println("Telegram sends the bot's updates to " + webhook + " (" + String.join(", ", updates) + ")");
       return 0;
     } catch (BotApi.Failure refused) {
-      err.println("Telegram refused setWebhook: " + refused.getMessage());
+      err.println("Telegram refused: " + refused.getMessage());
       return 1;
     } catch (Exception e) {
       err.println("setWebhook failed: " + e.getClass().getSimpleName());

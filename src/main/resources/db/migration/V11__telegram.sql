@@ -10,6 +10,8 @@ CREATE TABLE telegram_invite_links (
     session_id   text,
     created_at   timestamptz NOT NULL DEFAULT now(),
     bound_at     timestamptz,
+    -- The link's expire_date (the workspace's attribution window after it was made): purged after it.
+    expires_at   timestamptz NOT NULL,
     PRIMARY KEY (workspace_id, invite_link)
 );
 
@@ -29,7 +31,7 @@ CREATE TABLE telegram_outbox (
     -- A pass-through's update as Telegram sent it, byte for byte (text, not jsonb, which would reorder its keys and
     -- respell its numbers); an approval's {"chat_id", "user_id"}.
     body            text        NOT NULL,
-    -- pending, retrying, delivered, failed
+    -- pending, retrying, delivered, failed, expired
     status          text        NOT NULL DEFAULT 'pending',
     attempts        int         NOT NULL DEFAULT 0,
     next_attempt_at timestamptz NOT NULL DEFAULT now(),
@@ -41,3 +43,4 @@ CREATE TABLE telegram_outbox (
 
 CREATE INDEX telegram_outbox_due ON telegram_outbox (next_attempt_at) WHERE status IN ('pending', 'retrying');
 CREATE INDEX telegram_outbox_done ON telegram_outbox (done_at) WHERE done_at IS NOT NULL;
+CREATE INDEX telegram_invite_links_expiry ON telegram_invite_links (expires_at);

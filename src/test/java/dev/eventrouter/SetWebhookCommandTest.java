@@ -85,15 +85,24 @@ class SetWebhookCommandTest {
   }
 
   @Test
-  @DisplayName("with a pass-through, every update type; --allowed-updates chooses them by hand")
+  @DisplayName("with a pass-through, the types the bot gets now (Telegram's default if it never chose) and the "
+      + "receiver's; --allowed-updates chooses them by hand")
   void allowedUpdates() throws IOException {
     Path config = config(bot().put("pass_through", new JsonObject().put("url", "https://bot.example/hook")));
     assertThat(run(config)).isZero();
     assertThat(telegram.calls("setWebhook").get(0).body().getJsonArray("allowed_updates").getList())
-        .isEqualTo(SetWebhookCommand.ALL_UPDATES).contains("callback_query", "pre_checkout_query");
+        .containsAll(SetWebhookCommand.TELEGRAM_DEFAULT).contains("chat_member")
+        .hasSize(SetWebhookCommand.TELEGRAM_DEFAULT.size() + 1).doesNotContain("message_reaction");
+
+    telegram.webhookAllowedUpdates(List.of("message", "callback_query", "message_reaction"));
+    assertThat(run(config)).isZero();
+    assertThat(telegram.calls("setWebhook").get(1).body().getJsonArray("allowed_updates")).isEqualTo(new JsonArray()
+        .add("message").add("callback_query").add("message_reaction").add("chat_join_request").add("chat_member"));
+
     assertThat(run(config, "--allowed-updates", "message,callback_query")).isZero();
-    assertThat(telegram.calls("setWebhook").get(1).body().getJsonArray("allowed_updates"))
+    assertThat(telegram.calls("setWebhook").get(2).body().getJsonArray("allowed_updates"))
         .isEqualTo(new JsonArray().add("message").add("callback_query"));
+    assertThat(telegram.calls("getWebhookInfo")).as("not asked when the types are given").hasSize(2);
   }
 
   @Test
@@ -102,7 +111,7 @@ class SetWebhookCommandTest {
   void refusals() throws IOException {
     telegram.failNext("setWebhook", 400, "Bad Request: bad webhook: Failed to resolve host", null);
     assertThat(run(config(bot()))).isEqualTo(1);
-    assertThat(err.toString()).contains("Telegram refused setWebhook: setWebhook: 400 Bad Request: bad webhook: "
+    assertThat(err.toString()).contains("Telegram refused: setWebhook: 400 Bad Request: bad webhook: "
         + "Failed to resolve host").doesNotContain(FakeTelegram.TOKEN);
 
     err.reset();

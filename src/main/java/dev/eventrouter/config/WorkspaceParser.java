@@ -25,6 +25,8 @@ final class WorkspaceParser {
   private static final Set<String> TELEGRAM_KEYS = Set.of("webhook_secret", "start_event", "bot_token", "channel_id",
       "invite_link_pool", "approve_join_requests", "api_base", "pass_through");
   private static final Set<String> PASS_THROUGH_KEYS = Set.of("url", "secret_token");
+  /** A local Bot API server (https://github.com/tdlib/telegram-bot-api), or a test's fake. */
+  private static final String LOOPBACK_HTTP = "http://(localhost|127\\.0\\.0\\.1|\\[::1])(:[0-9]{1,5})?(/[^?#\\s]*)?";
   /** A Bot API token as @BotFather gives it: the bot's id, a colon, the secret (https://core.telegram.org/bots/api#authorizing-your-bot). */
   private static final Pattern BOT_TOKEN = Pattern.compile("[0-9]{1,20}:[A-Za-z0-9_-]{20,100}");
   /** A chat's id (a channel's is -100...) or a public channel's @username (https://core.telegram.org/bots/api#createchatinvitelink). */
@@ -113,8 +115,9 @@ final class WorkspaceParser {
       r.problem(path + ": channel_id and approve_join_requests need the bot's bot_token");
     }
     String apiBase = r.string(json, "api_base", path + ".api_base", TelegramConfig.DEFAULT_API_BASE);
-    if (!apiBase.matches("https?://[^/?#\\s]+(/[^?#\\s]*)?")) {
-      r.problem(path + ".api_base: must be an http(s) URL without query");
+    if (!apiBase.matches("https://[^/?#\\s]+(/[^?#\\s]*)?") && !apiBase.matches(LOOPBACK_HTTP)) {
+      r.problem(path + ".api_base: must be an https URL without query (the bot token is in every request's URL;"
+          + " plain http only to localhost)");
     }
     return new TelegramConfig(secret, startEvent, token, channel, pool, approve,
         apiBase.endsWith("/") ? apiBase.substring(0, apiBase.length() - 1) : apiBase,

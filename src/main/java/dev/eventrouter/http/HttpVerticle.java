@@ -75,7 +75,8 @@ public final class HttpVerticle extends VerticleBase {
       // Telegram authenticates with the webhook's secret, not an API key.
       TelegramWebhook telegram = new TelegramWebhook(access, store);
       router.post("/telegram/:workspace_id/webhook")
-          .handler(BodyHandler.create(false).setBodyLimit(config.maxBodyBytes()))
+          .handler(BodyHandler.create(false)
+              .setBodyLimit(Math.max(config.maxBodyBytes(), TelegramWebhook.MAX_UPDATE_BYTES)))
           .handler(Edge::requireJson)
           .handler(telegram::handle);
       StaticContent.mount(router);

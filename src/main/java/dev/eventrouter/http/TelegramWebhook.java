@@ -27,7 +27,8 @@ import java.util.regex.Pattern;
  *   <li>a {@code message} {@code /start <session_id>} (the deep link {@code t.me/<bot>?start=<session_id>}): the
  *   session becomes the user's invite session, and the workspace's {@code start_event}, when it names one, is
  *   recorded with it;</li>
- *   <li>a {@code chat_join_request}, or a {@code chat_member} update of a user joining, through an invite link made
+ *   <li>a {@code chat_join_request}, or a {@code chat_member} update of a user joining through a link that needs no
+ *   approval (through one that does, the request was recorded already), through an invite link made
  *   for a captured session (the pool's links, bound in the store) or whose name carries one ({@code er:<session_id>}):
  *   that session becomes the user's invite session, and a {@code JoinRequest} event is recorded with it; the
  *   workspace may have the request approved.</li>
@@ -41,6 +42,12 @@ import java.util.regex.Pattern;
 final class TelegramWebhook {
 
   static final String SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token";
+  /**
+   * The body limit of this route when http.max_body_bytes is smaller: an update refused for its size would be sent
+   * again and again, and never reach the bot's backend (a message of 4,096 characters quoting another, with its
+   * entities, passes 64 KiB in the worst case).
+   */
+  static final int MAX_UPDATE_BYTES = 1024 * 1024;
   /** The name prefix of an invite link that carries a session (link names are at most 32 characters). */
   static final String SESSION_LINK_PREFIX = "er:";
   static final String JOIN_EVENT = "JoinRequest";
@@ -163,7 +170,10 @@ final class TelegramWebhook {
     if (update.getValue("chat_member") instanceof JsonObject change
         && change.getValue("new_chat_member") instanceof JsonObject member
         && "member".equals(member.getValue("status"))
-        && !(change.getValue("old_chat_member") instanceof JsonObject old && "member".equals(old.getValue("status")))) {
+        && !(change.getValue("old_chat_member") instanceof JsonObject old && "member".equals(old.getValue("status")))
+        // Through a join-request link, the request was the conversion (recorded then); this is its approval.
+        && !(change.getValue("invite_link") instanceof JsonObject link
+            && Boolean.TRUE.equals(link.getValue("creates_join_request")))) {
       return joined(userId(member.getValue("user")), change.getValue("invite_link"));
     }
     return null;

@@ -113,7 +113,8 @@ public final class SessionVerticle extends VerticleBase {
           .onSuccess(n -> LOG.debug("purged {} expired idempotency keys", n))
           .onFailure(e -> LOG.warn("purging expired idempotency keys failed: {}", LogSafe.describe(e)));
       telegram.purge(config.database().retentionDays())
-          .onFailure(e -> LOG.warn("purging finished Telegram jobs failed: {}", LogSafe.describe(e)));
+          .onFailure(e -> LOG.warn("purging finished Telegram jobs and expired links failed: {}",
+              LogSafe.describe(e)));
     });
     // Local consumers: the node that took a request stores and answers it; on a clustered bus no other member
     // can be asked, or delay an answer.

@@ -7,6 +7,7 @@ import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.Tuple;
 
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -30,6 +31,7 @@ public final class TelegramStore {
           WHERE NOT EXISTS (SELECT 1 FROM own) AND (workspace_id, invite_link) = (
               SELECT workspace_id, invite_link FROM telegram_invite_links
               WHERE workspace_id = $1 AND chat_id = $2 AND session_id IS NULL
+                AND expires_at > now() + interval '1 hour'
               ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
           RETURNING invite_link)
       SELECT invite_link FROM own UNION ALL SELECT invite_link FROM claimed""";
@@ -62,17 +64,17 @@ public final class TelegramStore {
             : Future.failedFuture(failure));
   }
 
-  /** The channel's links not yet handed out. */
+  /** The channel's links not yet handed out, and not about to expire. */
   public Future<Integer> freeLinks(UUID workspaceId, String chatId) {
-    return pool.preparedQuery("SELECT count(*) FROM telegram_invite_links"
-            + " WHERE workspace_id = $1 AND chat_id = $2 AND session_id IS NULL")
+    return pool.preparedQuery("SELECT count(*) FROM telegram_invite_links WHERE workspace_id = $1 AND chat_id = $2"
+            + " AND session_id IS NULL AND expires_at > now() + interval '1 hour'")
         .execute(Tuple.of(workspaceId, chatId)).map(rows -> rows.iterator().next().getInteger(0));
   }
 
-  public Future<Void> addLink(UUID workspaceId, String chatId, String inviteLink) {
-    return pool.preparedQuery("INSERT INTO telegram_invite_links (workspace_id, chat_id, invite_link)"
-            + " VALUES ($1, $2, $3) ON CONFLICT DO NOTHING")
-        .execute(Tuple.of(workspaceId, chatId, inviteLink)).mapEmpty();
+  public Future<Void> addLink(UUID workspaceId, String chatId, String inviteLink, Instant expiresAt) {
+    return pool.preparedQuery("INSERT INTO telegram_invite_links (workspace_id, chat_id, invite_link, expires_at)"
+            + " VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING")
+        .execute(Tuple.of(workspaceId, chatId, inviteLink, expiresAt.atOffset(ZoneOffset.UTC))).mapEmpty();
   }
 
   /** The session a link was handed to, or null when it is not one of the pool's. */
@@ -109,24 +111,30 @@ public final class TelegramStore {
     });
   }
 
-  /** Ends a job: delivered, or failed for good with the other side's words. */
+  /**
+   * Ends a job: delivered, or failed for good with the other side's words. Only while the claim is this one's (the
+   * attempt it made): a worker whose lease ran out and was claimed again does not overwrite the newer outcome.
+   */
   public Future<Void> finish(Job job, String status, String error) {
     return pool.preparedQuery("UPDATE telegram_outbox SET status = $4, last_error = $5, done_at = now()"
-            + " WHERE workspace_id = $1 AND update_id = $2 AND kind = $3")
-        .execute(Tuple.of(job.workspaceId(), job.updateId(), job.kind(), status, error)).mapEmpty();
+            + " WHERE workspace_id = $1 AND update_id = $2 AND kind = $3 AND attempts = $6")
+        .execute(Tuple.of(job.workspaceId(), job.updateId(), job.kind(), status, error, job.attempts())).mapEmpty();
   }
 
-  /** Tries a job again after {@code delayMs}. */
+  /** Tries a job again after {@code delayMs}; only while the claim is this one's, as {@link #finish}. */
   public Future<Void> retry(Job job, long delayMs, String error) {
     return pool.preparedQuery("UPDATE telegram_outbox SET status = 'retrying', last_error = $5,"
             + " next_attempt_at = now() + make_interval(secs => $4 / 1000.0)"
-            + " WHERE workspace_id = $1 AND update_id = $2 AND kind = $3")
-        .execute(Tuple.of(job.workspaceId(), job.updateId(), job.kind(), delayMs, error)).mapEmpty();
+            + " WHERE workspace_id = $1 AND update_id = $2 AND kind = $3 AND attempts = $6")
+        .execute(Tuple.of(job.workspaceId(), job.updateId(), job.kind(), delayMs, error, job.attempts()))
+        .mapEmpty();
   }
 
-  /** Drops finished jobs older than {@code days}. */
+  /** Drops finished jobs older than {@code days}, and the links Telegram expired. */
   public Future<Integer> purge(int days) {
     return pool.preparedQuery("DELETE FROM telegram_outbox WHERE done_at < now() - make_interval(days => $1)")
-        .execute(Tuple.of(days)).map(rows -> rows.rowCount());
+        .execute(Tuple.of(days)).map(rows -> rows.rowCount())
+        .compose(jobs -> pool.query("DELETE FROM telegram_invite_links WHERE expires_at < now()").execute()
+            .map(rows -> jobs + rows.rowCount()));
   }
 }

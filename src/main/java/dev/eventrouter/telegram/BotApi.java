@@ -9,6 +9,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeoutException;
 
@@ -56,11 +57,11 @@ public final class BotApi {
 
   /**
    * A join-request invite link of the bot's channel (https://core.telegram.org/bots/api#createchatinvitelink):
-   * anyone may open it, and each join through it is a chat_join_request update naming it.
+   * anyone may open it until it expires, and each join through it is a chat_join_request update naming it.
    */
-  public Future<String> createInviteLink(TelegramConfig bot, String name) {
+  public Future<String> createInviteLink(TelegramConfig bot, String name, Instant expires) {
     return call(bot, "createChatInviteLink", new JsonObject().put("chat_id", chatId(bot.channelId()))
-        .put("name", name).put("creates_join_request", true))
+        .put("name", name).put("expire_date", expires.getEpochSecond()).put("creates_join_request", true))
         .compose(result -> result instanceof JsonObject link && link.getValue("invite_link") instanceof String url
             ? Future.succeededFuture(url)
             : Future.failedFuture(new Failure(0, "createChatInviteLink answered no invite_link", 0)));
@@ -80,6 +81,16 @@ public final class BotApi {
     return call(bot, "setWebhook", new JsonObject().put("url", url).put("secret_token", bot.webhookSecret())
         .put("allowed_updates", new JsonArray(List.copyOf(allowedUpdates))))
         .map(result -> "webhook set");
+  }
+
+  /**
+   * The update types the bot is subscribed to now, or null when it never chose (Telegram's default then)
+   * (https://core.telegram.org/bots/api#getwebhookinfo).
+   */
+  public Future<List<String>> allowedUpdates(TelegramConfig bot) {
+    return call(bot, "getWebhookInfo", new JsonObject()).map(result -> result instanceof JsonObject info
+        && info.getValue("allowed_updates") instanceof JsonArray types
+        ? types.stream().filter(String.class::isInstance).map(String.class::cast).toList() : null);
   }
 
   Future<Object> call(TelegramConfig bot, String method, JsonObject params) {

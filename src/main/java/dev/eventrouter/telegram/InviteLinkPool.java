@@ -1,6 +1,7 @@
 package dev.eventrouter.telegram;
 
 import dev.eventrouter.common.LogSafe;
+import dev.eventrouter.common.Sha256;
 import dev.eventrouter.config.LiveConfig;
 import dev.eventrouter.config.TelegramConfig;
 import dev.eventrouter.config.WorkspaceConfig;
@@ -8,12 +9,13 @@ import dev.eventrouter.store.TelegramStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.shareddata.AsyncMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.HashMap;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.HashSet;
-import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
@@ -21,7 +23,9 @@ import java.util.UUID;
  * Keeps each workspace's pool of unused invite links full, so a capture takes a link from the table and never waits
  * on Telegram. Links are made one at a time; a refusal (429 with retry_after, 400 chat not found, 403 bot not an
  * admin) stops the workspace's filling for a while and is logged in Telegram's words, never with the token. One node
- * fills a workspace at a time (a cluster-wide lock), so the pool is not overfilled.
+ * fills a workspace at a time (a cluster-wide lock), and the rest after a refusal is cluster-wide too, so no other
+ * node calls Telegram during a flood wait. Each link expires with the workspace's attribution window: a join after it
+ * would be attributed to nothing anyway, and the channel's link list does not grow without end.
  */
 final class InviteLinkPool {
 
@@ -30,13 +34,14 @@ final class InviteLinkPool {
   static final long REST_AFTER_REFUSAL_MS = 60_000;
   /** A link's name, shown to the channel's admins in its link list (at most 32 characters). */
   static final String LINK_NAME = "event-router";
+  private static final String LOCKS = "event-router.telegram.links.";
+  private static final String RESTS = "event-router.telegram.link-rests";
 
   private final Vertx vertx;
   private final LiveConfig live;
   private final TelegramStore store;
   private final BotApi bot;
   private final MeterRegistry metrics;
-  private final Map<UUID, Long> restingUntil = new HashMap<>();
   /** Workspaces this verticle is filling now: a burst of captures starts one fill, not one each... */
   private final Set<UUID> filling = new HashSet<>();
   /** ...and one more after it, for the links taken while it counted. */
@@ -61,22 +66,22 @@ final class InviteLinkPool {
 
   /** Tops up one workspace's pool; completes with how many links it made. */
   Future<Integer> fill(UUID workspaceId) {
-    TelegramConfig telegram = live.current().workspace(workspaceId).map(WorkspaceConfig::telegram).orElse(null);
-    if (telegram == null || !telegram.makesInviteLinks()) {
+    WorkspaceConfig workspace = live.current().workspace(workspaceId).orElse(null);
+    if (workspace == null || workspace.telegram() == null || !workspace.telegram().makesInviteLinks()) {
       return Future.succeededFuture(0);
     }
     if (!filling.add(workspaceId)) {
       again.add(workspaceId);
       return Future.succeededFuture(0);
     }
-    if (restingUntil.getOrDefault(workspaceId, 0L) > System.currentTimeMillis()) {
-      filling.remove(workspaceId);
-      return Future.succeededFuture(0);
-    }
+    TelegramConfig telegram = workspace.telegram();
+    Duration lifetime = Duration.ofDays(workspace.attributionWindowDays());
     // Held by whoever fills now; a second filler gives up at once instead of queueing behind it.
-    return vertx.sharedData().getLockWithTimeout("event-router.telegram.links." + workspaceId, 1)
-        .compose(lock -> store.freeLinks(workspaceId, telegram.channelId())
-            .compose(free -> make(workspaceId, telegram, telegram.inviteLinkPool() - free, 0))
+    return vertx.sharedData().getLockWithTimeout(LOCKS + workspaceId, 1)
+        .compose(lock -> resting(restKey(workspaceId, telegram))
+            .compose(resting -> resting ? Future.succeededFuture(0)
+                : store.freeLinks(workspaceId, telegram.channelId())
+                    .compose(free -> make(workspaceId, telegram, lifetime, telegram.inviteLinkPool() - free, 0)))
             .onComplete(done -> lock.release()), busy -> Future.succeededFuture(0))
         .recover(failure -> {
           LOG.warn("workspace {}: invite links not made: {}", workspaceId, describe(failure));
@@ -90,27 +95,48 @@ final class InviteLinkPool {
         });
   }
 
-  private Future<Integer> make(UUID workspaceId, TelegramConfig telegram, int missing, int made) {
+  private Future<Integer> make(UUID workspaceId, TelegramConfig telegram, Duration lifetime, int missing, int made) {
     if (missing <= 0) {
       return Future.succeededFuture(made);
     }
-    return bot.createInviteLink(telegram, LINK_NAME)
-        .compose(link -> store.addLink(workspaceId, telegram.channelId(), link))
+    Instant expires = Instant.now().plus(lifetime);
+    return bot.createInviteLink(telegram, LINK_NAME, expires)
+        .compose(link -> store.addLink(workspaceId, telegram.channelId(), link, expires))
         .compose(added -> {
           count(workspaceId, "made");
-          return make(workspaceId, telegram, missing - 1, made + 1);
+          return make(workspaceId, telegram, lifetime, missing - 1, made + 1);
         })
         .recover(failure -> {
-          if (failure instanceof BotApi.Failure) {
+          boolean refused = failure instanceof BotApi.Failure;
+          long asked = refused ? ((BotApi.Failure) failure).retryAfterSeconds() * 1000 : 0;
+          long restMs = asked > 0 ? asked : REST_AFTER_REFUSAL_MS;
+          if (refused) {
             count(workspaceId, "refused");
           }
-          long restMs = failure instanceof BotApi.Failure refused && refused.retryAfterSeconds() > 0
-              ? refused.retryAfterSeconds() * 1000 : REST_AFTER_REFUSAL_MS;
-          restingUntil.put(workspaceId, System.currentTimeMillis() + restMs);
           LOG.warn("workspace {}: Telegram made {} of the {} invite links wanted, next try in {} s: {}", workspaceId,
               made, made + missing, restMs / 1000, describe(failure));
-          return Future.succeededFuture(made);
+          long until = System.currentTimeMillis() + restMs;
+          return rests().compose(rests -> rests.put(restKey(workspaceId, telegram), until, restMs)).map(made);
         });
+  }
+
+  /** Whether a node was told to wait (a 429's retry_after, or a rest after a refusal) and the wait is not over. */
+  private Future<Boolean> resting(String key) {
+    return rests().compose(rests -> rests.get(key))
+        .map(until -> until != null && until > System.currentTimeMillis());
+  }
+
+  /**
+   * A rest belongs to the bot and channel that were refused: a config with another token or channel (the usual fix
+   * for a 403) tries at once.
+   */
+  private static String restKey(UUID workspaceId, TelegramConfig telegram) {
+    return workspaceId + ":" + telegram.channelId() + ":" + Sha256.hex(telegram.botToken());
+  }
+
+  /** Cluster-wide when clustered (https://vertx.io/docs/vertx-core/java/#_asynchronous_shared_maps). */
+  private Future<AsyncMap<String, Long>> rests() {
+    return vertx.sharedData().getAsyncMap(RESTS);
   }
 
   private void count(UUID workspaceId, String outcome) {

@@ -15,6 +15,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
+import io.vertx.ext.web.codec.BodyCodec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,7 +27,9 @@ import java.util.concurrent.TimeoutException;
  * Does what updates left in the Telegram outbox: passes an update on, unchanged, to the bot's own backend (with the
  * backend's own secret in X-Telegram-Bot-Api-Secret-Token, as Telegram would have sent it), and approves join
  * requests. 2xx is done; 408, 429 (honouring Retry-After or retry_after), 5xx and no answer are retried with the
- * deliveries' backoff; any other answer fails the job. A job is given up after 24 hours, as long as Telegram itself
+ * deliveries' backoff; any other answer fails the job. Up to {@link #CLAIM_LIMIT} jobs go at once, in no promised
+ * order, as Telegram itself sends a webhook's updates over several connections at once (setWebhook's
+ * max_connections, 40 by default). A job is given up after 24 hours, as long as Telegram itself
  * keeps an update its webhook did not take (https://core.telegram.org/bots/api#getting-updates).
  */
 final class TelegramOutbox {
@@ -62,7 +65,8 @@ final class TelegramOutbox {
     running = true;
     again = false;
     DeliveryConfig config = live.current().delivery();
-    store.claim(CLAIM_LIMIT, config.requestTimeoutMs() * 2 + 1_000)
+    // The lease outlasts the claim's slowest end: every job queued behind the WebClient's 5 connections to one host.
+    store.claim(CLAIM_LIMIT, config.requestTimeoutMs() * (CLAIM_LIMIT + 2) + 1_000)
         .compose(jobs -> Future.join(jobs.stream().map(this::perform).toList()).map(done -> jobs.size()))
         .onComplete(done -> {
           running = false;
@@ -89,8 +93,9 @@ final class TelegramOutbox {
   }
 
   private Future<Void> passThrough(Job job, TelegramConfig.PassThrough target) {
+    // The backend's answer is not read: only its status and Retry-After count.
     var request = client.postAbs(target.url()).timeout(live.current().delivery().requestTimeoutMs())
-        .putHeader("Content-Type", "application/json");
+        .putHeader("Content-Type", "application/json").as(BodyCodec.none());
     if (target.secretToken() != null) {
       request.putHeader(SECRET_HEADER, target.secretToken());
     }
@@ -100,7 +105,7 @@ final class TelegramOutbox {
             : done.cause().getClass().getSimpleName()) + ")"));
   }
 
-  private Future<Void> answered(Job job, HttpResponse<Buffer> response) {
+  private Future<Void> answered(Job job, HttpResponse<Void> response) {
     int status = response.statusCode();
     if (status >= 200 && status < 300) {
       return end(job, "delivered", null);

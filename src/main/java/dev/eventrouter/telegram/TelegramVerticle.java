@@ -35,8 +35,9 @@ public final class TelegramVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     long timeoutMs = live.current().delivery().requestTimeoutMs();
+    // No redirects: a backend redirecting elsewhere must not take its secret header, or the token's URL, with it.
     WebClient client = WebClient.create(vertx, new WebClientOptions().setUserAgent("event-router")
-        .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, timeoutMs)));
+        .setFollowRedirects(false).setConnectTimeout((int) Math.min(Integer.MAX_VALUE, timeoutMs)));
     BotApi bot = new BotApi(client, timeoutMs);
     InviteLinkPool pool = new InviteLinkPool(vertx, live, store, bot, metrics);
     TelegramOutbox outbox = new TelegramOutbox(live, store, client, bot, metrics);

@@ -102,8 +102,9 @@ class DebuggerPageBrowserTest extends FakeNetworksTest {
     waiting().until(d -> listed().equals(List.of(eventIds)));
   }
 
+  /** Read again when the page re-rendered the element between finding and reading it (it refreshes every 2 s). */
   private String text(String css) {
-    return browser.findElement(By.cssSelector(css)).getText();
+    return waiting().until(d -> d.findElement(By.cssSelector(css)).getText());
   }
 
   private void filter(String name, String value) {

@@ -148,7 +148,7 @@ class TelegramWebhookUnitTest {
             .put("user", new JsonObject().put("id", USER)))
         .put("new_chat_member", new JsonObject().put("status", newStatus)
             .put("user", new JsonObject().put("id", USER)))
-        .put("invite_link", link(linkName)));
+        .put("invite_link", link(linkName).put("creates_join_request", false)));
   }
 
   @Test
@@ -318,6 +318,9 @@ class TelegramWebhookUnitTest {
         memberUpdate(41, "left", "member", "er:s1").put("chat_member", memberUpdate(41, "left", "member", "er:s1")
             .getJsonObject("chat_member").put("new_chat_member", "member")),
         memberUpdate(44, "left", "kicked", "er:s1"),
+        // Through a link that needs approval the join request was the conversion: the join itself is its approval.
+        memberUpdate(47, "left", "member", "er:s1").put("chat_member", memberUpdate(47, "left", "member", "er:s1")
+            .getJsonObject("chat_member").put("invite_link", link("er:s1"))),
         joinRequest(45, "er:s1").put("chat_join_request", joinRequest(45, "er:s1").getJsonObject("chat_join_request")
             .put("invite_link", new JsonObject().put("name", "promo"))),
         joinRequest(46, "er:s1").put("chat_join_request", joinRequest(46, "er:s1").getJsonObject("chat_join_request")
@@ -341,6 +344,10 @@ class TelegramWebhookUnitTest {
         .putHeader("Content-Type", "application/json").putHeader(TelegramWebhook.SECRET_HEADER, SECRET)
         .sendBuffer(Buffer.buffer(update))), 404, "not_found");
     assertError(send(WS, SECRET, "[1]"), 400, "invalid_json");
+    String big = message(48, "x".repeat(20_000)).encode();
+    assertThat(send(WS, SECRET, big).statusCode()).as("an update over http.max_body_bytes (4096 here)").isEqualTo(200);
+    assertError(send(WS, SECRET, message(49, "x".repeat(TelegramWebhook.MAX_UPDATE_BYTES)).encode()), 413,
+        "payload_too_large");
     for (String bad : List.of("{}", "{\"update_id\": \"1\"}", "{\"update_id\": -1}", "{\"update_id\": 1.5}")) {
       assertThat(assertError(send(WS, SECRET, bad), 400, "validation_failed").getJsonArray("details")
           .getJsonObject(0).getString("field")).as(bad).isEqualTo("update_id");

@@ -2,6 +2,7 @@ package dev.eventrouter.support;
 
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -38,6 +39,7 @@ public final class FakeTelegram {
   private final Map<String, Queue<JsonObject>> errors = new ConcurrentHashMap<>();
   private final Queue<Integer> backendStatuses = new ConcurrentLinkedQueue<>();
   private final AtomicInteger links = new AtomicInteger();
+  private volatile List<String> allowedUpdates;
   private HttpServer server;
 
   public static FakeTelegram start(Vertx vertx) {
@@ -68,6 +70,11 @@ public final class FakeTelegram {
       error.put("parameters", new JsonObject().put("retry_after", retryAfter));
     }
     errors.computeIfAbsent(method, m -> new ConcurrentLinkedQueue<>()).add(error);
+  }
+
+  /** The update types getWebhookInfo says the bot chose (null: it never chose). */
+  public void webhookAllowedUpdates(List<String> types) {
+    allowedUpdates = types;
   }
 
   /** The bot backend's next answers. */
@@ -102,9 +109,15 @@ public final class FakeTelegram {
           .put("invite_link", "https://t.me/+FakeLink" + links.incrementAndGet())
           .put("creator", new JsonObject().put("id", 123456789).put("is_bot", true).put("first_name", "Bot"))
           .put("creates_join_request", body.getBoolean("creates_join_request", false))
-          .put("is_primary", false).put("is_revoked", false).put("name", body.getString("name"))));
+          .put("is_primary", false).put("is_revoked", false).put("name", body.getString("name"))
+          .put("expire_date", body.getLong("expire_date"))));
       case "approveChatJoinRequest" -> reply(rc, ok(true));
       case "setWebhook" -> reply(rc, ok(true).put("description", "Webhook was set"));
+      case "getWebhookInfo" -> {
+        JsonObject info = new JsonObject().put("url", "https://bot.example/hook").put("has_custom_certificate", false)
+            .put("pending_update_count", 0);
+        reply(rc, ok(allowedUpdates == null ? info : info.put("allowed_updates", new JsonArray(allowedUpdates))));
+      }
       default -> reply(rc, new JsonObject().put("ok", false).put("error_code", 404).put("description", "Not Found"));
     }
   }
