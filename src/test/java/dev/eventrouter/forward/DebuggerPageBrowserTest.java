@@ -94,8 +94,16 @@ class DebuggerPageBrowserTest extends FakeNetworksTest {
 
   /** The event ids the list shows, top to bottom. */
   private List<String> listed() {
-    return browser.findElements(By.cssSelector("#events tbody tr")).stream()
-        .map(row -> row.getAttribute("data-event-id")).toList();
+    return waiting().until(d -> d.findElements(By.cssSelector("#events tbody tr")).stream()
+        .map(row -> row.getAttribute("data-event-id")).toList());
+  }
+
+  /** Clicks what {@code by} finds, finding it again when the page re-rendered it in between (every 2 s). */
+  private void click(By by) {
+    waiting().until(d -> {
+      d.findElement(by).click();
+      return true;
+    });
   }
 
   private void awaitListed(String... eventIds) {
@@ -123,7 +131,7 @@ class DebuggerPageBrowserTest extends FakeNetworksTest {
   }
 
   private void openDetail(String eventId) {
-    browser.findElement(By.cssSelector("#events tr[data-event-id='" + eventId + "']")).click();
+    click(By.cssSelector("#events tr[data-event-id='" + eventId + "']"));
     waiting().until(d -> text("#detail-title").endsWith(eventId));
   }
 
@@ -158,11 +166,12 @@ class DebuggerPageBrowserTest extends FakeNetworksTest {
     String second = post(KEY_A, event(WS_A, "FTD", 2));
     awaitListed(second, first);
     assertThat(browser.getPageSource()).as("another workspace's event").doesNotContain(theirs);
-    WebElement row = browser.findElement(By.cssSelector("#events tr[data-event-id='" + second + "']"));
-    assertThat(row.getText()).contains("FTD", "Purchase, CompletePayment", "49.99 EUR", "none");
-    waiting().until(d -> row.findElements(By.cssSelector(".badge.delivered")).size() == 2);
-    assertThat(row.findElements(By.cssSelector(".badges .badge")).stream().map(WebElement::getText))
-        .containsExactly("meta-main: delivered", "tiktok-main: delivered");
+    String row = "#events tr[data-event-id='" + second + "']";
+    assertThat(text(row)).contains("FTD", "Purchase, CompletePayment", "49.99 EUR", "none");
+    waiting().until(d -> d.findElements(By.cssSelector(row + " .badge.delivered")).size() == 2);
+    List<String> badges = waiting().until(d -> d.findElements(By.cssSelector(row + " .badges .badge")).stream()
+        .map(WebElement::getText).toList());
+    assertThat(badges).containsExactly("meta-main: delivered", "tiktok-main: delivered");
 
     waiting().until(d -> text("#stat-accepted").equals("2"));
     waiting().until(d -> text("#stat-delivered").equals("100%"));
@@ -276,7 +285,7 @@ class DebuggerPageBrowserTest extends FakeNetworksTest {
     waiting().until(ExpectedConditions.visibilityOfElementLocated(By.id("redeliver")));
 
     fake.scriptMeta(body -> null);
-    browser.findElement(By.id("redeliver")).click();
+    click(By.id("redeliver"));
     waiting().until(d -> deliveryState("meta-main").equals("delivered"));
     assertThat(text("#detail-result")).isEqualTo("1 delivery(ies) re-queued.");
     waiting().until(ExpectedConditions.invisibilityOfElementLocated(By.id("redeliver")));
@@ -284,12 +293,11 @@ class DebuggerPageBrowserTest extends FakeNetworksTest {
     waiting().until(d -> browser.findElement(By.cssSelector("#events tr[data-event-id='" + failed + "']"))
         .getText().contains("meta-main: delivered"));
 
-    WebElement metaRow = browser.findElement(By.cssSelector("#integrations tr[data-integration=meta-main]"));
-    assertThat(metaRow.getText()).contains("TEST4242");
+    assertThat(text("#integrations tr[data-integration=meta-main]")).contains("TEST4242");
     assertThat(browser.findElements(By.cssSelector("#integrations tr[data-integration=tiktok-main] button")))
         .as("no test code, no test button").isEmpty();
     int before = fake.received("meta").size();
-    metaRow.findElement(By.tagName("button")).click();
+    click(By.cssSelector("#integrations tr[data-integration=meta-main] button"));
     waiting().until(d -> text("#test-result").startsWith("meta-main: accepted"));
     assertThat(fake.received("meta")).hasSize(before + 1);
     assertThat(fake.received("meta").get(before).body().getString("test_event_code")).isEqualTo("TEST4242");
@@ -331,11 +339,10 @@ class DebuggerPageBrowserTest extends FakeNetworksTest {
     signIn(KEY_A);
     waiting().until(d -> listed().size() == 50);
     assertThat(listed()).isEqualTo(newestFirst.subList(0, 50));
-    WebElement older = browser.findElement(By.id("older"));
-    assertThat(older.isDisplayed()).isTrue();
-    older.click();
+    waiting().until(ExpectedConditions.visibilityOfElementLocated(By.id("older")));
+    click(By.id("older"));
     awaitListed(newestFirst.toArray(String[]::new));
-    waiting().until(ExpectedConditions.invisibilityOf(older));
+    waiting().until(ExpectedConditions.invisibilityOfElementLocated(By.id("older")));
   }
 
   @Test
