@@ -205,7 +205,7 @@ final class IntegrationParser {
     return pageUrl;
   }
 
-  private static String stripSlash(String url) {
+  static String stripSlash(String url) {
     return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
   }
 

@@ -18,6 +18,11 @@ public record TelegramConfig(String webhookSecret, String startEvent, String bot
                              int inviteLinkPool, boolean approveJoinRequests, String apiBase,
                              PassThrough passThrough) {
 
+  /**
+   * The header a webhook's secret comes in: Telegram's to the receiver, and the pass-through's to the bot's backend
+   * (https://core.telegram.org/bots/api#setwebhook).
+   */
+  public static final String SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token";
   public static final String DEFAULT_API_BASE = "https://api.telegram.org";
   public static final int DEFAULT_INVITE_LINK_POOL = 5;
 

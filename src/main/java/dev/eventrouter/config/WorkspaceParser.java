@@ -27,9 +27,15 @@ final class WorkspaceParser {
   private static final Set<String> PASS_THROUGH_KEYS = Set.of("url", "secret_token");
   /** A local Bot API server (https://github.com/tdlib/telegram-bot-api), or a test's fake. */
   private static final String LOOPBACK_HTTP = "http://(localhost|127\\.0\\.0\\.1|\\[::1])(:[0-9]{1,5})?(/[^?#\\s]*)?";
-  /** A Bot API token as @BotFather gives it: the bot's id, a colon, the secret (https://core.telegram.org/bots/api#authorizing-your-bot). */
+  /**
+   * A Bot API token as @BotFather gives it: the bot's id, a colon, the secret
+   * (https://core.telegram.org/bots/api#authorizing-your-bot).
+   */
   private static final Pattern BOT_TOKEN = Pattern.compile("[0-9]{1,20}:[A-Za-z0-9_-]{20,100}");
-  /** A chat's id (a channel's is -100...) or a public channel's @username (https://core.telegram.org/bots/api#createchatinvitelink). */
+  /**
+   * A chat's id (a channel's is -100...) or a public channel's @username
+   * (https://core.telegram.org/bots/api#createchatinvitelink).
+   */
   private static final Pattern CHANNEL_ID = Pattern.compile("-?[0-9]{1,20}|@[A-Za-z][A-Za-z0-9_]{4,31}");
   /** What Telegram allows as a webhook's secret_token: https://core.telegram.org/bots/api#setwebhook. */
   private static final Pattern WEBHOOK_SECRET = Pattern.compile("[A-Za-z0-9_-]{16,256}");
@@ -102,8 +108,8 @@ final class WorkspaceParser {
           + "\"${ENV_NAME}\" to keep it out of the file)");
     }
     Object channelValue = json.getValue("channel_id");
-    String channel = channelValue instanceof Number n && n.doubleValue() == n.longValue() ? String.valueOf(n.longValue())
-        : channelValue instanceof String text ? text : null;
+    String channel = channelValue instanceof Number n && n.doubleValue() == n.longValue()
+        ? String.valueOf(n.longValue()) : channelValue instanceof String text ? text : null;
     if (channelValue != null && (channel == null || !CHANNEL_ID.matcher(channel).matches())) {
       r.problem(path + ".channel_id: must be the channel's numeric id (-100...) or its @username");
       channel = null;
@@ -119,8 +125,7 @@ final class WorkspaceParser {
       r.problem(path + ".api_base: must be an https URL without query (the bot token is in every request's URL;"
           + " plain http only to localhost)");
     }
-    return new TelegramConfig(secret, startEvent, token, channel, pool, approve,
-        apiBase.endsWith("/") ? apiBase.substring(0, apiBase.length() - 1) : apiBase,
+    return new TelegramConfig(secret, startEvent, token, channel, pool, approve, IntegrationParser.stripSlash(apiBase),
         json.getValue("pass_through") == null ? null
             : passThrough(r.object(json, "pass_through", path + ".pass_through"), path + ".pass_through"));
   }

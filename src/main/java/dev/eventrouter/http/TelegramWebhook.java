@@ -34,14 +34,14 @@ import java.util.regex.Pattern;
  *   workspace may have the request approved.</li>
  * </ul>
  * Every other update is acknowledged and ignored. Every update, whatever it holds, is queued for the bot's own
- * backend when the workspace passes updates through, before it is answered. An update's event is stored under the Idempotency-Key
- * {@code telegram-update-<update_id>}, so an update Telegram sends again (after a failed answer) is recorded once;
- * the invite session is an upsert. Authenticated by the secret Telegram sends in
+ * backend when the workspace passes updates through, before it is answered. An update's event is stored under the
+ * Idempotency-Key {@code telegram-update-<update_id>}, so an update Telegram sends again (after a failed answer) is
+ * recorded once; the invite session is an upsert. Authenticated by the secret Telegram sends in
  * {@code X-Telegram-Bot-Api-Secret-Token}; nothing an update holds is logged.
  */
 final class TelegramWebhook {
 
-  static final String SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token";
+  static final String SECRET_HEADER = TelegramConfig.SECRET_HEADER;
   /**
    * The body limit of this route when http.max_body_bytes is smaller: an update refused for its size would be sent
    * again and again, and never reach the bot's backend (a message of 4,096 characters quoting another, with its
@@ -87,13 +87,13 @@ final class TelegramWebhook {
       throw new ApiException(ErrorCode.UNAUTHORIZED, "Missing or wrong " + SECRET_HEADER + ".", null, null);
     }
     JsonObject update = JsonBody.parse(rc.body().buffer());
-    if (!(update.getValue("update_id") instanceof Number id) || id.longValue() < 0
-        || id.doubleValue() != id.longValue()) {
+    Long id = wholeNumber(update.getValue("update_id"));
+    if (id == null || id < 0) {
       throw ApiException.validation(List.of(new FieldError("update_id", "required, a whole number")));
     }
     TelegramConfig telegram = workspace.telegram();
     Attribution found = attribution(update, telegram.startEvent());
-    TelegramUpdate queued = new TelegramUpdate(workspace.id(), id.longValue(),
+    TelegramUpdate queued = new TelegramUpdate(workspace.id(), id,
         telegram.passThrough() == null ? null : rc.body().asString(), found == null ? null : found.inviteLink(),
         found == null ? null : found.sessionId(),
         telegram.approveJoinRequests() ? approval(update) : null);
@@ -104,7 +104,7 @@ final class TelegramWebhook {
     // A session comes only with an attribution: from the update itself, or from the store for its link.
     session.compose(sessionId -> sessionId == null
             ? Future.succeededFuture(new JsonObject().put("handled", false))
-            : attribute(rc, workspace, found.withSession(sessionId), "telegram-update-" + id.longValue(), receivedAt))
+            : attribute(rc, workspace, found.withSession(sessionId), "telegram-update-" + id, receivedAt))
         .onSuccess(data -> Responses.ok(rc, data))
         .onFailure(rc::fail);
   }
@@ -193,7 +193,12 @@ final class TelegramWebhook {
 
   /** A Telegram user's id (a positive whole number), or null. */
   private static Long userId(Object user) {
-    return user instanceof JsonObject u && u.getValue("id") instanceof Number id && id.longValue() > 0
-        && id.doubleValue() == id.longValue() ? id.longValue() : null;
+    Long id = user instanceof JsonObject u ? wholeNumber(u.getValue("id")) : null;
+    return id != null && id > 0 ? id : null;
+  }
+
+  /** A JSON number without a fraction, or null. */
+  private static Long wholeNumber(Object value) {
+    return value instanceof Number n && n.doubleValue() == n.longValue() ? n.longValue() : null;
   }
 }

@@ -152,7 +152,7 @@ public final class SessionVerticle extends VerticleBase {
   private void telegramUpdate(Message<JsonObject> message) {
     TelegramUpdate update = TelegramUpdate.fromJson(message.body());
     Future<String> stored = update.inviteLink() == null ? Future.succeededFuture(null)
-        : telegram.namedSession(update.workspaceId(), update.inviteLink());
+        : telegram.boundSession(update.workspaceId(), update.inviteLink());
     answer(message, stored.compose(pooled -> {
       String session = pooled != null ? pooled : update.namedSession();
       List<String> kinds = new ArrayList<>();

@@ -55,13 +55,11 @@ public final class TelegramStore {
    * the pool is empty.
    */
   public Future<String> claimLink(UUID workspaceId, String chatId, String sessionId) {
-    return pool.preparedQuery(CLAIM_LINK).execute(Tuple.of(workspaceId, chatId, sessionId))
-        .map(rows -> rows.size() == 0 ? null : rows.iterator().next().getString(0))
+    Tuple claim = Tuple.of(workspaceId, chatId, sessionId);
+    return firstString(CLAIM_LINK, claim)
         // The same session captured twice at once: both claimed a link, the unique index kept the first.
         .recover(failure -> failure instanceof PgException pg && "23505".equals(pg.getSqlState())
-            ? pool.preparedQuery(CLAIM_LINK).execute(Tuple.of(workspaceId, chatId, sessionId))
-                .map(rows -> rows.size() == 0 ? null : rows.iterator().next().getString(0))
-            : Future.failedFuture(failure));
+            ? firstString(CLAIM_LINK, claim) : Future.failedFuture(failure));
   }
 
   /** The channel's links not yet handed out, and not about to expire. */
@@ -78,10 +76,14 @@ public final class TelegramStore {
   }
 
   /** The session a link was handed to, or null when it is not one of the pool's. */
-  public Future<String> namedSession(UUID workspaceId, String inviteLink) {
-    return pool.preparedQuery("SELECT session_id FROM telegram_invite_links"
-            + " WHERE workspace_id = $1 AND invite_link = $2")
-        .execute(Tuple.of(workspaceId, inviteLink))
+  public Future<String> boundSession(UUID workspaceId, String inviteLink) {
+    return firstString("SELECT session_id FROM telegram_invite_links WHERE workspace_id = $1 AND invite_link = $2",
+        Tuple.of(workspaceId, inviteLink));
+  }
+
+  /** The first column of the query's first row; null without a row. */
+  private Future<String> firstString(String sql, Tuple params) {
+    return pool.preparedQuery(sql).execute(params)
         .map(rows -> rows.size() == 0 ? null : rows.iterator().next().getString(0));
   }
 

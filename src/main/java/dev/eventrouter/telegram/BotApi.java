@@ -98,8 +98,13 @@ public final class BotApi {
         .timeout(timeoutMs)
         .sendJsonObject(params)
         .transform(done -> done.succeeded() ? answer(method, done.result())
-            : Future.failedFuture(new Failure(0, method + ": no answer (" + (done.cause() instanceof TimeoutException
-                ? "timed out" : done.cause().getClass().getSimpleName()) + ")", 0)));
+            : Future.failedFuture(new Failure(0, noAnswer(method, done.cause()), 0)));
+  }
+
+  /** A request without an answer, told without the HTTP client's own message (it may quote the URL). */
+  static String noAnswer(String what, Throwable cause) {
+    return what + ": no answer (" + (cause instanceof TimeoutException ? "timed out"
+        : cause.getClass().getSimpleName()) + ")";
   }
 
   private static Future<Object> answer(String method, HttpResponse<Buffer> response) {

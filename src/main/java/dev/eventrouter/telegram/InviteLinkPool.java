@@ -57,11 +57,7 @@ final class InviteLinkPool {
 
   /** Tops up every workspace that makes invite links. */
   void fillAll() {
-    for (WorkspaceConfig workspace : live.current().workspaces()) {
-      if (workspace.telegram() != null && workspace.telegram().makesInviteLinks()) {
-        fill(workspace.id());
-      }
-    }
+    live.current().workspaces().forEach(workspace -> fill(workspace.id()));
   }
 
   /** Tops up one workspace's pool; completes with how many links it made. */
@@ -74,15 +70,9 @@ final class InviteLinkPool {
       again.add(workspaceId);
       return Future.succeededFuture(0);
     }
-    TelegramConfig telegram = workspace.telegram();
-    Duration lifetime = Duration.ofDays(workspace.attributionWindowDays());
     // Held by whoever fills now; a second filler gives up at once instead of queueing behind it.
     return vertx.sharedData().getLockWithTimeout(LOCKS + workspaceId, 1)
-        .compose(lock -> resting(restKey(workspaceId, telegram))
-            .compose(resting -> resting ? Future.succeededFuture(0)
-                : store.freeLinks(workspaceId, telegram.channelId())
-                    .compose(free -> make(workspaceId, telegram, lifetime, telegram.inviteLinkPool() - free, 0)))
-            .onComplete(done -> lock.release()), busy -> Future.succeededFuture(0))
+        .compose(lock -> topUp(workspace).onComplete(done -> lock.release()), busy -> Future.succeededFuture(0))
         .recover(failure -> {
           LOG.warn("workspace {}: invite links not made: {}", workspaceId, describe(failure));
           return Future.succeededFuture(0);
@@ -93,6 +83,15 @@ final class InviteLinkPool {
             fill(workspaceId);
           }
         });
+  }
+
+  /** Under the lock: unless resting, makes the links the pool lacks. */
+  private Future<Integer> topUp(WorkspaceConfig workspace) {
+    TelegramConfig telegram = workspace.telegram();
+    Duration lifetime = Duration.ofDays(workspace.attributionWindowDays());
+    return resting(restKey(workspace.id(), telegram)).compose(resting -> resting ? Future.succeededFuture(0)
+        : store.freeLinks(workspace.id(), telegram.channelId())
+            .compose(free -> make(workspace.id(), telegram, lifetime, telegram.inviteLinkPool() - free, 0)));
   }
 
   private Future<Integer> make(UUID workspaceId, TelegramConfig telegram, Duration lifetime, int missing, int made) {

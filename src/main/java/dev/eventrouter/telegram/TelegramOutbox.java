@@ -21,7 +21,6 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.TimeoutException;
 
 /**
  * Does what updates left in the Telegram outbox: passes an update on, unchanged, to the bot's own backend (with the
@@ -38,7 +37,6 @@ final class TelegramOutbox {
   static final Duration MAX_AGE = Duration.ofHours(24);
   /** Jobs claimed at once; they run concurrently. */
   static final int CLAIM_LIMIT = 20;
-  static final String SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token";
 
   private final LiveConfig live;
   private final TelegramStore store;
@@ -97,12 +95,11 @@ final class TelegramOutbox {
     var request = client.postAbs(target.url()).timeout(live.current().delivery().requestTimeoutMs())
         .putHeader("Content-Type", "application/json").as(BodyCodec.none());
     if (target.secretToken() != null) {
-      request.putHeader(SECRET_HEADER, target.secretToken());
+      request.putHeader(TelegramConfig.SECRET_HEADER, target.secretToken());
     }
     return request.sendBuffer(Buffer.buffer(job.body())).transform(done -> done.succeeded()
         ? answered(job, done.result())
-        : retry(job, 0, "bot backend: no answer (" + (done.cause() instanceof TimeoutException ? "timed out"
-            : done.cause().getClass().getSimpleName()) + ")"));
+        : retry(job, 0, BotApi.noAnswer("bot backend", done.cause())));
   }
 
   private Future<Void> answered(Job job, HttpResponse<Void> response) {

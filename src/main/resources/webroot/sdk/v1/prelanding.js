@@ -23,7 +23,8 @@
   var key = script.getAttribute('data-key');
   var bot = (script.getAttribute('data-bot') || '').replace(/^@/, '').toLowerCase();
   var api = new URL(script.src, location.href).origin + '/api/v1/sessions';
-  // Telegram's start parameter: A-Z, a-z, 0-9, _ and -, at most 64 characters (https://core.telegram.org/bots/features#deep-linking).
+  // Telegram's start parameter: A-Z, a-z, 0-9, _ and -, at most 64 characters
+  // (https://core.telegram.org/bots/features#deep-linking).
   var START = /^[A-Za-z0-9_-]{1,64}$/;
   // Values are checked here as the server checks them, so one odd cookie never costs the whole session.
   var VALID = {

@@ -184,7 +184,8 @@ class ConfigTest {
             .put("publishable_keys", new JsonArray().add(publishable(ApiKeys.configValue("pk"),
                 "https://lp.example/offer")))),
         bad("workspaces[0].publishable_keys[0].allowed_origins[0]: must be an origin", c -> ws(c)
-            .put("publishable_keys", new JsonArray().add(publishable(ApiKeys.configValue("pk"), "https://LP.example")))),
+            .put("publishable_keys", new JsonArray()
+                .add(publishable(ApiKeys.configValue("pk"), "https://LP.example")))),
         bad("workspaces[0].publishable_keys[0].allowed_origins: required", c -> ws(c).put("publishable_keys",
             new JsonArray().add(new JsonObject().put("key", ApiKeys.configValue("pk"))
                 .put("allowed_origins", new JsonArray())))),

@@ -48,16 +48,18 @@ class BotApiTest {
   @Test
   @DisplayName("createChatInviteLink: a join-request link of the channel, by numeric id or @username")
   void createsLinks() {
-    assertThat(Await.result(api.createInviteLink(bot(telegram.baseUrl(), FakeTelegram.TOKEN, "-1001234567890"), "n", EXPIRES)))
+    TelegramConfig numeric = bot(telegram.baseUrl(), FakeTelegram.TOKEN, "-1001234567890");
+    assertThat(Await.result(api.createInviteLink(numeric, "n", EXPIRES)))
         .startsWith("https://t.me/+FakeLink");
-    assertThat(Await.result(api.createInviteLink(bot(telegram.baseUrl(), FakeTelegram.TOKEN, "@signals"), "n", EXPIRES)))
+    assertThat(Await.result(api.createInviteLink(bot(telegram.baseUrl(), FakeTelegram.TOKEN, "@signals"), "n",
+        EXPIRES)))
         .startsWith("https://t.me/+FakeLink");
     assertThat(telegram.calls("createChatInviteLink")).extracting(call -> call.body().getValue("chat_id"))
         .containsExactly(-1001234567890L, "@signals");
     assertThat(telegram.calls("createChatInviteLink").get(0).body()).isEqualTo(new JsonObject()
         .put("chat_id", -1001234567890L).put("name", "n").put("expire_date", EXPIRES.getEpochSecond())
         .put("creates_join_request", true));
-    Await.result(api.approveJoinRequest(bot(telegram.baseUrl(), FakeTelegram.TOKEN, "-1001234567890"), -1001234567890L, 42));
+    Await.result(api.approveJoinRequest(numeric, -1001234567890L, 42));
     assertThat(telegram.calls("approveChatJoinRequest").get(0).body().getLong("user_id")).isEqualTo(42);
   }
 
@@ -65,14 +67,15 @@ class BotApiTest {
   @DisplayName("Telegram's refusals keep its code, words and retry_after; which are worth another try")
   void refusals() {
     telegram.failNext("createChatInviteLink", 429, "Too Many Requests: retry after 7", 7);
-    BotApi.Failure limited = failure(api.createInviteLink(bot(telegram.baseUrl(), FakeTelegram.TOKEN, "-1"), "n", EXPIRES));
+    TelegramConfig bot = bot(telegram.baseUrl(), FakeTelegram.TOKEN, "-1");
+    BotApi.Failure limited = failure(api.createInviteLink(bot, "n", EXPIRES));
     assertThat(limited.code()).isEqualTo(429);
     assertThat(limited.retryAfterSeconds()).isEqualTo(7);
     assertThat(limited.transientFailure()).isTrue();
     assertThat(limited.getMessage()).isEqualTo("createChatInviteLink: 429 Too Many Requests: retry after 7");
 
     telegram.failNext("approveChatJoinRequest", 400, "Bad Request: HIDE_REQUESTER_MISSING", null);
-    BotApi.Failure bad = failure(api.approveJoinRequest(bot(telegram.baseUrl(), FakeTelegram.TOKEN, "-1"), -1L, 5));
+    BotApi.Failure bad = failure(api.approveJoinRequest(bot, -1L, 5));
     assertThat(bad.code()).isEqualTo(400);
     assertThat(bad.retryAfterSeconds()).isZero();
     assertThat(bad.transientFailure()).isFalse();
