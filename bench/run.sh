@@ -40,6 +40,7 @@ command -v wrk > /dev/null || { echo "bench: wrk is missing (Debian package wrk)
 
 port=${BENCH_PORT:-18080}
 fake_port=$((port + 10))
+management_port=$((port + 20))
 work=$(mktemp -d /tmp/event-router-bench.XXXXXX)
 service_pid=
 fake_pid=
@@ -60,6 +61,7 @@ unlimited='{"per_second": 1000000, "burst": 1000000}'
 cat > "$work/config.json" << EOF
 {
   "http": {"host": "127.0.0.1", "port": $port},
+  "management": {"host": "127.0.0.1", "port": $management_port},
   "database": {"data_dir": "$work/postgres"${BENCH_DATABASE:+, $BENCH_DATABASE}},
   "workspaces": [
     {"id": "$plain_ws", "name": "bench", "api_keys": ["$(java -jar "$jar" hash-key "$key")"],
@@ -113,9 +115,9 @@ postgres_pids() {
   done
 }
 machine_ticks() { awk '/^cpu / {print $2 + $3 + $4 + $7 + $8}' /proc/stat; }
-stored() { curl -fs "http://127.0.0.1:$port/metrics" | awk '/^event_router_events_stored_total/ {s += $NF} END {printf "%d", s}'; }
-commits() { curl -fs "http://127.0.0.1:$port/metrics" | awk '/^event_router_write_commits_total/ {s += $NF} END {printf "%d", s}'; }
-heap() { curl -fs "http://127.0.0.1:$port/metrics" | awk '/^jvm_memory_used_bytes\{.*area="heap"/ {s += $NF} END {printf "%d", s}'; }
+stored() { curl -fs "http://127.0.0.1:$management_port/metrics" | awk '/^event_router_events_stored_total/ {s += $NF} END {printf "%d", s}'; }
+commits() { curl -fs "http://127.0.0.1:$management_port/metrics" | awk '/^event_router_write_commits_total/ {s += $NF} END {printf "%d", s}'; }
+heap() { curl -fs "http://127.0.0.1:$management_port/metrics" | awk '/^jvm_memory_used_bytes\{.*area="heap"/ {s += $NF} END {printf "%d", s}'; }
 fake_stats() { curl -fs "http://127.0.0.1:$fake_port/stats"; }
 
 # delivered_all N: waits (up to the drain time) until both fakes hold N distinct events.

@@ -15,6 +15,8 @@ import dev.eventrouter.forward.tiktok.TikTokApi;
 import dev.eventrouter.forward.webhook.WebhookApi;
 import dev.eventrouter.http.AccessControl;
 import dev.eventrouter.http.HttpVerticle;
+import dev.eventrouter.http.ManagementVerticle;
+import dev.eventrouter.http.ServerBudget;
 import dev.eventrouter.session.SessionVerticle;
 import dev.eventrouter.store.Database;
 import dev.eventrouter.store.DeliveryStore;
@@ -49,12 +51,14 @@ public final class EventRouter {
   private final Database database;
   private final List<String> deployments;
   private final int httpPort;
+  private final int managementPort;
 
-  private EventRouter(Vertx vertx, Database database, List<String> deployments, int httpPort) {
+  private EventRouter(Vertx vertx, Database database, List<String> deployments, int httpPort, int managementPort) {
     this.vertx = vertx;
     this.database = database;
     this.deployments = deployments;
     this.httpPort = httpPort;
+    this.managementPort = managementPort;
   }
 
   /** @param live the config in force; when it is reloaded, the new one applies to what comes next */
@@ -78,6 +82,13 @@ public final class EventRouter {
           + "can reach it can post conversions for them. Give them keys of your own (README, \"API keys\") or "
           + "set http.host to 127.0.0.1", exposed, config.http().host());
     }
+    List<String> exposedPublishable = DemoKey.publishableExposedIn(config);
+    if (!exposedPublishable.isEmpty()) {
+      LOG.warn("SECURITY: workspaces {} accept the published demo publishable key, and the server listens on {}: "
+          + "any page on their allowed origins can create click sessions for them. Give them publishable keys of "
+          + "your own (docs/configuration.md, \"Publishable keys\") or set http.host to 127.0.0.1", exposedPublishable,
+          config.http().host());
+    }
     return Database.open(vertx, config.database(), config.http().requestTimeoutMs(),
         config.session().sourceTimeoutMs()).compose(database -> {
       List<String> deployments = new ArrayList<>();
@@ -91,7 +102,13 @@ public final class EventRouter {
       PauseBoard pauses = forward ? new PauseBoard(metrics) : null;
       DeliveryStore deliveries = new DeliveryStore(database.pool(), database.readPool());
       HealthChecks readiness = Readiness.checks(vertx, database, live, breakers, pauses, cluster);
-      Future<String> chain = Future.succeededFuture();
+      ServerBudget budget = new ServerBudget(config.http().limits());
+      AtomicReference<ManagementVerticle> management = new AtomicReference<>();
+      Future<String> chain = vertx.deployVerticle(() -> {
+        ManagementVerticle verticle = new ManagementVerticle(config.management(), metrics, readiness);
+        management.set(verticle);
+        return verticle;
+      }, new DeploymentOptions()).onSuccess(deployments::add);
       if (ingest) {
         chain = chain.compose(id -> vertx.deployVerticle(new SessionVerticle(database, ids, live, metrics,
                 writers.apply(database))))
@@ -111,16 +128,19 @@ public final class EventRouter {
       }
       return chain
           .compose(id -> vertx.deployVerticle(() -> {
-            HttpVerticle verticle = new HttpVerticle(config.http(), ingest ? access : null, metrics, readiness);
+            HttpVerticle verticle = new HttpVerticle(config.http(), ingest ? access : null, metrics, readiness,
+                budget);
             firstHttp.compareAndSet(null, verticle);
             return verticle;
           }, new DeploymentOptions().setInstances(config.http().instances())))
           .onSuccess(deployments::add)
           .map(id -> {
             int port = firstHttp.get().actualPort();
-            LOG.info("event-router listening on {}:{} (node {}, roles {})", config.http().host(), port,
-                database.nodeId(), config.roles().stream().map(role -> role.id).sorted().toList());
-            return new EventRouter(vertx, database, deployments, port);
+            int managementPort = management.get().actualPort();
+            LOG.info("event-router listening on {}:{}, management on {}:{} (node {}, roles {})", config.http().host(),
+                port, config.management().host(), managementPort, database.nodeId(),
+                config.roles().stream().map(role -> role.id).sorted().toList());
+            return new EventRouter(vertx, database, deployments, port, managementPort);
           })
           .recover(failure -> undeploy(vertx, deployments)
               .eventually(database::close)
@@ -130,6 +150,11 @@ public final class EventRouter {
 
   public int httpPort() {
     return httpPort;
+  }
+
+  /** The management listener's port: /metrics and the detailed /health/ready. */
+  public int managementPort() {
+    return managementPort;
   }
 
   public Database database() {

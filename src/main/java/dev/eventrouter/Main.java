@@ -7,19 +7,11 @@ import dev.eventrouter.config.AppConfig;
 import dev.eventrouter.config.ConfigException;
 import dev.eventrouter.config.ConfigLoader;
 import dev.eventrouter.store.PostgresServer;
-import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
-import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxBuilder;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.spi.cluster.ClusterManager;
-import io.vertx.micrometer.MicrometerMetricsFactory;
-import io.vertx.micrometer.MetricsDomain;
-import io.vertx.micrometer.MicrometerMetricsOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -108,19 +100,9 @@ public final class Main {
       err.println(e.getMessage());
       return 1;
     }
-    // One registry for Vert.x's own metrics (HTTP server, pools, event bus) and the service's, served at /metrics.
-    PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    // The JVM's own: heap and its pools, GC pauses, threads, CPU (what an operator and the benchmark read first).
-    new JvmMemoryMetrics().bindTo(metrics);
-    new JvmGcMetrics().bindTo(metrics);
-    new JvmThreadMetrics().bindTo(metrics);
-    new ProcessorMetrics().bindTo(metrics);
-    VertxOptions options = new VertxOptions().setMetricsOptions(new MicrometerMetricsOptions()
-        .setEnabled(true)
-        // Event-bus metrics re-register a gauge for every reply handler (one per request here): measurable
-        // CPU for little insight. HTTP server, pool and client metrics stay.
-        .addDisabledMetricsCategory(MetricsDomain.EVENT_BUS));
-    VertxBuilder builder = Vertx.builder().withMetrics(new MicrometerMetricsFactory(metrics));
+    PrometheusMeterRegistry metrics = ServiceMetrics.registry();
+    VertxOptions options = ServiceMetrics.options();
+    VertxBuilder builder = ServiceMetrics.builder(metrics);
     Vertx vertx;
     ClusterManager clusterManager = null;
     if (initial.cluster().enabled()) {

@@ -40,6 +40,7 @@ class ClusterProcessIT {
   private static final String KEY = "cluster-test-key-5d2e";
   private static final int PG_PORT = 15499;
   private static final int[] HTTP_PORTS = {18481, 18482};
+  private static final int[] MANAGEMENT_PORTS = {18491, 18492};
   private static final int[] CLUSTER_PORTS = {15891, 15892};
   /** The node that joins after one died. */
   private static final int HEIR_HTTP_PORT = 18483;
@@ -158,7 +159,8 @@ class ClusterProcessIT {
 
   /** The members the ingest node sees, from its readiness answer. */
   private static int members(WebClient client) {
-    JsonObject ready = client.get(HTTP_PORTS[0], "127.0.0.1", "/health/ready").send().await().bodyAsJsonObject();
+    JsonObject ready = client.get(MANAGEMENT_PORTS[0], "127.0.0.1", "/health/ready").send().await()
+        .bodyAsJsonObject();
     return ready.getJsonArray("checks").stream().map(c -> (JsonObject) c)
         .filter(c -> "cluster".equals(c.getString("id")))
         .mapToInt(c -> c.getJsonObject("data").getInteger("members")).findFirst().orElse(0);
@@ -206,7 +208,7 @@ class ClusterProcessIT {
       assertThat(fake.accepted(network)).as(network).hasSize(EVENTS)
           .allSatisfy((id, count) -> assertThat(count).as(id).isOne());
     }
-    for (int port : HTTP_PORTS) {
+    for (int port : MANAGEMENT_PORTS) {
       JsonObject ready = client.get(port, "127.0.0.1", "/health/ready").send().await().bodyAsJsonObject();
       assertThat(ready.getString("status")).isEqualTo("UP");
       assertThat(ready.getJsonArray("checks").stream().map(c -> ((JsonObject) c).getString("id")))
@@ -219,6 +221,7 @@ class ClusterProcessIT {
   private JsonObject config(int httpPort, int clusterPort, List<Integer> others, String fakeBase, JsonArray roles) {
     return new JsonObject()
         .put("http", new JsonObject().put("host", "127.0.0.1").put("port", httpPort))
+        .put("management", new JsonObject().put("port", MANAGEMENT_PORTS[httpPort == HTTP_PORTS[0] ? 0 : 1]))
         .put("database", new JsonObject().put("url", "postgresql://postgres@localhost:" + PG_PORT + "/postgres"))
         .put("cluster", new JsonObject().put("enabled", true).put("host", "127.0.0.1").put("port", clusterPort)
             .put("members", new JsonArray(others.stream().map(p -> (Object) ("127.0.0.1:" + p)).toList())))

@@ -164,6 +164,7 @@ class CrashRecoveryIT {
   private JsonObject config(String fakeBase) {
     return new JsonObject()
         .put("http", new JsonObject().put("host", "127.0.0.1").put("port", port))
+        .put("management", new JsonObject().put("port", 0))
         .put("database", new JsonObject().put("data_dir", dir.resolve("data/postgres").toString()))
         .put("delivery", new JsonObject().put("request_timeout_ms", 1000).put("initial_backoff_ms", 100)
             .put("max_backoff_ms", 500).put("scan_interval_ms", 200))

@@ -68,6 +68,7 @@ class MainTest {
       Path config = dir.resolve("config.json");
       Files.writeString(config, new JsonObject()
           .put("http", new JsonObject().put("host", "127.0.0.1").put("port", taken.getLocalPort()))
+          .put("management", new JsonObject().put("port", 0))
           .put("database", new JsonObject().put("url", TestDatabase.freshDatabaseUrl()))
           .put("workspaces", new JsonArray()).encode());
 

@@ -12,13 +12,14 @@ import java.util.stream.Collectors;
  * @param roles what this node runs
  * @param byId  the workspaces by id, derived from {@code workspaces}
  */
-public record AppConfig(HttpConfig http, DatabaseConfig database, SessionConfig session, DeliveryConfig delivery,
-                        ClusterConfig cluster, Set<Role> roles, List<WorkspaceConfig> workspaces,
+public record AppConfig(HttpConfig http, ManagementConfig management, DatabaseConfig database, SessionConfig session,
+                        DeliveryConfig delivery, ClusterConfig cluster, Set<Role> roles,
+                        List<WorkspaceConfig> workspaces,
                         Map<UUID, WorkspaceConfig> byId) {
 
-  public AppConfig(HttpConfig http, DatabaseConfig database, SessionConfig session, DeliveryConfig delivery,
-                   ClusterConfig cluster, Set<Role> roles, List<WorkspaceConfig> workspaces) {
-    this(http, database, session, delivery, cluster, roles, workspaces, workspaces.stream()
+  public AppConfig(HttpConfig http, ManagementConfig management, DatabaseConfig database, SessionConfig session,
+                   DeliveryConfig delivery, ClusterConfig cluster, Set<Role> roles, List<WorkspaceConfig> workspaces) {
+    this(http, management, database, session, delivery, cluster, roles, workspaces, workspaces.stream()
         .collect(Collectors.toUnmodifiableMap(WorkspaceConfig::id, Function.identity())));
   }
 
@@ -32,6 +33,6 @@ public record AppConfig(HttpConfig http, DatabaseConfig database, SessionConfig 
 
   /** This config with another's hot-reloadable parts: workspaces, sessions and delivery. */
   public AppConfig reloadedFrom(AppConfig next) {
-    return new AppConfig(http, database, next.session, next.delivery, cluster, roles, next.workspaces);
+    return new AppConfig(http, management, database, next.session, next.delivery, cluster, roles, next.workspaces);
   }
 }

@@ -19,10 +19,14 @@ import java.util.regex.Pattern;
 public final class ConfigParser {
 
   private static final Set<String> TOP_LEVEL =
-      Set.of("http", "database", "session", "delivery", "cluster", "roles", "workspaces");
+      Set.of("http", "management", "database", "session", "delivery", "cluster", "roles", "workspaces");
   private static final Set<String> HTTP_KEYS =
       Set.of("host", "port", "max_body_bytes", "instances", "request_timeout_ms", "trusted_proxies",
-          "publishable_rate_limit");
+          "publishable_rate_limit", "publishable_share", "idle_timeout_s", "read_timeout_ms", "max_connections",
+          "max_buffered_bytes");
+  private static final Set<String> MANAGEMENT_KEYS = Set.of("host", "port", "token");
+  /** A bearer token: long enough not to be guessed, in the characters a header carries unquoted. */
+  private static final Pattern TOKEN = Pattern.compile("[A-Za-z0-9._~+/=-]{24,256}");
   /** An IPv4 or IPv6 address, optionally /prefix (checked further by trustedProxies). */
   private static final Pattern PROXY = Pattern.compile("[0-9A-Fa-f:.]{2,45}(/[0-9]{1,3})?");
   private static final Set<String> DATABASE_KEYS = Set.of("url", "data_dir", "pool_size", "write_batch_size",
@@ -47,6 +51,7 @@ public final class ConfigParser {
   private AppConfig app(JsonObject json) {
     r.unknownKeys(json, "", TOP_LEVEL);
     HttpConfig http = http(r.object(json, "http", "http"));
+    ManagementConfig management = management(r.object(json, "management", "management"));
     DatabaseConfig database = database(r.object(json, "database", "database"));
     SessionConfig session = session(r.object(json, "session", "session"));
     DeliveryConfig delivery = delivery(r.object(json, "delivery", "delivery"));
@@ -56,7 +61,7 @@ public final class ConfigParser {
     if (!r.problems().isEmpty()) {
       throw new ConfigException(r.problems());
     }
-    return new AppConfig(http, database, session, delivery, cluster, roles, workspaces);
+    return new AppConfig(http, management, database, session, delivery, cluster, roles, workspaces);
   }
 
   private ClusterConfig cluster(JsonObject json, DatabaseConfig database) {
@@ -150,7 +155,38 @@ public final class ConfigParser {
         r.integer(json, "request_timeout_ms", "http.request_timeout_ms", 10_000, 100, 600_000),
         trustedProxies(json),
         r.rateLimit(r.object(json, "publishable_rate_limit", "http.publishable_rate_limit"),
-            "http.publishable_rate_limit", HttpConfig.DEFAULT_PUBLISHABLE_RATE_LIMIT));
+            "http.publishable_rate_limit", HttpConfig.DEFAULT_PUBLISHABLE_RATE_LIMIT),
+        share(json),
+        limits(json));
+  }
+
+  private double share(JsonObject json) {
+    double share = r.number(json, "publishable_share", "http.publishable_share", HttpConfig.DEFAULT_PUBLISHABLE_SHARE);
+    if (share > 1) {
+      r.problem("http.publishable_share: must be at most 1 (a share of the workspace's rate limit)");
+    }
+    return share;
+  }
+
+  private HttpConfig.ServerLimits limits(JsonObject json) {
+    HttpConfig.ServerLimits d = HttpConfig.ServerLimits.DEFAULT;
+    return new HttpConfig.ServerLimits(
+        (int) r.integer(json, "idle_timeout_s", "http.idle_timeout_s", d.idleTimeoutS(), 1, 3600),
+        r.integer(json, "read_timeout_ms", "http.read_timeout_ms", d.readTimeoutMs(), 100, 600_000),
+        (int) r.integer(json, "max_connections", "http.max_connections", d.maxConnections(), 1, 1_000_000),
+        r.integer(json, "max_buffered_bytes", "http.max_buffered_bytes", d.maxBufferedBytes(), 1024,
+            64L * 1024 * 1024 * 1024));
+  }
+
+  private ManagementConfig management(JsonObject json) {
+    r.unknownKeys(json, "management", MANAGEMENT_KEYS);
+    String token = r.string(json, "token", "management.token", null);
+    if (token != null && !TOKEN.matcher(token).matches()) {
+      r.problem("management.token: 24 to 256 characters of A-Z a-z 0-9 . _ ~ + / = - (use \"${ENV_NAME}\" to keep "
+          + "it out of the file)");
+    }
+    return new ManagementConfig(r.string(json, "host", "management.host", "127.0.0.1"),
+        (int) r.integer(json, "port", "management.port", ManagementConfig.DEFAULT_PORT, 0, 65535), token);
   }
 
   /** IP addresses or CIDR blocks, each checked (an address literal; a prefix no longer than the address). */

@@ -4,26 +4,39 @@ import io.netty.util.NetUtil;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
- * The demo key ({@value #KEY}) is published in the README and the shipped config, so anyone can use it. A workspace
- * that accepts it on a server reachable from other machines accepts conversions from anyone.
+ * The demo keys ({@value #KEY}, and the publishable {@value #PUBLISHABLE_KEY}) are published in the README and the
+ * shipped config, so anyone can use them. A workspace that accepts one on a server reachable from other machines
+ * accepts conversions (or click sessions) from anyone.
  */
 public final class DemoKey {
 
   public static final String KEY = "demo-key-change-me";
+  public static final String PUBLISHABLE_KEY = "demo-publishable-key";
   private static final byte[] DIGEST = ApiKeys.digest(KEY);
+  private static final byte[] PUBLISHABLE_DIGEST = ApiKeys.digest(PUBLISHABLE_KEY);
   private static final byte[] IPV6_LOOPBACK = NetUtil.LOCALHOST6.getAddress();
 
   private DemoKey() {}
 
   /** The names of the workspaces that accept the demo key, when the HTTP server listens beyond loopback. */
   public static List<String> exposedIn(AppConfig config) {
+    return exposed(config, w -> w.apiKeyHashes().stream().anyMatch(hash -> Arrays.equals(hash, DIGEST)));
+  }
+
+  /** The same for the demo publishable key. */
+  public static List<String> publishableExposedIn(AppConfig config) {
+    return exposed(config, w -> w.publishableKeys().stream().anyMatch(k -> Arrays.equals(k.hash(), PUBLISHABLE_DIGEST)));
+  }
+
+  private static List<String> exposed(AppConfig config, Predicate<WorkspaceConfig> accepts) {
     if (isLoopback(config.http().host())) {
       return List.of();
     }
     return config.workspaces().stream()
-        .filter(w -> w.apiKeyHashes().stream().anyMatch(hash -> Arrays.equals(hash, DIGEST)))
+        .filter(accepts)
         .map(w -> w.name().isEmpty() ? w.id().toString() : w.name())
         .toList();
   }

@@ -14,6 +14,7 @@ public enum ErrorCode {
   FORBIDDEN(403, "forbidden", "This API key does not belong to the workspace named in the request."),
   NOT_FOUND(404, "not_found", "No such resource."),
   METHOD_NOT_ALLOWED(405, "method_not_allowed", "This method is not allowed on this resource."),
+  REQUEST_TIMEOUT(408, "request_timeout", "The request was not received in time (http.read_timeout_ms)."),
   IDEMPOTENCY_CONFLICT(409, "idempotency_conflict",
       "This Idempotency-Key was already used with a different request body in the last 24 hours."),
   PAYLOAD_TOO_LARGE(413, "payload_too_large", "The request body is too large."),
@@ -25,6 +26,7 @@ public enum ErrorCode {
   RATE_LIMITED(429, "rate_limited", "Too many requests for this workspace; retry after the Retry-After delay."),
   HEADERS_TOO_LARGE(431, "headers_too_large", "The request headers are too large."),
   INTERNAL_ERROR(500, "internal_error", "Something went wrong on our side; the request can be retried."),
+  NOT_IMPLEMENTED(501, "not_implemented", "This method is not served."),
   // A write may still commit after its requester was answered (rarely: the database stalled mid-commit), so a 503
   // promises nothing either way; a retry with the same Idempotency-Key is what makes it exactly once.
   UNAVAILABLE(503, "unavailable",

@@ -27,9 +27,13 @@ public final class ErrorResponder implements Handler<RoutingContext> {
    */
   static void invalidRequest(HttpServerRequest request) {
     Throwable cause = request.decoderResult().cause();
-    ErrorCode code = cause instanceof TooLongHttpLineException ? ErrorCode.URI_TOO_LONG
+    answerAndClose(request, cause instanceof TooLongHttpLineException ? ErrorCode.URI_TOO_LONG
         : cause instanceof TooLongHttpHeaderException ? ErrorCode.HEADERS_TOO_LARGE
-        : ErrorCode.BAD_REQUEST;
+        : ErrorCode.BAD_REQUEST);
+  }
+
+  /** Answers in the error body outside the router, then closes the connection. */
+  static void answerAndClose(HttpServerRequest request, ErrorCode code) {
     request.response()
         .setStatusCode(code.status)
         .putHeader(HttpHeaders.CONTENT_TYPE, Responses.JSON)
@@ -64,6 +68,10 @@ public final class ErrorResponder implements Handler<RoutingContext> {
             rc.failure());
       }
     }
+    if (bodyUnread(rc.request())) {
+      // Refused before its body was read (key, rate limit, body budget): the rest of it is not read either.
+      rc.response().putHeader(HttpHeaders.CONNECTION, "close");
+    }
     if (error.retryAfterSeconds() != null) {
       rc.response().putHeader(HttpHeaders.RETRY_AFTER, String.valueOf(error.retryAfterSeconds()));
     }
@@ -71,6 +79,12 @@ public final class ErrorResponder implements Handler<RoutingContext> {
         .setStatusCode(error.code().status)
         .putHeader(HttpHeaders.CONTENT_TYPE, Responses.JSON)
         .end(error.toJson().toBuffer());
+  }
+
+  static boolean bodyUnread(HttpServerRequest request) {
+    String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
+    return !request.isEnded() && (request.getHeader(HttpHeaders.TRANSFER_ENCODING) != null
+        || length != null && ServerBudget.declaredLength(length) > 0);
   }
 
   /** A thrown exception leaves no status (-1): {@link ErrorCode#forStatus} makes it, like any non-4xx, a 500. */

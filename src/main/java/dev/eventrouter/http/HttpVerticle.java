@@ -16,10 +16,8 @@ import io.vertx.ext.web.Route;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
-import io.vertx.ext.web.healthchecks.HealthCheckHandler;
+import io.vertx.ext.web.handler.PlatformHandler;
 import io.vertx.ext.healthchecks.HealthChecks;
-import io.vertx.ext.healthchecks.Status;
-import io.vertx.micrometer.PrometheusScrapingHandler;
 
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
@@ -27,7 +25,8 @@ import java.util.stream.IntStream;
 /**
  * The public API. Authenticates, rate-limits and validates at the edge, then asks the SessionVerticle over the event
  * bus and answers only with what it replies: 200 only for what is committed. The API router is mounted under /api/v1
- * and, as an alias, /v1; health, metrics and the OpenAPI document sit at the root, without a key.
+ * and, as an alias, /v1; liveness, terse readiness and the OpenAPI document sit at the root, without a key (metrics
+ * and detailed readiness are on the {@link ManagementVerticle}'s listener).
  */
 public final class HttpVerticle extends VerticleBase {
 
@@ -38,6 +37,8 @@ public final class HttpVerticle extends VerticleBase {
   private final AccessControl access;
   private final PrometheusMeterRegistry metrics;
   private final HealthChecks readiness;
+  private final ServerBudget budget;
+  private long scan;
   private HttpServer server;
   private Router router;
   private Buffer openApi;
@@ -46,37 +47,42 @@ public final class HttpVerticle extends VerticleBase {
    * @param access    who may use the API, or null on a node without the ingest role: it serves health and metrics
    *                  only
    * @param readiness what {@code /health/ready} checks: the node can take events now
+   * @param budget    the node's connections and buffered bodies, shared by its instances
    */
   public HttpVerticle(HttpConfig config, AccessControl access, PrometheusMeterRegistry metrics,
-                      HealthChecks readiness) {
+                      HealthChecks readiness, ServerBudget budget) {
     this.config = config;
     this.access = access;
     this.metrics = metrics;
     this.readiness = readiness;
+    this.budget = budget;
+  }
+
+  /** With a budget of its own (one instance, or a test). */
+  public HttpVerticle(HttpConfig config, AccessControl access, PrometheusMeterRegistry metrics,
+                      HealthChecks readiness) {
+    this(config, access, metrics, readiness, new ServerBudget(config.limits()));
   }
 
   @Override
   public Future<?> start() {
     Router router = Router.router(vertx);
-    router.route().handler(RequestIds::assign);
-    // Liveness: the process and its event loop answer. Readiness: it can take events now (503 names the check).
-    HealthCheckHandler live = HealthCheckHandler.create(vertx)
-        .register("process", promise -> promise.complete(Status.OK()));
-    router.get("/health/live").handler(live);
-    router.get("/health").handler(live);
-    router.get("/health/ready").handler(HealthCheckHandler.createWithHealthChecks(readiness));
-    router.get("/metrics").handler(PrometheusScrapingHandler.create(metrics));
+    router.route().handler(RequestIds::assign).handler(Edge::noSniff);
+    // Liveness: the process and its event loop answer. Readiness, here: UP or DOWN only; which check failed, and
+    // /metrics, are on the management listener (they name workspaces and integrations).
+    router.get("/health/live").handler(Health.live(vertx));
+    router.get("/health").handler(Health.live(vertx));
+    router.get("/health/ready").handler(Health.terse(readiness));
     router.get("/openapi.yaml").handler(this::openApi);
     if (access != null) {
       StoreClient store = new StoreClient(vertx, config.requestTimeoutMs());
       Router api = api(store);
       router.route("/api/v1/*").subRouter(api);
       router.route("/v1/*").subRouter(api);
-      // Telegram authenticates with the webhook's secret, not an API key.
+      // Telegram authenticates with the webhook's secret, not an API key: checked from the headers, before the body.
       TelegramWebhook telegram = new TelegramWebhook(access, store);
-      router.post("/telegram/:workspace_id/webhook")
-          .handler(BodyHandler.create(false)
-              .setBodyLimit(Math.max(config.maxBodyBytes(), TelegramWebhook.MAX_UPDATE_BYTES)))
+      Route webhook = router.post("/telegram/:workspace_id/webhook").handler(beforeBody(telegram::authenticate));
+      readBody(webhook, Math.max(config.maxBodyBytes(), TelegramWebhook.MAX_UPDATE_BYTES))
           .handler(Edge::requireJson)
           .handler(telegram::handle);
       StaticContent.mount(router);
@@ -86,16 +92,36 @@ public final class HttpVerticle extends VerticleBase {
     // What the router answers by itself (an unreadable path is a 400 before any route matches) gets the same body.
     IntStream.range(400, 600).forEach(status -> router.errorHandler(status, errors.forStatus(status)));
     this.router = router;
+    SlowClients connections = new SlowClients(budget, System::nanoTime);
+    scan = connections.start(vertx);
     // The document is read once, from the classpath, before the server listens.
     return vertx.fileSystem().readFile(OPENAPI)
         .compose(document -> {
           openApi = document;
-          return vertx.createHttpServer(new HttpServerOptions().setHost(config.host()).setPort(config.port()))
+          return vertx.createHttpServer(serverOptions(config))
+              .connectionHandler(connections::connected)
               .invalidRequestHandler(ErrorResponder::invalidRequest)
-              .requestHandler(router)
+              .requestHandler(request -> {
+                connections.requested(request);
+                if (Methods.served(request.method())) {
+                  router.handle(request);
+                } else {
+                  ErrorResponder.answerAndClose(request, ErrorCode.NOT_IMPLEMENTED);
+                }
+              })
               .listen();
         })
         .onSuccess(s -> server = s);
+  }
+
+  /**
+   * HTTP/1.0 and 1.1 only: clear-text HTTP/2 (h2c, by upgrade or prior knowledge) is off, as documented; the idle
+   * timeout closes a connection with nothing moving. Request line and headers keep Vert.x's bounds (4 KiB, 8 KiB).
+   */
+  static HttpServerOptions serverOptions(HttpConfig config) {
+    return new HttpServerOptions().setHost(config.host()).setPort(config.port())
+        .setHttp2ClearTextEnabled(false)
+        .setIdleTimeout(config.limits().idleTimeoutS()).setIdleTimeoutUnit(TimeUnit.SECONDS);
   }
 
   private void openApi(RoutingContext rc) {
@@ -125,8 +151,8 @@ public final class HttpVerticle extends VerticleBase {
     authenticated(api.get("/integrations")).handler(integrations::summary);
     // No body is read (any is drained within the size limit): the integration is in the path, the event name an
     // optional query parameter.
-    authenticated(api.post("/integrations/:integration_id/test")
-        .handler(BodyHandler.create(false).setBodyLimit(config.maxBodyBytes()))).handler(integrations::test);
+    readBody(authenticated(api.post("/integrations/:integration_id/test")), config.maxBodyBytes())
+        .handler(integrations::test);
     // Only evt_<digits>, so GET on /events/custom stays a 405 rather than a lookup of an id "custom".
     String event = "\\/events\\/(?<eventId>evt_[0-9]+)";
     authenticated(api.getWithRegex(event).setName("/events/{event_id}")).handler(events::status);
@@ -141,22 +167,38 @@ public final class HttpVerticle extends VerticleBase {
   }
 
   private void post(Router router, String path, Handler<RoutingContext> handler, boolean publishableAllowed) {
-    // Vert.x runs body handlers before user handlers; the size limit caps what an unknown caller can send.
-    Route route = router.post(path).handler(BodyHandler.create(false).setBodyLimit(config.maxBodyBytes()));
-    authenticated(route, publishableAllowed).handler(Edge::requireJson).handler(handler);
+    readBody(authenticated(router.post(path), publishableAllowed), config.maxBodyBytes())
+        .handler(Edge::requireJson).handler(handler);
   }
 
   private Route authenticated(Route route) {
     return authenticated(route, false);
   }
 
+  /** Key and rate limit from the headers alone: nobody unauthenticated gets a byte of a body read. */
   private Route authenticated(Route route, boolean publishableAllowed) {
-    return route.handler(Edge.authenticate(access, publishableAllowed)).handler(Edge.rateLimit(access));
+    return route.handler(beforeBody(Edge.authenticate(access, publishableAllowed)))
+        .handler(beforeBody(Edge.rateLimit(access)));
+  }
+
+  /** The node's body budget, then the body itself within the route's limit. */
+  private Route readBody(Route route, int limit) {
+    return route.handler(budget.reserve(limit)).handler(BodyHandler.create(false).setBodyLimit(limit));
+  }
+
+  /**
+   * vertx-web runs a route's handlers in its declared order of kinds, body handlers before plain ones
+   * (https://vertx.io/docs/vertx-web/java/#_route_order); a platform handler may come first, which is what these
+   * checks of the headers are.
+   */
+  private static Handler<RoutingContext> beforeBody(Handler<RoutingContext> check) {
+    return (PlatformHandler) check::handle;
   }
 
   /** Stops accepting, and lets requests under way finish (each is bounded by the request timeout). */
   @Override
   public Future<?> stop() {
+    vertx.cancelTimer(scan);
     return server == null ? Future.succeededFuture() : server.shutdown(config.requestTimeoutMs(), TimeUnit.MILLISECONDS);
   }
 

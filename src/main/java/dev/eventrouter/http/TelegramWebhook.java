@@ -3,6 +3,7 @@ package dev.eventrouter.http;
 import dev.eventrouter.bus.Addresses;
 import dev.eventrouter.bus.IngestReply;
 import dev.eventrouter.bus.TelegramUpdate;
+import dev.eventrouter.common.Sha256;
 import dev.eventrouter.config.TelegramConfig;
 import dev.eventrouter.config.WorkspaceConfig;
 import dev.eventrouter.event.ConversionEvent;
@@ -12,7 +13,6 @@ import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 
-import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Instant;
 import java.util.List;
@@ -51,6 +51,7 @@ final class TelegramWebhook {
   /** The name prefix of an invite link that carries a session (link names are at most 32 characters). */
   static final String SESSION_LINK_PREFIX = "er:";
   static final String JOIN_EVENT = "JoinRequest";
+  private static final String WORKSPACE = "telegram_workspace";
   // "/start <payload>", also "/start@<bot> <payload>"; the payload in Telegram's start alphabet
   // (https://core.telegram.org/bots/features#deep-linking).
   private static final Pattern START = Pattern.compile("/start(?:@[A-Za-z0-9_]{1,64})?[ \\t]+("
@@ -76,16 +77,23 @@ final class TelegramWebhook {
     this.store = store;
   }
 
-  void handle(RoutingContext rc) {
-    Instant receivedAt = Instant.now();
+  /** From the path and the headers alone, before any byte of the body is read. */
+  void authenticate(RoutingContext rc) {
     WorkspaceConfig workspace = workspace(rc.pathParam("workspace_id"));
     if (workspace == null || workspace.telegram() == null) {
-      throw new ApiException(ErrorCode.NOT_FOUND, "No workspace here takes Telegram updates at this address.",
-          null, null);
+      rc.fail(new ApiException(ErrorCode.NOT_FOUND, "No workspace here takes Telegram updates at this address.",
+          null, null));
+    } else if (!secretMatches(workspace.telegram().webhookSecret(), rc.request().getHeader(SECRET_HEADER))) {
+      rc.fail(new ApiException(ErrorCode.UNAUTHORIZED, "Missing or wrong " + SECRET_HEADER + ".", null, null));
+    } else {
+      rc.put(WORKSPACE, workspace);
+      rc.next();
     }
-    if (!secretMatches(workspace.telegram().webhookSecret(), rc.request().getHeader(SECRET_HEADER))) {
-      throw new ApiException(ErrorCode.UNAUTHORIZED, "Missing or wrong " + SECRET_HEADER + ".", null, null);
-    }
+  }
+
+  void handle(RoutingContext rc) {
+    Instant receivedAt = Instant.now();
+    WorkspaceConfig workspace = rc.get(WORKSPACE);
     JsonObject update = JsonBody.parse(rc.body().buffer());
     Long id = wholeNumber(update.getValue("update_id"));
     if (id == null || id < 0) {
@@ -139,10 +147,12 @@ final class TelegramWebhook {
     }
   }
 
-  /** Compared in constant time: unlike an API key, the secret itself is compared, not a digest of it. */
+  /**
+   * Compared in constant time, as digests: unlike an API key, the secret itself is looked at, and comparing equal
+   * lengths tells nothing of the secret's own length either.
+   */
   static boolean secretMatches(String expected, String given) {
-    return given != null && MessageDigest.isEqual(expected.getBytes(StandardCharsets.UTF_8),
-        given.getBytes(StandardCharsets.UTF_8));
+    return given != null && MessageDigest.isEqual(Sha256.bytes(expected), Sha256.bytes(given));
   }
 
   /** The event of an update, through the normal ingest path (validated and mapped as any other). */

@@ -90,9 +90,9 @@ class ClusterTest {
     assertThat(fake.accepted("meta")).containsExactly(Map.entry(eventId, 1));
     assertThat(forward.postEvent(TestApp.KEY_A, event).statusCode()).as("no API on a forward-only node")
         .isEqualTo(404);
-    assertThat(forward.get("/health/ready", null).statusCode()).isEqualTo(200);
-    assertThat(ingest.get("/metrics", null).bodyAsString()).doesNotContain("event_router_outbox_depth");
-    assertThat(forward.get("/metrics", null).bodyAsString()).contains("event_router_outbox_depth");
+    assertThat(forward.management("/health/ready").statusCode()).isEqualTo(200);
+    assertThat(ingest.metrics()).doesNotContain("event_router_outbox_depth");
+    assertThat(forward.metrics()).contains("event_router_outbox_depth");
   }
 
   @Test
@@ -122,7 +122,7 @@ class ClusterTest {
       String open = "event_router_breaker_state{integration=\"meta-main\",network=\"meta\",workspace=\""
           + TestApp.WS_A + "\"} 2.0";
       Await.until("the meta breaker open on both forward nodes", Await.WAIT, () -> forwarders.stream()
-          .allMatch(node -> node.get("/metrics", null).bodyAsString().contains(open)));
+          .allMatch(node -> node.metrics().contains(open)));
       assertThat(logs.text()).contains("circuit breaker meta:" + TestApp.WS_A + "/meta-main opened by another node");
       // Held back on both: every meta delivery waits for the breakers' reset, none retries within its backoff.
       Await.until("every meta delivery deferred to the breaker's reset", Await.WAIT, () -> ingest.rows(

@@ -193,7 +193,7 @@ class ForwardingTest extends FakeNetworksTest {
     assertThat(meta.fieldNames()).doesNotContain("em", "ph").contains("fn");
     assertThat(fake.lastEvent("tiktok", eventId).getJsonObject("user").fieldNames())
         .doesNotContain("email", "phone").contains("first_name");
-    String metrics = app.get("/metrics", null).bodyAsString();
+    String metrics = app.metrics();
     for (String network : new String[] {"meta", "tiktok"}) {
       for (String field : new String[] {"email", "phone"}) {
         assertThat(metrics).contains("event_router_user_data_rejected_total{field=\"" + field + "\",network=\""

@@ -46,7 +46,7 @@ class MatchKeyCoverageTest extends FakeNetworksTest {
         "client_ip_address", 0.75, "client_user_agent", 0.5);
     Map<String, Double> tiktok = Map.of("email", 0.5, "phone", 0.25, "external_id", 1.0, "ttclid", 0.5, "ttp", 0.5,
         "ip", 0.75, "user_agent", 0.5);
-    String metrics = app.get("/metrics", null).bodyAsString();
+    String metrics = app.metrics();
     meta.forEach((key, share) -> assertThat(metrics).contains("event_router_match_keys_total{integration="
         + "\"meta-main\",key=\"" + key + "\",network=\"meta\",workspace=\"" + WS_A + "\"} " + share * 4));
     tiktok.forEach((key, share) -> assertThat(metrics).contains("event_router_match_keys_total{integration="

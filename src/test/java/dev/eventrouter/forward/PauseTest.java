@@ -67,12 +67,12 @@ class PauseTest extends FakeNetworksTest {
     JsonObject meta = status.getJsonArray("deliveries").getJsonObject(0);
     assertThat(meta.getString("status")).isEqualTo("paused");
     assertThat(meta.getString("last_error")).contains("190").doesNotContain("expired-token");
-    JsonObject integrations = app.get("/health/ready", null).bodyAsJsonObject().getJsonArray("checks").stream()
+    JsonObject integrations = app.management("/health/ready").bodyAsJsonObject().getJsonArray("checks").stream()
         .map(JsonObject.class::cast).filter(c -> c.getString("id").equals("integrations")).findFirst()
         .orElseThrow();
     assertThat(integrations.getJsonObject("data").getJsonObject("paused").fieldNames()).singleElement()
         .satisfies(key -> assertThat(key).endsWith("/meta-main"));
-    assertThat(app.get("/metrics", null).bodyAsString())
+    assertThat(app.metrics())
         .contains("event_router_integration_paused{integration=\"meta-main\",network=\"meta\",workspace=\""
             + WS_A + "\"} 1.0");
 
@@ -89,7 +89,7 @@ class PauseTest extends FakeNetworksTest {
     assertThat(fake.accepted("meta")).containsOnlyKeys(all).allSatisfy((id, n) -> assertThat(n).isOne());
     assertThat(count("meta", "failed")).isZero();
     assertThat(logs.text()).contains("resumed (its access_token was changed)");
-    assertThat(app.get("/metrics", null).bodyAsString())
+    assertThat(app.metrics())
         .contains("event_router_integration_paused{integration=\"meta-main\",network=\"meta\",workspace=\""
             + WS_A + "\"} 0.0");
     logs.stop();

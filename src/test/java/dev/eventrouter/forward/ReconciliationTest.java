@@ -55,7 +55,7 @@ class ReconciliationTest extends FakeNetworksTest {
     JsonArray listed = app.get("/api/v1/deliveries?status=unconfirmed&limit=100", KEY_A).bodyAsJsonObject()
         .getJsonObject("data").getJsonArray("deliveries");
     assertThat(listed).hasSize(10);
-    String metrics = app.get("/metrics", null).bodyAsString();
+    String metrics = app.metrics();
     assertThat(metrics).contains("event_router_deliveries_total{integration=\"meta-main\",network=\"meta\","
         + "outcome=\"unconfirmed\",workspace=\"" + WS_A + "\"} 5.0");
     assertThat(metrics).contains("event_router_deliveries_total{integration=\"tiktok-main\",network=\"tiktok\","

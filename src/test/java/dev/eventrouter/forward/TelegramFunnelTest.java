@@ -183,9 +183,9 @@ class TelegramFunnelTest extends FakeNetworksTest {
         .as("unchanged, each once").containsExactlyInAnyOrder(join, member, start(901, 5151, session));
     assertThat(telegram.passed()).extracting(FakeTelegram.Passed::secretHeader)
         .as("the backend's own secret, not the receiver's").containsOnly(BACKEND_SECRET);
-    Await.until("both counted", DEADLINE, () -> app.get("/metrics", null).bodyAsString()
+    Await.until("both counted", DEADLINE, () -> app.metrics()
         .contains("event_router_telegram_jobs_total{kind=\"pass_through\",outcome=\"delivered\"} 3.0"));
-    assertThat(app.get("/metrics", null).bodyAsString())
+    assertThat(app.metrics())
         .contains("event_router_telegram_jobs_total{kind=\"approve\",outcome=\"delivered\"} 1.0")
         .contains("event_router_telegram_invite_links_total{outcome=\"made\",workspace=\"" + WS_A + "\"} "
             + app.count("telegram_invite_links") + ".0");
@@ -278,7 +278,7 @@ class TelegramFunnelTest extends FakeNetworksTest {
       });
       assertThat(logs.text()).contains("Too Many Requests: retry after 1").doesNotContain(FakeTelegram.TOKEN)
           .doesNotContain(FakeTelegram.TOKEN.split(":")[1]);
-      assertThat(app.get("/metrics", null).bodyAsString())
+      assertThat(app.metrics())
           .contains("event_router_telegram_invite_links_total{outcome=\"refused\",workspace=\"" + WS_A + "\"} 2.0");
     } finally {
       logs.stop();

@@ -13,6 +13,7 @@ import dev.eventrouter.config.EventMappingOverride;
 import dev.eventrouter.config.IntegrationConfig;
 import dev.eventrouter.config.Network;
 import dev.eventrouter.config.HttpConfig;
+import dev.eventrouter.config.ManagementConfig;
 import dev.eventrouter.config.RateLimitConfig;
 import dev.eventrouter.config.WorkspaceConfig;
 import dev.eventrouter.event.DeliveryFilter;
@@ -71,6 +72,7 @@ class HttpEdgeUnitTest {
   private Vertx vertx;
   private WebClient client;
   private int port;
+  private int managementPort;
   private String deployment;
   private final List<Message<JsonObject>> asked = new CopyOnWriteArrayList<>();
   private volatile Consumer<Message<JsonObject>> store = message -> message.fail(BusFailure.UNAVAILABLE, "down");
@@ -97,6 +99,10 @@ class HttpEdgeUnitTest {
         metrics, readiness);
     deployment = Await.result(vertx.deployVerticle(verticle));
     port = verticle.actualPort();
+    ManagementVerticle management = new ManagementVerticle(new ManagementConfig("127.0.0.1", 0, null), metrics,
+        readiness);
+    Await.result(vertx.deployVerticle(management));
+    managementPort = management.actualPort();
     client = WebClient.create(vertx, new WebClientOptions().setFollowRedirects(false));
   }
 
@@ -569,26 +575,66 @@ class HttpEdgeUnitTest {
   }
 
   @Test
-  @DisplayName("liveness answers while the database is down; readiness answers 503 naming the failing check")
+  @DisplayName("liveness answers while the database is down; readiness answers 503, naming the failing check on the "
+      + "management listener only")
   void health() {
-    HttpResponse<Buffer> ready = Await.result(client.get(port, "127.0.0.1", "/health/ready").send());
+    HttpResponse<Buffer> ready = Await.result(client.get(managementPort, "127.0.0.1", "/health/ready").send());
     assertThat(ready.statusCode()).isEqualTo(200);
     assertThat(ready.bodyAsJsonObject().getString("status")).isEqualTo("UP");
+    HttpResponse<Buffer> terse = Await.result(client.get(port, "127.0.0.1", "/health/ready").send());
+    assertThat(terse.statusCode()).isEqualTo(200);
+    assertThat(terse.bodyAsJsonObject()).isEqualTo(new JsonObject().put("status", "UP"));
+    assertThat(terse.getHeader("Content-Type")).startsWith("application/json");
     databaseUp = false;
-    HttpResponse<Buffer> notReady = Await.result(client.get(port, "127.0.0.1", "/health/ready").send());
+    HttpResponse<Buffer> notReady = Await.result(client.get(managementPort, "127.0.0.1", "/health/ready").send());
     assertThat(notReady.statusCode()).isEqualTo(503);
     assertThat(notReady.bodyAsJsonObject().getJsonArray("checks").getJsonObject(0))
         .isEqualTo(new JsonObject().put("id", "database").put("status", "DOWN"));
-    for (String path : List.of("/health/live", "/health")) {
-      HttpResponse<Buffer> live = Await.result(client.get(port, "127.0.0.1", path).send());
-      assertThat(live.statusCode()).as(path).isEqualTo(200);
-      assertThat(live.bodyAsJsonObject().getString("status")).isEqualTo("UP");
-      assertThat(live.getHeader("Content-Type")).startsWith("application/json");
+    HttpResponse<Buffer> terseDown = Await.result(client.get(port, "127.0.0.1", "/health/ready").send());
+    assertThat(terseDown.statusCode()).isEqualTo(503);
+    assertThat(terseDown.bodyAsJsonObject()).as("no check named in public")
+        .isEqualTo(new JsonObject().put("status", "DOWN"));
+    for (int each : new int[] {port, managementPort}) {
+      for (String path : each == port ? List.of("/health/live", "/health") : List.of("/health/live")) {
+        HttpResponse<Buffer> live = Await.result(client.get(each, "127.0.0.1", path).send());
+        assertThat(live.statusCode()).as(path).isEqualTo(200);
+        assertThat(live.bodyAsJsonObject().getString("status")).isEqualTo("UP");
+        assertThat(live.getHeader("Content-Type")).startsWith("application/json");
+      }
     }
+    assertError(Await.result(client.get(port, "127.0.0.1", "/metrics").send()), 404, "not_found");
   }
 
   @Test
-  @DisplayName("a node without the ingest role serves health and metrics, and no API")
+  @DisplayName("with management.token, the management listener answers only a request with that bearer token")
+  void managementToken() {
+    String token = "mgmt-token-0123456789abcdef";
+    ManagementVerticle guarded = new ManagementVerticle(new ManagementConfig("127.0.0.1", 0, token), metrics,
+        HealthChecks.create(vertx).register("database", promise -> promise.complete(Status.OK())));
+    Await.result(vertx.deployVerticle(guarded));
+    int guardedPort = guarded.actualPort();
+    for (String path : List.of("/metrics", "/health/ready", "/health/live")) {
+      for (String wrong : new String[] {null, "Bearer wrong", "Bearer " + token + "x", "Basic " + token, token,
+          "Bearer " + token.substring(1)}) {
+        var request = client.get(guardedPort, "127.0.0.1", path);
+        if (wrong != null) {
+          request.putHeader("Authorization", wrong);
+        }
+        HttpResponse<Buffer> refused = Await.result(request.send());
+        assertError(refused, 401, "unauthorized");
+        assertThat(refused.getHeader("WWW-Authenticate")).isEqualTo("Bearer");
+      }
+      for (String right : new String[] {"Bearer " + token, "bearer " + token, "Bearer  " + token + " "}) {
+        assertThat(Await.result(client.get(guardedPort, "127.0.0.1", path).putHeader("Authorization", right).send())
+            .statusCode()).as(path + " with " + right).isEqualTo(200);
+      }
+    }
+    assertThat(new ManagementConfig("h", 1, token).toString()).doesNotContain(token).contains("***");
+    assertThat(new ManagementConfig("h", 1, null).toString()).contains("token=none");
+  }
+
+  @Test
+  @DisplayName("a node without the ingest role serves health, and no API (metrics are on its management listener)")
   void withoutApi() {
     HttpVerticle opsOnly = new HttpVerticle(new HttpConfig("127.0.0.1", 0, 2048, 1, TIMEOUT_MS), null, metrics,
         HealthChecks.create(vertx).register("database", promise -> promise.complete(Status.OK())));
@@ -599,17 +645,17 @@ class HttpEdgeUnitTest {
           .putHeader("x-api-key", KEY).putHeader("Content-Type", "application/json").sendBuffer(event().toBuffer())),
           404, "not_found");
       assertThat(Await.result(client.get(opsPort, "127.0.0.1", "/health/ready").send()).statusCode()).isEqualTo(200);
-      assertThat(Await.result(client.get(opsPort, "127.0.0.1", "/metrics").send()).statusCode()).isEqualTo(200);
+      assertError(Await.result(client.get(opsPort, "127.0.0.1", "/metrics").send()), 404, "not_found");
       assertThat(asked).as("nothing asked of a store").isEmpty();
       assertThat(opsOnly.router().getRoutes()).extracting(r -> r.getPath())
-          .contains("/health/ready", "/metrics", "/openapi.yaml").doesNotContain("/api/v1/");
+          .contains("/health/ready", "/openapi.yaml").doesNotContain("/api/v1/", "/metrics");
     } finally {
       Await.result(vertx.undeploy(id));
     }
   }
 
   @Test
-  @DisplayName("metrics in Prometheus text, without a key, with ingest answers counted by bounded event name and status")
+  @DisplayName("metrics in Prometheus text on the management listener, with ingest answers counted by bounded event name and status")
   void metrics() {
     store = message -> message.reply(new IngestReply("evt_1", "s1", IngestReply.PROCESSED, false).toJson());
     postEvent(event());
@@ -618,7 +664,7 @@ class HttpEdgeUnitTest {
     postEvent(event().put("event_name", "MyDeposit"));
     assertError(postEvent(event().put("event_name", 42)), 400, "validation_failed");
     post("/v1/events/custom", "wrong", "application/json", event().encode());
-    HttpResponse<Buffer> scrape = Await.result(client.get(port, "127.0.0.1", "/metrics").send());
+    HttpResponse<Buffer> scrape = Await.result(client.get(managementPort, "127.0.0.1", "/metrics").send());
     assertThat(scrape.statusCode()).isEqualTo(200);
     assertThat(scrape.getHeader("Content-Type")).startsWith("text/plain");
     assertThat(scrape.bodyAsString())

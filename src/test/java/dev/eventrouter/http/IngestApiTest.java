@@ -453,7 +453,7 @@ class IngestApiTest extends ServiceTest {
   void health() {
     assertThat(app.client().get(app.port(), "127.0.0.1", "/health/live").send().await().statusCode())
         .isEqualTo(200);
-    HttpResponse<Buffer> response = app.client().get(app.port(), "127.0.0.1", "/health/ready").send().await();
+    HttpResponse<Buffer> response = app.management("/health/ready");
 
     assertThat(response.statusCode()).isEqualTo(200);
     JsonObject ready = response.bodyAsJsonObject();

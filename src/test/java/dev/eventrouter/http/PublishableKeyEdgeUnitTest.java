@@ -73,7 +73,7 @@ class PublishableKeyEdgeUnitTest {
 
   private int deploy(List<String> trustedProxies) {
     HttpConfig http = new HttpConfig("127.0.0.1", 0, 4096, 1, 500, trustedProxies,
-        new RateLimitConfig(0.001, PER_IP_BURST));
+        new RateLimitConfig(0.001, PER_IP_BURST), HttpConfig.DEFAULT_PUBLISHABLE_SHARE, HttpConfig.ServerLimits.DEFAULT);
     HttpVerticle verticle = new HttpVerticle(http, new AccessControl(workspaces(), http, System::nanoTime),
         new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), HealthChecks.create(vertx));
     Await.result(vertx.deployVerticle(verticle));

@@ -107,7 +107,7 @@ class SessionResolutionTest extends ServiceTest {
   @DisplayName("with nothing found the event is accepted with a null session and counted as unattributed")
   void nothingFound() {
     assertThat(resolveFor(KEY_A, WS_A)).containsExactly(null, "none");
-    assertThat(app.get("/metrics", null).bodyAsString())
+    assertThat(app.metrics())
         .containsPattern("event_router_events_stored_total\\{session_source=\"none\"} [1-9]")
         .containsPattern("event_router_write_commits_total [1-9]")
         .containsPattern("event_router_write_batch_size_count [1-9]");

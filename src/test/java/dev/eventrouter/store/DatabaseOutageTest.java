@@ -41,14 +41,14 @@ class DatabaseOutageTest {
       JsonObject event = new JsonObject().put("event_name", "REG").put("telegram_id", 1)
           .put("workspace_id", TestApp.WS_A).put("user_data", new JsonObject().put("email", "outage@example.com"));
       assertThat(app.postEvent(TestApp.KEY_A, event).statusCode()).isEqualTo(200);
-      JsonObject ready = app.get("/health/ready", null).bodyAsJsonObject();
+      JsonObject ready = app.management("/health/ready").bodyAsJsonObject();
       assertThat(ready.getString("status")).isEqualTo("UP");
       assertThat(ready.getJsonArray("checks").stream().map(c -> ((JsonObject) c).getString("id")))
           .containsExactlyInAnyOrder("database", "migrations", "config", "integrations");
 
       server.stop();
 
-      HttpResponse<Buffer> unready = app.get("/health/ready", null);
+      HttpResponse<Buffer> unready = app.management("/health/ready");
       assertThat(unready.statusCode()).isEqualTo(503);
       assertThat(unready.bodyAsJsonObject().getJsonArray("checks").stream().map(c -> (JsonObject) c)
           .filter(c -> c.getString("status").equals("DOWN")).map(c -> c.getString("id")))

@@ -57,6 +57,7 @@ public final class TestApp {
     return new JsonObject()
         .put("http", new JsonObject().put("host", "127.0.0.1").put("port", 0).put("max_body_bytes", MAX_BODY_BYTES)
             .put("instances", 2))
+        .put("management", new JsonObject().put("host", "127.0.0.1").put("port", 0))
         .put("database", new JsonObject().put("url", databaseUrl))
         .put("workspaces", new JsonArray()
             .add(workspace(WS_A, KEY_A, 100_000, 100_000).put("bot_name", "@" + BOT_A))
@@ -106,6 +107,21 @@ public final class TestApp {
 
   public int port() {
     return router.httpPort();
+  }
+
+  /** The management listener's port: /metrics and the detailed /health/ready. */
+  public int managementPort() {
+    return router.managementPort();
+  }
+
+  /** The Prometheus scrape, from the management listener. */
+  public String metrics() {
+    return management("/metrics").bodyAsString();
+  }
+
+  /** A GET on the management listener. */
+  public HttpResponse<Buffer> management(String path) {
+    return client.get(managementPort(), "127.0.0.1", path).send().await();
   }
 
   /** POSTs raw bytes with the given headers. */

@@ -1,0 +1,87 @@
+package dev.eventrouter.http;
+
+import dev.eventrouter.config.HttpConfig.ServerLimits;
+import io.vertx.core.Handler;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.PlatformHandler;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * What all callers together may make one node hold, shared by its HttpVerticle instances: open connections, and the
+ * bytes of request bodies being read. Past either bound a caller is turned away at once, so a flood costs it a
+ * refusal, never the node its memory.
+ */
+public final class ServerBudget {
+
+  /** Seconds a caller refused for the body budget is asked to wait: bodies in flight are read within seconds. */
+  static final long RETRY_AFTER_S = 1;
+
+  private final ServerLimits limits;
+  private final AtomicInteger connections = new AtomicInteger();
+  private final AtomicLong buffered = new AtomicLong();
+
+  public ServerBudget(ServerLimits limits) {
+    this.limits = limits;
+  }
+
+  ServerLimits limits() {
+    return limits;
+  }
+
+  /** Counts a new connection; false (and not counted) when the node holds its maximum already. */
+  boolean open() {
+    if (connections.incrementAndGet() > limits.maxConnections()) {
+      connections.decrementAndGet();
+      return false;
+    }
+    return true;
+  }
+
+  void closed() {
+    connections.decrementAndGet();
+  }
+
+  int connections() {
+    return connections.get();
+  }
+
+  long buffered() {
+    return buffered.get();
+  }
+
+  /**
+   * Before a route's body handler: reserves what the body may take (its Content-Length, or the route's limit when
+   * it does not say) until the answer is sent or the connection closes; beyond the node's bound, 503 before any byte
+   * of the body is read. The body handler still enforces the route's limit itself.
+   */
+  Handler<RoutingContext> reserve(int bodyLimit) {
+    return (PlatformHandler) rc -> {
+      long bytes = Math.min(declaredLength(rc.request().getHeader(HttpHeaders.CONTENT_LENGTH)), bodyLimit);
+      if (buffered.addAndGet(bytes) > limits.maxBufferedBytes()) {
+        buffered.addAndGet(-bytes);
+        rc.fail(ApiException.retryLater(ErrorCode.UNAVAILABLE, RETRY_AFTER_S));
+        return;
+      }
+      rc.addEndHandler(done -> buffered.addAndGet(-bytes));
+      rc.next();
+    };
+  }
+
+  /** The Content-Length, or the most a body can be when it is absent or unreadable (chunked). */
+  static long declaredLength(String header) {
+    if (header != null) {
+      try {
+        long length = Long.parseLong(header.trim());
+        if (length >= 0) {
+          return length;
+        }
+      } catch (NumberFormatException unreadable) {
+        // the codec refuses such a request; reserve the most
+      }
+    }
+    return Long.MAX_VALUE;
+  }
+}
