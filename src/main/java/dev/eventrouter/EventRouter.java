@@ -102,7 +102,7 @@ public final class EventRouter {
       PauseBoard pauses = forward ? new PauseBoard(metrics) : null;
       DeliveryStore deliveries = new DeliveryStore(database.pool(), database.readPool());
       HealthChecks readiness = Readiness.checks(vertx, database, live, breakers, pauses, cluster);
-      ServerBudget budget = new ServerBudget(config.http().limits());
+      ServerBudget budget = new ServerBudget(config.http().limits()).bindTo(metrics);
       AtomicReference<ManagementVerticle> management = new AtomicReference<>();
       Future<String> chain = vertx.deployVerticle(() -> {
         ManagementVerticle verticle = new ManagementVerticle(config.management(), metrics, readiness);

@@ -89,6 +89,18 @@ public final class ErrorResponder implements Handler<RoutingContext> {
 
   /** A thrown exception leaves no status (-1): {@link ErrorCode#forStatus} makes it, like any non-4xx, a 500. */
   private static ApiException toApiError(RoutingContext rc, int status) {
-    return rc.failure() instanceof ApiException api ? api : new ApiException(ErrorCode.forStatus(status));
+    if (rc.failure() instanceof ApiException api) {
+      return api;
+    }
+    return new ApiException(fromCodec(rc.failure()) ? ErrorCode.BAD_REQUEST : ErrorCode.forStatus(status));
+  }
+
+  /**
+   * Raised by Netty's HTTP codec on bytes of the body it cannot read (a chunk size past any number): the client's
+   * fault, not ours, and not worth an error line with a stack trace.
+   */
+  static boolean fromCodec(Throwable failure) {
+    StackTraceElement[] trace = failure == null ? new StackTraceElement[0] : failure.getStackTrace();
+    return trace.length > 0 && trace[0].getClassName().startsWith("io.netty.handler.codec.");
   }
 }

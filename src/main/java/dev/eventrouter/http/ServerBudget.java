@@ -1,6 +1,8 @@
 package dev.eventrouter.http;
 
 import dev.eventrouter.config.HttpConfig.ServerLimits;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.RoutingContext;
@@ -25,6 +27,16 @@ public final class ServerBudget {
 
   public ServerBudget(ServerLimits limits) {
     this.limits = limits;
+  }
+
+  /** Gauges of what is held now, beside the bounds in the config. */
+  public ServerBudget bindTo(MeterRegistry metrics) {
+    Gauge.builder("event_router.http.connections", connections, AtomicInteger::get)
+        .description("open connections of the public listener (bound: http.max_connections)").register(metrics);
+    Gauge.builder("event_router.http.buffered_bytes", buffered, AtomicLong::get)
+        .description("bytes reserved for request bodies being read (bound: http.max_buffered_bytes)")
+        .baseUnit("bytes").register(metrics);
+    return this;
   }
 
   ServerLimits limits() {

@@ -74,7 +74,7 @@ public final class RawHttp {
   }
 
   /** Status 0 when the server closed the connection without an answer. */
-  private static Response parse(byte[] raw) {
+  public static Response parse(byte[] raw) {
     if (raw.length == 0) {
       return new Response(0, Map.of(), raw);
     }

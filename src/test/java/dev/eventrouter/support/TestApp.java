@@ -82,8 +82,18 @@ public final class TestApp {
 
   /** The service with its events written by the given writer (a faulty double, for the failure answers). */
   public static TestApp start(Vertx vertx, LiveConfig live, Function<Database, EventWriter> writers) {
-    EventRouter router = EventRouter.start(vertx, live, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
-        null, writers).await();
+    return start(vertx, live, writers, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+  }
+
+  /** With the given registry: the one a Vert.x built with metrics (ServiceMetrics.builder) reports to. */
+  public static TestApp start(Vertx vertx, JsonObject config, PrometheusMeterRegistry metrics) {
+    return start(vertx, new LiveConfig(new ConfigLoader(Map.of()).resolve(config)),
+        database -> new EventStore(database.pool(), database.readPool()), metrics);
+  }
+
+  private static TestApp start(Vertx vertx, LiveConfig live, Function<Database, EventWriter> writers,
+                               PrometheusMeterRegistry metrics) {
+    EventRouter router = EventRouter.start(vertx, live, metrics, null, writers).await();
     WebClient client = WebClient.create(vertx);
     return new TestApp(router, client);
   }
