@@ -1,13 +1,18 @@
 package dev.eventrouter.cluster;
 
+import com.hazelcast.config.AdvancedNetworkConfig;
 import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;
+import com.hazelcast.config.ServerSocketEndpointConfig;
+import com.hazelcast.instance.EndpointQualifier;
 import dev.eventrouter.common.StartupException;
 import dev.eventrouter.config.ClusterConfig;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.eventbus.EventBusOptions;
 import io.vertx.spi.cluster.hazelcast.ConfigUtil;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -31,6 +36,8 @@ public final class ClusterSetup {
   /** Vert.x's system property naming a Hazelcast config file. */
   static final String USER_CONFIG = "vertx.hazelcast.config";
 
+  private static final Logger LOG = LoggerFactory.getLogger(ClusterSetup.class);
+
   private ClusterSetup() {}
 
   /**
@@ -41,6 +48,12 @@ public final class ClusterSetup {
   public static HazelcastClusterManager clusterManager(ClusterConfig cluster) {
     Config config = ConfigUtil.loadConfig();
     if (System.getProperty(USER_CONFIG) != null) {
+      if (takesClients(config)) {
+        LOG.warn("SECURITY: the Hazelcast file {} accepts Hazelcast clients, which need no credentials and can "
+            + "read and change the event bus's maps: give it an advanced-network with a member-server-socket-"
+            + "endpoint-config and no client endpoint, bound to this node's cluster address",
+            System.getProperty(USER_CONFIG));
+      }
       return new HazelcastClusterManager(config);
     }
     config.setClusterName(CLUSTER_NAME);
@@ -58,14 +71,44 @@ public final class ClusterSetup {
     // https://docs.hazelcast.com/hazelcast/5.3/system-properties
     config.setProperty("hazelcast.max.no.heartbeat.seconds", String.valueOf(FROZEN_MEMBER_SECONDS));
     config.setProperty("hazelcast.graceful.shutdown.max.wait", String.valueOf(FROZEN_MEMBER_SECONDS));
-    // Hazelcast takes an address here; a name (a container's, say) is resolved once, at start.
-    config.setProperty("hazelcast.local.localAddress", address(cluster.host()));
-    config.getNetworkConfig().setPort(cluster.port()).setPortAutoIncrement(false);
-    JoinConfig join = config.getNetworkConfig().getJoin();
+    memberSocketOnly(config, cluster);
+    return new HazelcastClusterManager(config);
+  }
+
+  /**
+   * One server socket, for members only, on the cluster host only. Hazelcast's plain network config takes clients on
+   * the member port too, and so would let anyone who reaches it read and write the event bus's maps with no
+   * credentials; its advanced network config opens the endpoints it lists and no others, and lists only the
+   * member's. https://docs.hazelcast.com/hazelcast/5.3/clusters/advanced-network-configuration
+   */
+  private static void memberSocketOnly(Config config, ClusterConfig cluster) {
+    AdvancedNetworkConfig network = config.getAdvancedNetworkConfig().setEnabled(true);
+    ServerSocketEndpointConfig member = new ServerSocketEndpointConfig().setPort(cluster.port())
+        .setPortAutoIncrement(false);
+    if (!cluster.publicHost().equals(cluster.host())) {
+      member.setPublicAddress(cluster.publicHost());
+    }
+    network.setMemberEndpointConfig(member);
+    // Hazelcast's server socket binds every interface whatever address it announces, and its outgoing connections
+    // leave from any (hazelcast.socket.bind.any, true by default, for both): both on the cluster host instead,
+    // unless that is a wildcard. https://docs.hazelcast.com/hazelcast/5.3/system-properties
+    boolean everyInterface = cluster.everyInterface();
+    config.setProperty("hazelcast.socket.server.bind.any", String.valueOf(everyInterface));
+    config.setProperty("hazelcast.socket.client.bind.any", String.valueOf(everyInterface));
+    if (!everyInterface) {
+      // Hazelcast takes an address here; a name (a container's, say) is resolved once, at start.
+      config.setProperty("hazelcast.local.localAddress", address(cluster.host()));
+    }
+    JoinConfig join = network.getJoin();
     join.getMulticastConfig().setEnabled(false);
     join.getAutoDetectionConfig().setEnabled(false);
     join.getTcpIpConfig().setEnabled(true).setMembers(cluster.members());
-    return new HazelcastClusterManager(config);
+  }
+
+  /** The plain network config takes clients on the member port; the advanced one only on a client endpoint. */
+  static boolean takesClients(Config config) {
+    return !config.getAdvancedNetworkConfig().isEnabled()
+        || config.getAdvancedNetworkConfig().getEndpointConfigs().containsKey(EndpointQualifier.CLIENT);
   }
 
   private static String address(String host) {
@@ -76,11 +119,11 @@ public final class ClusterSetup {
     }
   }
 
-  /** The event bus listens on the cluster host too, and announces it to the other members. */
+  /** The event bus listens on the cluster host too, and announces the public host to the other members. */
   public static VertxOptions options(VertxOptions options, ClusterConfig cluster) {
     return options.setEventBusOptions(new EventBusOptions()
         .setHost(cluster.host())
         .setPort(cluster.busPort())
-        .setClusterPublicHost(cluster.host()));
+        .setClusterPublicHost(cluster.publicHost()));
   }
 }

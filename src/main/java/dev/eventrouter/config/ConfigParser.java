@@ -35,7 +35,8 @@ public final class ConfigParser {
   private static final Set<String> DELIVERY_KEYS = Set.of("batch_size", "linger_ms", "request_timeout_ms",
       "initial_backoff_ms", "max_backoff_ms", "scan_interval_ms", "breaker", "pause_probe_ms", "keep_payloads");
   private static final Set<String> BREAKER_KEYS = Set.of("failure_threshold", "reset_timeout_ms");
-  private static final Set<String> CLUSTER_KEYS = Set.of("enabled", "host", "port", "bus_port", "members");
+  private static final Set<String> CLUSTER_KEYS = Set.of("enabled", "host", "public_host", "port", "bus_port",
+      "members");
   /** host:port, the host a name, an IPv4 address or a bracketed IPv6 address. */
   private static final Pattern MEMBER = Pattern.compile("(\\[[0-9A-Fa-f:.]+]|[A-Za-z0-9.-]+):[0-9]{1,5}");
 
@@ -71,8 +72,13 @@ public final class ConfigParser {
       r.problem("cluster.enabled: a cluster needs one shared PostgreSQL: set database.url or DATABASE_URL (an "
           + "embedded database on each node would split the data)");
     }
-    return new ClusterConfig(enabled,
-        r.string(json, "host", "cluster.host", "127.0.0.1"),
+    String host = r.string(json, "host", "cluster.host", "127.0.0.1");
+    String publicHost = r.string(json, "public_host", "cluster.public_host", host);
+    if (ClusterConfig.EVERY_INTERFACE.contains(publicHost)) {
+      r.problem("cluster.public_host: must be the address the other members reach this node at, not the wildcard "
+          + publicHost + " (a wildcard cluster.host listens on every interface and needs it set)");
+    }
+    return new ClusterConfig(enabled, host, publicHost,
         (int) r.integer(json, "port", "cluster.port", ClusterConfig.DEFAULT_PORT, 1, 65535),
         (int) r.integer(json, "bus_port", "cluster.bus_port", 0, 0, 65535),
         members(json.getValue("members")));

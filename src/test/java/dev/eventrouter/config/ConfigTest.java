@@ -279,6 +279,13 @@ class ConfigTest {
         bad("cluster.bus_port: must be a whole number from 0 to 65535",
             c -> c.put("cluster", new JsonObject().put("bus_port", 65536))),
         bad("cluster.members: must be an array", c -> c.put("cluster", new JsonObject().put("members", "a:1"))),
+        bad("cluster.public_host: must be the address the other members reach this node at, not the wildcard "
+            + "0.0.0.0 (a wildcard cluster.host listens on every interface and needs it set)",
+            c -> c.put("cluster", new JsonObject().put("host", "0.0.0.0"))),
+        bad("cluster.public_host: must be the address the other members reach this node at, not the wildcard ::",
+            c -> c.put("cluster", new JsonObject().put("host", "10.0.0.4").put("public_host", "::"))),
+        bad("cluster.public_host: must be a non-empty string",
+            c -> c.put("cluster", new JsonObject().put("public_host", 10))),
         bad("cluster.members[1]: must be \"host:port\"", c -> c.put("cluster", new JsonObject()
             .put("members", new JsonArray().add("10.0.0.5:5701").add("10.0.0.6")))),
         bad("cluster.members[0]: must be \"host:port\"", c -> c.put("cluster", new JsonObject()
@@ -402,6 +409,21 @@ class ConfigTest {
         .cluster().enabled()).as("DATABASE_URL is a shared database too").isTrue();
     assertThatThrownBy(() -> new ConfigLoader(Map.of(), true).resolve(valid()))
         .hasMessageContaining("cluster.enabled: a cluster needs one shared PostgreSQL");
+  }
+
+  @Test
+  @DisplayName("cluster.public_host is announced instead of the host; only a wildcard host listens on every interface")
+  void clusterPublicHost() {
+    JsonObject everyInterface = valid().put("cluster", new JsonObject().put("enabled", true).put("host", "0.0.0.0")
+        .put("public_host", "203.0.113.7"));
+    everyInterface.getJsonObject("database").put("url", "postgresql://db/events");
+    ClusterConfig cluster = resolve(everyInterface, Map.of()).cluster();
+    assertThat(cluster).isEqualTo(new ClusterConfig(true, "0.0.0.0", "203.0.113.7", 5701, 0, List.of()));
+    assertThat(cluster.everyInterface()).isTrue();
+    assertThat(new ClusterConfig(true, "::", "fd00::7", 5701, 0, List.of()).everyInterface()).isTrue();
+    assertThat(new ClusterConfig(true, "10.0.0.4", "203.0.113.7", 5701, 0, List.of()).everyInterface()).isFalse();
+    assertThat(new ClusterConfig(true, "10.0.0.4", 5701, 0, List.of()).publicHost()).isEqualTo("10.0.0.4");
+    assertThat(resolve(valid(), Map.of()).cluster().everyInterface()).as("127.0.0.1 by default").isFalse();
   }
 
   @Test
