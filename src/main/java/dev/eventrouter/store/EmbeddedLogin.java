@@ -46,8 +46,10 @@ import java.util.concurrent.TimeUnit;
 final class EmbeddedLogin {
 
   static final String USER = "postgres";
-  /** Where the current URL, password included, is kept for the operator and the benchmark: inside the 0700 data
-   * directory, mode 0600, so it tells no one anything the data files themselves do not. */
+  /**
+   * Where the current URL, password included, is kept for the operator and the benchmark: inside the 0700 data
+   * directory, mode 0600, so it tells no one anything the data files themselves do not.
+   */
   static final String URL_FILE = "connection-url";
   private static final String HBA = """
       # Written by event-router at each start; edits are lost. Password (SCRAM) logins over the loopback only; the
