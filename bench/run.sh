@@ -52,9 +52,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# One key opens one workspace: a key for the plain workspace, another for the forwarding one.
-key=bench-key-1
-key2=bench-key-2
+# One key opens one workspace: a key for the plain workspace, another for the forwarding one (hash-key wants 24
+# characters or more, on its standard input).
+key=bench-key-1-0123456789abcdef
+key2=bench-key-2-0123456789abcdef
 plain_ws=11111111-1111-4111-8111-111111111111
 forward_ws=22222222-2222-4222-8222-222222222222
 unlimited='{"per_second": 1000000, "burst": 1000000}'
@@ -64,9 +65,9 @@ cat > "$work/config.json" << EOF
   "management": {"host": "127.0.0.1", "port": $management_port},
   "database": {"data_dir": "$work/postgres"${BENCH_DATABASE:+, $BENCH_DATABASE}},
   "workspaces": [
-    {"id": "$plain_ws", "name": "bench", "api_keys": ["$(java -jar "$jar" hash-key "$key")"],
+    {"id": "$plain_ws", "name": "bench", "api_keys": ["$(printf '%s' "$key" | java -jar "$jar" hash-key)"],
      "rate_limit": $unlimited},
-    {"id": "$forward_ws", "name": "bench-forward", "api_keys": ["$(java -jar "$jar" hash-key "$key2")"],
+    {"id": "$forward_ws", "name": "bench-forward", "api_keys": ["$(printf '%s' "$key2" | java -jar "$jar" hash-key)"],
      "rate_limit": $unlimited,
      "integrations": [
        {"id": "meta", "type": "meta", "pixel_id": "1234567890", "access_token": "bench-token",
@@ -197,11 +198,11 @@ print(json.dumps(row))
 EOF
 }
 
-# The database the service uses, for the PostgreSQL ceiling.
+# The database the service uses, for the PostgreSQL ceiling. The embedded server's password is new at each start
+# and never logged: the service keeps the URL in the data directory (mode 0600).
 pg_url() {
   if [ -n "${DATABASE_URL:-}" ]; then echo "$DATABASE_URL"; return; fi
-  echo "postgresql://postgres@localhost:$(grep -o 'embedded PostgreSQL started on localhost:[0-9]*' "$work/service.log" \
-    | head -1 | sed 's/.*://')/postgres"
+  cat "$work/postgres/connection-url"
 }
 
 # ceiling_says LINE PID DEADLINE [EACH]: waits until the ceiling run prints LINE, running the command EACH at every

@@ -15,7 +15,12 @@ import io.vertx.core.spi.cluster.ClusterManager;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -23,7 +28,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * {@code java -jar event-router.jar [--config PATH] [--cluster]} runs the service (clustered with
  * {@code --cluster} or {@code cluster.enabled});
- * {@code java -jar event-router.jar hash-key KEY} prints the config value for an API key;
+ * {@code java -jar event-router.jar hash-key} prints the config value for the API key on its standard input;
+ * {@code java -jar event-router.jar generate-key} prints a new random API key and its config value;
  * {@code java -jar event-router.jar postgres [--data-dir DIR] [--port PORT]} runs only the embedded PostgreSQL;
  * {@code java -jar event-router.jar telegram-webhook --workspace ID --url PUBLIC_URL} sets a workspace bot's webhook.
  */
@@ -43,7 +49,7 @@ public final class Main {
       System.err.println(logFormatProblem);
       System.exit(2);
     }
-    System.exit(run(args, System.out, System.err));
+    System.exit(run(args, System.in, System.out, System.err));
   }
 
   /** Not a constant: logging starts only after LOG_FORMAT has been checked, so a refusal is one clean line. */
@@ -58,13 +64,20 @@ public final class Main {
   }
 
   /** Returns the exit code of a command, or blocks serving until the JVM is asked to stop. */
-  static int run(String[] args, PrintStream out, PrintStream err) {
+  static int run(String[] args, InputStream in, PrintStream out, PrintStream err) {
     if (args.length > 0 && args[0].equals("hash-key")) {
-      if (args.length != 2 || args[1].isEmpty()) {
-        err.println("usage: java -jar event-router.jar hash-key KEY");
+      return hashKey(args, in, out, err);
+    }
+    if (args.length > 0 && args[0].equals("generate-key")) {
+      if (args.length != 1) {
+        err.println("usage: java -jar event-router.jar generate-key");
         return 2;
       }
-      out.println(ApiKeys.configValue(args[1]));
+      String key = ApiKeys.generate();
+      out.println(key);
+      out.println(ApiKeys.configValue(key));
+      err.println("first line: the new API key, for the client (it is kept nowhere); second line: its value for the"
+          + " workspace's api_keys");
       return 0;
     }
     if (args.length > 0 && args[0].equals("postgres")) {
@@ -81,12 +94,47 @@ public final class Main {
       } else if (args[i].equals("--cluster")) {
         cluster = true;
       } else {
-        err.println("usage: java -jar event-router.jar [--config PATH] [--cluster] | hash-key KEY"
-            + " | postgres [--data-dir DIR] [--port PORT] | telegram-webhook --workspace ID --url PUBLIC_URL");
+        err.println("usage: java -jar event-router.jar [--config PATH] [--cluster] | hash-key < KEY_ON_STDIN"
+            + " | generate-key | postgres [--data-dir DIR] [--port PORT]"
+            + " | telegram-webhook --workspace ID --url PUBLIC_URL");
         return 2;
       }
     }
     return serve(configPath, cluster, err);
+  }
+
+  /**
+   * {@code hash-key}: the config value of the key on standard input (its first line, without surrounding blanks,
+   * which no HTTP header could carry). A key after {@code hash-key} on the command line is still taken, with a
+   * warning: other local users see a process's arguments, and the shell keeps them in its history.
+   */
+  private static int hashKey(String[] args, InputStream in, PrintStream out, PrintStream err) {
+    String key;
+    if (args.length == 2) {
+      err.println("hash-key: a key on the command line is visible to other local users and kept in the shell's "
+          + "history; give it on standard input instead: printf '%s' \"$KEY\" | java -jar event-router.jar hash-key");
+      key = args[1];
+    } else if (args.length == 1) {
+      try {
+        key = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)).readLine();
+      } catch (IOException e) {
+        key = null;
+      }
+    } else {
+      key = null;
+    }
+    if (key == null || key.isBlank()) {
+      err.println("usage: printf '%s' \"$KEY\" | java -jar event-router.jar hash-key  (the key on standard input)");
+      return 2;
+    }
+    key = key.strip();
+    if (!ApiKeys.longEnough(key)) {
+      err.println("hash-key: an API key needs at least " + ApiKeys.MIN_LENGTH + " characters, and random ones: "
+          + "java -jar event-router.jar generate-key makes one");
+      return 2;
+    }
+    out.println(ApiKeys.configValue(key));
+    return 0;
   }
 
   private static int serve(String configPath, boolean cluster, PrintStream err) {
@@ -183,13 +231,11 @@ public final class Main {
     }
     PostgresServer server;
     try {
-      server = PostgresServer.embedded(dataDir, port);
+      server = startPostgres(dataDir, port, out);
     } catch (Exception e) {
       err.println(StartupException.explain(e));
       return 1;
     }
-    out.println("PostgreSQL serving " + dataDir + " on localhost:" + port + "; give the nodes "
-        + "DATABASE_URL=postgresql://postgres@localhost:" + port + "/postgres");
     return serveUntilStopped(() -> {
       try {
         server.close();
@@ -197,6 +243,17 @@ public final class Main {
         log().warn("stopping PostgreSQL failed: {}", e.getMessage());
       }
     });
+  }
+
+  /**
+   * Starts the {@code postgres} command's server and prints the URL the nodes need: its password is new at each
+   * start, and printed only here (the operator's terminal), never logged.
+   */
+  static PostgresServer startPostgres(Path dataDir, int port, PrintStream out) throws IOException {
+    PostgresServer server = PostgresServer.embedded(dataDir, port);
+    out.println("PostgreSQL serving " + dataDir + " on localhost:" + port + "; give the nodes DATABASE_URL="
+        + server.url());
+    return server;
   }
 
   /** Closes Vert.x, but never waits long for it: a failed start must exit, whatever is left running. */

@@ -25,6 +25,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntFunction;
 import java.util.function.IntUnaryOperator;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -52,6 +54,7 @@ class ClusterProcessIT {
   @TempDir(cleanup = CleanupMode.ON_SUCCESS)
   Path dir;
   private final List<ServiceProcess> processes = new ArrayList<>();
+  private String databaseUrl;
 
   @AfterEach
   void stop() {
@@ -172,6 +175,10 @@ class ClusterProcessIT {
         "--port", String.valueOf(PG_PORT)), dir.resolve("postgres.log"), PG_PORT);
     processes.add(postgres);
     postgres.awaitLog("PostgreSQL serving", START);
+    // The URL carries the password this start drew: the nodes connect with it, as the README's nodes do.
+    Matcher url = Pattern.compile("DATABASE_URL=(\\S+)").matcher(postgres.logTail());
+    assertThat(url.find()).as("the postgres command prints the nodes' DATABASE_URL").isTrue();
+    databaseUrl = url.group(1);
   }
 
   private ServiceProcess node(String name, int httpPort, int clusterPort, List<Integer> others, String fakeBase,
@@ -222,7 +229,7 @@ class ClusterProcessIT {
     return new JsonObject()
         .put("http", new JsonObject().put("host", "127.0.0.1").put("port", httpPort))
         .put("management", new JsonObject().put("port", MANAGEMENT_PORTS[httpPort == HTTP_PORTS[0] ? 0 : 1]))
-        .put("database", new JsonObject().put("url", "postgresql://postgres@localhost:" + PG_PORT + "/postgres"))
+        .put("database", new JsonObject().put("url", databaseUrl))
         .put("cluster", new JsonObject().put("enabled", true).put("host", "127.0.0.1").put("port", clusterPort)
             .put("members", new JsonArray(others.stream().map(p -> (Object) ("127.0.0.1:" + p)).toList())))
         .put("roles", roles)

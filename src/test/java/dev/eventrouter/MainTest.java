@@ -1,13 +1,18 @@
 package dev.eventrouter;
 
+import dev.eventrouter.common.Sha256;
 import dev.eventrouter.common.StartupException;
+import dev.eventrouter.config.ApiKeys;
+import dev.eventrouter.store.PostgresServer;
 import dev.eventrouter.support.TestDatabase;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.pgclient.PgConnectOptions;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.InetAddress;
@@ -15,32 +20,107 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HexFormat;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class MainTest {
 
   private final ByteArrayOutputStream out = new ByteArrayOutputStream();
   private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
+  private static final String KEY = "k7Qm2xVb9LrT4wYc8NpZ3sHd";
+  private static final String KEY_VALUE = "sha256:" + HexFormat.of().formatHex(Sha256.bytes(KEY));
+
   private int run(String... args) {
-    return Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
+    return runWithInput("", args);
+  }
+
+  private int runWithInput(String stdin, String... args) {
+    return Main.run(args, new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
+        new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
   }
 
   @Test
-  @DisplayName("hash-key prints the sha256: value to paste into api_keys")
+  @DisplayName("hash-key reads the key from standard input (one line, blanks around it dropped) and prints the "
+      + "sha256: value to paste into api_keys")
   void hashKey() {
-    assertThat(run("hash-key", "abc")).isZero();
-    assertThat(out.toString(StandardCharsets.UTF_8).trim())
-        .isEqualTo("sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    assertThat(runWithInput("  " + KEY + "\r\nnext line\n", "hash-key")).isZero();
+    assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo(KEY_VALUE + System.lineSeparator());
+    assertThat(err.toString(StandardCharsets.UTF_8)).isEmpty();
   }
 
   @Test
-  @DisplayName("hash-key without a key prints usage and exits 2")
+  @DisplayName("hash-key still takes a key on the command line, warning that other users can see it there")
+  void hashKeyArgument() {
+    assertThat(run("hash-key", KEY)).isZero();
+    assertThat(out.toString(StandardCharsets.UTF_8).trim()).isEqualTo(KEY_VALUE);
+    assertThat(err.toString(StandardCharsets.UTF_8)).contains("visible to other local users").contains("standard input")
+        .doesNotContain(KEY);
+  }
+
+  @Test
+  @DisplayName("hash-key refuses a key under 24 characters, from standard input or the command line, with exit 2")
+  void hashKeyTooShort() {
+    assertThat(runWithInput("a\n", "hash-key")).isEqualTo(2);
+    assertThat(runWithInput(KEY.substring(1) + "\n", "hash-key")).isEqualTo(2);
+    assertThat(run("hash-key", KEY.substring(1))).isEqualTo(2);
+    assertThat(out.toString(StandardCharsets.UTF_8)).isEmpty();
+    assertThat(err.toString(StandardCharsets.UTF_8)).contains("at least 24 characters").contains("generate-key");
+  }
+
+  @Test
+  @DisplayName("hash-key with nothing on standard input, or with extra arguments, prints usage and exits 2")
   void hashKeyUsage() {
     assertThat(run("hash-key")).isEqualTo(2);
-    assertThat(err.toString(StandardCharsets.UTF_8)).contains("usage");
+    assertThat(runWithInput("   \n", "hash-key")).isEqualTo(2);
+    assertThat(runWithInput(KEY, "hash-key", KEY, KEY)).isEqualTo(2);
+    assertThat(out.toString(StandardCharsets.UTF_8)).isEmpty();
+    assertThat(err.toString(StandardCharsets.UTF_8)).contains("usage").contains("standard input");
+  }
+
+  @Test
+  @DisplayName("generate-key prints a new random key and, on the next line, the value hash-key gives for it")
+  void generateKey() {
+    assertThat(run("generate-key")).isZero();
+    assertThat(run("generate-key")).isZero();
+    List<String> lines = out.toString(StandardCharsets.UTF_8).lines().toList();
+    assertThat(lines).hasSize(4);
+    assertThat(lines.get(0)).hasSize(43).matches("[A-Za-z0-9_-]+").isNotEqualTo(lines.get(2));
+    assertThat(lines.get(1)).isEqualTo(ApiKeys.configValue(lines.get(0)));
+    assertThat(lines.get(3)).isEqualTo(ApiKeys.configValue(lines.get(2)));
+    assertThat(run("generate-key", "extra")).isEqualTo(2);
+  }
+
+  @Test
+  @DisplayName("the postgres command prints a DATABASE_URL whose password logs in; without it the server refuses")
+  void postgresPrintsWorkingUrl(@TempDir Path dir) throws Exception {
+    int port;
+    try (ServerSocket free = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      port = free.getLocalPort();
+    }
+    try (PostgresServer server = Main.startPostgres(dir.resolve("pg"), port,
+        new PrintStream(out, true, StandardCharsets.UTF_8))) {
+      String printed = out.toString(StandardCharsets.UTF_8).trim();
+      assertThat(printed).startsWith("PostgreSQL serving " + dir.resolve("pg") + " on localhost:" + port
+          + "; give the nodes DATABASE_URL=postgresql://postgres:");
+      PgConnectOptions url = PgConnectOptions.fromUri(printed.substring(printed.indexOf("DATABASE_URL=") + 13));
+      assertThat(url.getPassword()).isNotBlank();
+      assertThat(url.getPort()).isEqualTo(port);
+      try (Connection c = PostgresServer.dataSource(url).getConnection(); Statement s = c.createStatement();
+           ResultSet rs = s.executeQuery("SELECT current_user")) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getString(1)).isEqualTo("postgres");
+      }
+      assertThatThrownBy(() -> PostgresServer.dataSource(url.setPassword("")).getConnection().close())
+          .isInstanceOf(SQLException.class);
+    }
   }
 
   @Test

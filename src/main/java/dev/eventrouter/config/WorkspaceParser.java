@@ -180,7 +180,8 @@ final class WorkspaceParser {
     } else if (!text.startsWith(ApiKeys.PREFIX)) {
       // Never echo the value: it is probably a real key.
       r.problem(path + ": looks like a plain API key; only its hash may be stored."
-          + " Run `java -jar target/event-router.jar hash-key KEY` and paste the sha256:... it prints");
+          + " Pipe the key to `java -jar target/event-router.jar hash-key` (or make a new one with generate-key)"
+          + " and paste the sha256:... it prints");
     } else if (!KEY_HASH.matcher(text).matches()) {
       r.problem(path + ": malformed key hash, expected sha256: followed by 64 lowercase hex digits");
     } else {

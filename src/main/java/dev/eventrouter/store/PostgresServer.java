@@ -12,7 +12,8 @@ import org.slf4j.LoggerFactory;
 import javax.sql.DataSource;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -23,6 +24,11 @@ import java.time.Duration;
 public final class PostgresServer implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(PostgresServer.class);
+  /**
+   * Crash recovery after a kill may replay a lot of WAL (in the single-user run that sets the password, or in the
+   * server's start); a server that dies at once is caught sooner.
+   */
+  private static final Duration STARTUP_WAIT = Duration.ofSeconds(60);
 
   private final PgConnectOptions connectOptions;
   private final EmbeddedPostgres embedded;
@@ -59,19 +65,23 @@ public final class PostgresServer implements AutoCloseable {
    * @param port its port, or 0 for a free one
    */
   public static PostgresServer embedded(Path dataDir, int port) throws IOException {
-    Files.createDirectories(dataDir);
+    PrivateFiles.directory(dataDir);
     DataDirectoryGuard guard = DataDirectoryGuard.claim(dataDir);
     // PostgreSQL's own log, beside its data as in any installation: its messages can quote rows, so they stay out of
-    // the service's log.
+    // the service's log, and only our user may read it.
     Path serverLog = dataDir.toAbsolutePath().resolveSibling(dataDir.getFileName() + ".log");
-    ProcessBuilder.Redirect toServerLog = ProcessBuilder.Redirect.appendTo(serverLog.toFile());
+    EmbeddedLogin login;
     EmbeddedPostgres pg = null;
     try {
+      PrivateFiles.file(serverLog);
+      login = new EmbeddedLogin(PrivateFiles.directory(dataDir.toAbsolutePath().resolveSibling(
+          dataDir.getFileName() + ".binaries")), serverLog, STARTUP_WAIT);
+      ProcessBuilder.Redirect toServerLog = ProcessBuilder.Redirect.appendTo(serverLog.toFile());
       EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder();
       if (port > 0) {
         builder.setPort(port);
       }
-      pg = guard.start(builder
+      pg = guard.start(login.configure(builder)
           .setDataDirectory(dataDir)
           .setCleanDataDirectory(false)
           .setOutputRedirector(toServerLog)
@@ -87,9 +97,9 @@ public final class PostgresServer implements AutoCloseable {
           .setServerConfig("max_wal_size", "8GB")
           .setServerConfig("checkpoint_timeout", "30min")
           .setServerConfig("shared_buffers", sharedBuffersMb() + "MB")
-          // Crash recovery after a kill may replay a lot of WAL; a server that dies at once is caught sooner.
-          .setPGStartupWait(Duration.ofSeconds(60)));
+          .setPGStartupWait(STARTUP_WAIT));
       guard.watch();
+      login.keepUrl(dataDir, pg.getPort());
     } catch (IOException | RuntimeException e) {
       if (pg != null) {
         pg.close();
@@ -100,9 +110,24 @@ public final class PostgresServer implements AutoCloseable {
     }
     LOG.info("embedded PostgreSQL started on localhost:{} with data in {}", pg.getPort(),
         dataDir.toAbsolutePath());
-    PgConnectOptions options = new PgConnectOptions()
-        .setHost("localhost").setPort(pg.getPort()).setDatabase("postgres").setUser("postgres");
+    PgConnectOptions options = new PgConnectOptions().setHost("localhost").setPort(pg.getPort())
+        .setDatabase("postgres").setUser(EmbeddedLogin.USER).setPassword(login.password());
     return new PostgresServer(options, pg, guard);
+  }
+
+  /**
+   * The URL of the server, password included (the embedded one's is new at each start): for the operator, never for
+   * a log.
+   */
+  public String url() {
+    StringBuilder url = new StringBuilder("postgresql://")
+        .append(URLEncoder.encode(connectOptions.getUser(), StandardCharsets.UTF_8));
+    String password = connectOptions.getPassword();
+    if (password != null && !password.isEmpty()) {
+      url.append(':').append(URLEncoder.encode(password, StandardCharsets.UTF_8));
+    }
+    return url.append('@').append(connectOptions.getHost()).append(':').append(connectOptions.getPort())
+        .append('/').append(URLEncoder.encode(connectOptions.getDatabase(), StandardCharsets.UTF_8)).toString();
   }
 
   /** A fresh copy: vertx-pg-client options are mutable. */
