@@ -39,7 +39,7 @@ public final class AccessControl {
     trustedProxies = http.trustedProxies().stream().map(IpBlock::parse).toList();
     perIp = new IpRateLimiter(http.publishableRateLimit(), nanoClock);
     authenticator = new ApiKeyAuthenticator(workspaces);
-    rateLimiter = new RateLimiter(workspaces, nanoClock);
+    rateLimiter = new RateLimiter(workspaces, http.publishableShare(), nanoClock);
     cors = cors(workspaces);
     byId = byId(workspaces);
   }
@@ -71,8 +71,8 @@ public final class AccessControl {
     return authenticator.publishable(key);
   }
 
-  long tryAcquire(UUID workspaceId) {
-    return rateLimiter.tryAcquire(workspaceId);
+  long tryAcquire(UUID workspaceId, boolean publishableKey) {
+    return rateLimiter.tryAcquire(workspaceId, publishableKey);
   }
 
   /** The per-IP limit of publishable-key requests. */

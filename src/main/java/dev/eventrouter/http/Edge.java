@@ -68,7 +68,7 @@ final class Edge {
 
   static Handler<RoutingContext> rateLimit(AccessControl access) {
     return rc -> {
-      long retryAfter = access.tryAcquire(workspace(rc).id());
+      long retryAfter = access.tryAcquire(workspace(rc).id(), visitor(rc) != null);
       if (retryAfter > 0) {
         rc.fail(ApiException.retryLater(ErrorCode.RATE_LIMITED, retryAfter));
         return;

@@ -2,12 +2,15 @@ package dev.eventrouter.http;
 
 import dev.eventrouter.config.RateLimitConfig;
 
+import io.netty.util.NetUtil;
+
+import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 
 /**
- * A token bucket per client IP, for the requests of publishable keys: a prelanding page's key is public, so besides
+ * A token bucket per client (an IPv4 address, an IPv6 /64), for the requests of publishable keys: a prelanding page's key is public, so besides
  * its workspace's limit each caller gets its own. Buckets of callers who went quiet (full again) are dropped when
  * there are many, so memory stays bounded whatever the number of addresses.
  */
@@ -37,7 +40,20 @@ final class IpRateLimiter {
     if (buckets.size() > sweepAbove) {
       buckets.values().removeIf(bucket -> bucket.fullAt(now));
     }
-    return buckets.computeIfAbsent(ip, k -> new TokenBucket(config, now)).take(now);
+    return buckets.computeIfAbsent(client(ip), k -> new TokenBucket(config, now)).take(now);
+  }
+
+  /**
+   * Whom a bucket is for: an IPv4 address, or an IPv6 address's /64. One subscriber usually holds a whole /64
+   * (https://www.rfc-editor.org/rfc/rfc6177), so counting each of its 2^64 addresses apart would be no limit at all.
+   */
+  static String client(String ip) {
+    byte[] address = NetUtil.createByteArrayFromIpAddressString(ip);
+    if (address == null || address.length == 4) {
+      return ip;
+    }
+    Arrays.fill(address, 8, 16, (byte) 0);
+    return NetUtil.bytesToIpAddress(address) + "/64";
   }
 
   int size() {

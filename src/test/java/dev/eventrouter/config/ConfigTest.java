@@ -160,10 +160,53 @@ class ConfigTest {
     assertThat(config.http().port()).isEqualTo(8080);
     assertThat(config.http().maxBodyBytes()).isEqualTo(65536);
     assertThat(config.workspaces().get(0).rateLimit()).isEqualTo(RateLimitConfig.DEFAULT);
+    assertThat(config.http().publishableShare()).isEqualTo(0.5);
+    assertThat(config.http().limits()).isEqualTo(new HttpConfig.ServerLimits(60, 10_000, 4096, 64L * 1024 * 1024));
+    assertThat(config.management()).isEqualTo(new ManagementConfig("127.0.0.1", 9464, null));
+  }
+
+  @Test
+  @DisplayName("the server's limits, the publishable share and the management listener are read as given")
+  void limitsAndManagement() {
+    JsonObject config = valid();
+    config.getJsonObject("http").put("publishable_share", 1).put("idle_timeout_s", 1).put("read_timeout_ms", 100)
+        .put("max_connections", 1).put("max_buffered_bytes", 1024);
+    config.put("management", new JsonObject().put("host", "0.0.0.0").put("port", 0)
+        .put("token", "${MGMT_TOKEN}"));
+    AppConfig resolved = resolve(config, Map.of("MGMT_TOKEN", "t".repeat(24)));
+    assertThat(resolved.http().publishableShare()).isEqualTo(1.0);
+    assertThat(resolved.http().limits()).isEqualTo(new HttpConfig.ServerLimits(1, 100, 1, 1024));
+    assertThat(resolved.management()).isEqualTo(new ManagementConfig("0.0.0.0", 0, "t".repeat(24)));
+    config.getJsonObject("http").put("idle_timeout_s", 3600).put("read_timeout_ms", 600_000)
+        .put("max_connections", 1_000_000).put("max_buffered_bytes", 64L * 1024 * 1024 * 1024)
+        .put("publishable_share", 0.01);
+    config.getJsonObject("management").put("port", 65535).put("token", "A-z0.9_~+/=".repeat(24).substring(0, 256));
+    AppConfig edges = resolve(config, Map.of());
+    assertThat(edges.http().limits()).isEqualTo(new HttpConfig.ServerLimits(3600, 600_000, 1_000_000,
+        64L * 1024 * 1024 * 1024));
+    assertThat(edges.http().publishableShare()).isEqualTo(0.01);
+    assertThat(edges.management().port()).isEqualTo(65535);
+    assertThat(resolved.http().withLimits(HttpConfig.ServerLimits.DEFAULT).limits())
+        .isEqualTo(HttpConfig.ServerLimits.DEFAULT);
+    assertThat(resolved.http().withLimits(HttpConfig.ServerLimits.DEFAULT).publishableShare()).isEqualTo(1.0);
   }
 
   static Stream<Arguments> invalidConfigs() {
     return Stream.of(
+        bad("http.publishable_share: must be at most 1", c -> c.getJsonObject("http").put("publishable_share", 1.01)),
+        bad("http.publishable_share: must be a number greater than 0",
+            c -> c.getJsonObject("http").put("publishable_share", 0)),
+        bad("http.idle_timeout_s", c -> c.getJsonObject("http").put("idle_timeout_s", 0)),
+        bad("http.read_timeout_ms", c -> c.getJsonObject("http").put("read_timeout_ms", 99)),
+        bad("http.max_connections", c -> c.getJsonObject("http").put("max_connections", 0)),
+        bad("http.max_buffered_bytes", c -> c.getJsonObject("http").put("max_buffered_bytes", 1023)),
+        bad("management.token: 24 to 256", c -> c.put("management", new JsonObject().put("token", "short"))),
+        bad("management.token: 24 to 256", c -> c.put("management", new JsonObject().put("token",
+            "x".repeat(257)))),
+        bad("management.token: 24 to 256", c -> c.put("management", new JsonObject().put("token",
+            "has a space in it, twenty-four"))),
+        bad("management.port", c -> c.put("management", new JsonObject().put("port", 65536))),
+        bad("management.path: unknown key", c -> c.put("management", new JsonObject().put("path", "/m"))),
         bad("workspaces[0].id", c -> ws(c).put("id", "not-a-uuid")),
         bad("workspaces[1].id: duplicate", c -> c.getJsonArray("workspaces").add(ws(c).copy()
             .put("api_keys", new JsonArray().add(ApiKeys.configValue("k2"))))),

@@ -40,4 +40,20 @@ class IpRateLimiterUnitTest {
     assertThat(limiter.tryAcquire("b")).as("b's bucket was kept, not refilled").isZero();
     assertThat(limiter.tryAcquire("b")).isEqualTo(1);
   }
+
+  @Test
+  @DisplayName("IPv6 clients are counted per /64, IPv4 ones per address")
+  void perSlash64() {
+    assertThat(IpRateLimiter.client("2001:db8:1:2:aaaa:bbbb:cccc:dddd")).isEqualTo("2001:db8:1:2::/64");
+    assertThat(IpRateLimiter.client("2001:db8:1:2::1")).isEqualTo(IpRateLimiter.client("2001:db8:1:2:ffff::9"));
+    assertThat(IpRateLimiter.client("2001:db8:1:3::1")).isNotEqualTo(IpRateLimiter.client("2001:db8:1:2::1"));
+    assertThat(IpRateLimiter.client("203.0.113.7")).isEqualTo("203.0.113.7");
+    assertThat(IpRateLimiter.client("not an address")).isEqualTo("not an address");
+    IpRateLimiter limiter = new IpRateLimiter(new RateLimitConfig(0.001, 2), () -> 0L);
+    assertThat(limiter.tryAcquire("2001:db8::1")).isZero();
+    assertThat(limiter.tryAcquire("2001:db8::2")).isZero();
+    assertThat(limiter.tryAcquire("2001:db8::3")).as("the same /64's third request").isPositive();
+    assertThat(limiter.tryAcquire("2001:db8:0:1::3")).as("another /64").isZero();
+    assertThat(limiter.size()).isEqualTo(2);
+  }
 }

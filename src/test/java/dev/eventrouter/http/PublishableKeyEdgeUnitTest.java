@@ -72,9 +72,13 @@ class PublishableKeyEdgeUnitTest {
   }
 
   private int deploy(List<String> trustedProxies) {
+    return deploy(trustedProxies, workspaces());
+  }
+
+  private int deploy(List<String> trustedProxies, List<WorkspaceConfig> workspaces) {
     HttpConfig http = new HttpConfig("127.0.0.1", 0, 4096, 1, 500, trustedProxies,
         new RateLimitConfig(0.001, PER_IP_BURST), HttpConfig.DEFAULT_PUBLISHABLE_SHARE, HttpConfig.ServerLimits.DEFAULT);
-    HttpVerticle verticle = new HttpVerticle(http, new AccessControl(workspaces(), http, System::nanoTime),
+    HttpVerticle verticle = new HttpVerticle(http, new AccessControl(workspaces, http, System::nanoTime),
         new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), HealthChecks.create(vertx));
     Await.result(vertx.deployVerticle(verticle));
     return verticle.actualPort();
@@ -271,5 +275,24 @@ class PublishableKeyEdgeUnitTest {
       assertThat(capture(trustingPort, SECRET, headers("X-Forwarded-For", "198.51.100.1"), click()).statusCode())
           .isEqualTo(200);
     }
+  }
+
+  @Test
+  @DisplayName("visitors' captures from many addresses empty only the publishable keys' share of the workspace's "
+      + "limit: its API key still has its whole bucket")
+  void publishableShare() {
+    int port = deploy(List.of("127.0.0.1"), List.of(new WorkspaceConfig(WS, "w", List.of(hash(SECRET)),
+        List.of(new PublishableKey(hash(PUBLIC), List.of(LP))), new RateLimitConfig(0.001, 6), "lp_bot", 28,
+        List.of(), Map.of(), null)));
+    for (int i = 0; i < 3; i++) {
+      assertThat(capture(port, PUBLIC, headers("Origin", LP, "X-Forwarded-For", "198.51.100." + (10 + i)), click())
+          .statusCode()).as("visitor %d", i).isEqualTo(200);
+    }
+    assertError(capture(port, PUBLIC, headers("Origin", LP, "X-Forwarded-For", "198.51.100.99"), click()), 429,
+        "rate_limited");
+    for (int i = 0; i < 6; i++) {
+      assertThat(capture(port, SECRET, headers(), click()).statusCode()).as("API key %d", i).isEqualTo(200);
+    }
+    assertError(capture(port, SECRET, headers(), click()), 429, "rate_limited");
   }
 }
