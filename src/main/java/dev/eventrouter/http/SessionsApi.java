@@ -56,8 +56,11 @@ final class SessionsApi {
     if (telegram == null || !telegram.makesInviteLinks()) {
       return Future.succeededFuture(null);
     }
+    // A visitor's capture (publishable key) leaves the pool's reserve to the bot's own server-side captures, so
+    // anonymous callers cannot empty it faster than Telegram lets it be refilled.
+    int reserve = Edge.visitor(rc) == null ? 0 : telegram.anonymousReserve();
     return store.ask(Addresses.SESSIONS_INVITE_LINK, new JsonObject().put("workspace_id", workspace.id().toString())
-            .put("chat_id", telegram.channelId()).put("session_id", sessionId), rc)
+            .put("chat_id", telegram.channelId()).put("session_id", sessionId).put("reserve", reserve), rc)
         .map(reply -> reply.getString("invite_link"))
         .otherwise((String) null);
   }

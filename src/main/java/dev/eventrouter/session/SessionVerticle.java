@@ -137,7 +137,8 @@ public final class SessionVerticle extends VerticleBase {
   private void inviteLink(Message<JsonObject> message) {
     JsonObject body = message.body();
     UUID workspaceId = UUID.fromString(body.getString("workspace_id"));
-    answer(message, telegram.claimLink(workspaceId, body.getString("chat_id"), body.getString("session_id"))
+    answer(message, telegram.claimLink(workspaceId, body.getString("chat_id"), body.getString("session_id"),
+            body.getInteger("reserve", 0))
         .map(link -> {
           vertx.eventBus().publish(Addresses.TELEGRAM_LINK_TAKEN, workspaceId.toString());
           return Optional.of(new JsonObject().put("invite_link", link));

@@ -22,7 +22,10 @@ public final class TelegramStore {
   public static final String PASS_THROUGH = "pass_through";
   public static final String APPROVE = "approve";
 
-  /** The session's own link if it has one, else the oldest free link of the channel, bound to it now. */
+  /**
+   * The session's own link if it has one, else the oldest free link of the channel, bound to it now; a new link only
+   * while more than $4 free ones are left (the reserve an anonymous capture may not take).
+   */
   static final String CLAIM_LINK = """
       WITH own AS (
           SELECT invite_link FROM telegram_invite_links WHERE workspace_id = $1 AND session_id = $3),
@@ -32,6 +35,9 @@ public final class TelegramStore {
               SELECT workspace_id, invite_link FROM telegram_invite_links
               WHERE workspace_id = $1 AND chat_id = $2 AND session_id IS NULL
                 AND expires_at > now() + interval '1 hour'
+                AND $4 < (SELECT count(*) FROM telegram_invite_links
+                          WHERE workspace_id = $1 AND chat_id = $2 AND session_id IS NULL
+                            AND expires_at > now() + interval '1 hour')
               ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
           RETURNING invite_link)
       SELECT invite_link FROM own UNION ALL SELECT invite_link FROM claimed""";
@@ -52,10 +58,10 @@ public final class TelegramStore {
 
   /**
    * The invite link of a session: the one it already has, or a free one of the channel bound to it now; null when
-   * the pool is empty.
+   * the pool is empty, or down to {@code reserve} free links.
    */
-  public Future<String> claimLink(UUID workspaceId, String chatId, String sessionId) {
-    Tuple claim = Tuple.of(workspaceId, chatId, sessionId);
+  public Future<String> claimLink(UUID workspaceId, String chatId, String sessionId, int reserve) {
+    Tuple claim = Tuple.of(workspaceId, chatId, sessionId, reserve);
     return firstString(CLAIM_LINK, claim)
         // The same session captured twice at once: both claimed a link, the unique index kept the first.
         .recover(failure -> failure instanceof PgException pg && "23505".equals(pg.getSqlState())

@@ -191,6 +191,17 @@ class ConfigTest {
     assertThat(resolved.http().withLimits(HttpConfig.ServerLimits.DEFAULT).publishableShare()).isEqualTo(1.0);
   }
 
+  @Test
+  @DisplayName("a visitor's capture leaves a fifth of the invite-link pool, at least one link, to the bot's own")
+  void anonymousReserve() {
+    assertThat(new TelegramConfig("s".repeat(16), null, "t", "-1001", 5, false, null, null).anonymousReserve())
+        .isEqualTo(1);
+    assertThat(new TelegramConfig("s".repeat(16), null, "t", "-1001", 4, false, null, null).anonymousReserve())
+        .isEqualTo(1);
+    assertThat(new TelegramConfig("s".repeat(16), null, "t", "-1001", 20, false, null, null).anonymousReserve())
+        .isEqualTo(4);
+  }
+
   static Stream<Arguments> invalidConfigs() {
     return Stream.of(
         bad("http.publishable_share: must be at most 1", c -> c.getJsonObject("http").put("publishable_share", 1.01)),
@@ -419,7 +430,8 @@ class ConfigTest {
     ws(config).put("id", "nope");
 
     assertThatThrownBy(() -> resolve(config, Map.of())).isInstanceOf(ConfigException.class)
-        .hasMessage("invalid configuration:\n  - telemetry: unknown key (known: cluster, database, delivery, http, management, roles, "
+        .hasMessage("invalid configuration:\n  - telemetry: unknown key (known: cluster, database, delivery, http, "
+            + "management, roles, "
             + "session, workspaces)\n  - session.timeout: unknown key (known: source_timeout_ms)\n  - workspaces[0].id: "
             + "required, a UUID such as 7c9e6679-7425-40de-944b-e07fc1f90ae7");
   }

@@ -350,4 +350,28 @@ class TelegramFunnelTest extends FakeNetworksTest {
     Await.result(store.finish(second, "delivered", null));
     assertThat(outboxStatus(940, "pass_through")).isEqualTo("delivered");
   }
+
+  @Test
+  @DisplayName("a claim with a reserve takes no link once only the reserve is left; one without takes the last ones")
+  void linkReserve() {
+    JsonObject config = ForwardingTestConfig.config(databaseUrl, fake.baseUrl()).put("roles", new JsonArray()
+        .add("ingest"));
+    app = TestApp.start(vertx, config);
+    TelegramStore store = new TelegramStore(app.pool());
+    UUID workspace = UUID.fromString(WS_A);
+    String channel = String.valueOf(CHANNEL);
+    for (int i = 0; i < 3; i++) {
+      Await.result(store.addLink(workspace, channel, "https://t.me/+reserve" + i, Instant.now().plusSeconds(86_400)));
+    }
+    assertThat(Await.result(store.claimLink(workspace, channel, "visitor-1", 1))).isNotNull();
+    assertThat(Await.result(store.claimLink(workspace, channel, "visitor-2", 1))).as("two free, reserve one")
+        .isNotNull();
+    assertThat(Await.result(store.claimLink(workspace, channel, "visitor-3", 1))).as("only the reserve left")
+        .isNull();
+    assertThat(Await.result(store.claimLink(workspace, channel, "visitor-1", 1))).as("a session keeps its own")
+        .isNotNull();
+    assertThat(Await.result(store.claimLink(workspace, channel, "server-1", 0))).as("the bot's own capture")
+        .isEqualTo("https://t.me/+reserve2");
+    assertThat(Await.result(store.freeLinks(workspace, channel))).isZero();
+  }
 }

@@ -256,7 +256,7 @@ class TelegramWebhookUnitTest {
     JsonObject data = withLink.bodyAsJsonObject().getJsonObject("data");
     assertThat(data.getString("invite_link")).isEqualTo("https://t.me/+L1");
     assertThat(linkAsks).containsExactly(new JsonObject().put("workspace_id", FULL.toString())
-        .put("chat_id", "-100123").put("session_id", data.getString("session_id")));
+        .put("chat_id", "-100123").put("session_id", data.getString("session_id")).put("reserve", 0));
 
     HttpResponse<Buffer> receiverOnly = capture(WS);
     assertThat(receiverOnly.statusCode()).isEqualTo(200);
