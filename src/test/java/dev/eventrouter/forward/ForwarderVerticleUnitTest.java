@@ -95,7 +95,7 @@ class ForwarderVerticleUnitTest {
 
   private static JsonObject meta(String id, String apiBase) {
     return new JsonObject().put("id", id).put("type", "meta").put("pixel_id", "1234567890")
-        .put("access_token", FakeAdNetworks.META_TOKEN).put("api_base", apiBase);
+        .put("access_token", FakeAdNetworks.META_TOKEN).put("api_base", apiBase).put("allow_private_network", true);
   }
 
   private static JsonArray integrations(String liveApiBase) {

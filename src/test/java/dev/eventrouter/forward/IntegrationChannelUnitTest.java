@@ -72,12 +72,13 @@ class IntegrationChannelUnitTest {
   }
 
   private IntegrationConfig meta(String token, String apiBase) {
-    return new IntegrationConfig("m", Network.META, "123", token, apiBase, "v25.0", "chat", null, null, true, false, null, DataProcessing.NONE, null);
+    return new IntegrationConfig("m", Network.META, "123", token, apiBase, "v25.0", "chat", null, null, true, false,
+        null, DataProcessing.NONE, null, true);
   }
 
   private IntegrationConfig tiktok(String token) {
     return new IntegrationConfig("t", Network.TIKTOK, "C4AB", token, fake.baseUrl(), null, "web", "https://t.me/x",
-        null, true, false, null, DataProcessing.NONE, null);
+        null, true, false, null, DataProcessing.NONE, null, true);
   }
 
   private static List<ClaimedDelivery> jobs(long... ids) {
@@ -329,7 +330,7 @@ class IntegrationChannelUnitTest {
     })).listen(0, "127.0.0.1").await();
     IntegrationConfig hook = new IntegrationConfig("m", Network.WEBHOOK, null, "whsec-0123456789ab", null, null,
         null, null, null, true, false, null, DataProcessing.NONE, new WebhookConfig(
-        "http://127.0.0.1:" + receiver.actualPort() + "/pb", "POST", Map.of(), Map.of()));
+        "http://127.0.0.1:" + receiver.actualPort() + "/pb", "POST", Map.of(), Map.of()), true);
     Outcome outcome = Await.result(channel(new WebhookApi()).send(hook, jobs(1, 2, 3), CONFIG));
 
     assertThat(outcome).isEqualTo(new Outcome.Retry("webhook HTTP 503", 0));
