@@ -71,9 +71,10 @@ cat > "$work/config.json" << EOF
      "rate_limit": $unlimited,
      "integrations": [
        {"id": "meta", "type": "meta", "pixel_id": "1234567890", "access_token": "bench-token",
-        "api_base": "http://127.0.0.1:$fake_port"},
+        "api_base": "http://127.0.0.1:$fake_port", "allow_private_network": true},
        {"id": "tiktok", "type": "tiktok", "pixel_code": "BENCH", "access_token": "bench-token",
-        "api_base": "http://127.0.0.1:$fake_port", "page_url": "https://bench.example/"}]}
+        "api_base": "http://127.0.0.1:$fake_port", "page_url": "https://bench.example/",
+        "allow_private_network": true}]}
   ]
 }
 EOF

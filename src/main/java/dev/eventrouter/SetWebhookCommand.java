@@ -8,6 +8,7 @@ import dev.eventrouter.config.WorkspaceConfig;
 import dev.eventrouter.telegram.BotApi;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.client.WebClient;
+import io.vertx.ext.web.client.WebClientOptions;
 
 import java.io.PrintStream;
 import java.util.Arrays;
@@ -96,7 +97,8 @@ final class SetWebhookCommand {
     String webhook = url.replaceAll("/+$", "") + "/telegram/" + workspace + "/webhook";
     Vertx vertx = Vertx.vertx();
     try {
-      BotApi api = new BotApi(WebClient.create(vertx), TIMEOUT_MS);
+      // No redirects: the bot token is in the URL, and it goes to the configured api_base only.
+      BotApi api = new BotApi(WebClient.create(vertx, new WebClientOptions().setFollowRedirects(false)), TIMEOUT_MS);
       List<String> updates = allowed != null ? allowed
           : bot.passThrough() == null ? RECEIVER_UPDATES : withReceivers(api.allowedUpdates(bot).await());
       api.setWebhook(bot, webhook, updates).await();

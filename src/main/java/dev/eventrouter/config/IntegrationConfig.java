@@ -15,6 +15,8 @@ import java.util.Set;
  * @param events        the event names (as the bot sends them) this integration takes, or null for every name
  * @param dataProcessing Limited Data Use for events that do not choose it themselves
  * @param webhook       a webhook's request (its HMAC secret is {@code accessToken}); null for the ad networks
+ * @param allowPrivateNetwork whether its requests may go to loopback, link-local and private addresses (a receiver
+ *                      or a test double on the operator's own network); false: public addresses only
  */
 public record IntegrationConfig(String id, Network network, String pixel, String accessToken, String apiBase,
                                 String apiVersion, String source, String pageUrl, String testEventCode,
@@ -22,7 +24,16 @@ public record IntegrationConfig(String id, Network network, String pixel, String
                                 boolean dryRun,
                                 Set<String> events,
                                 DataProcessing dataProcessing,
-                                WebhookConfig webhook) {
+                                WebhookConfig webhook,
+                                boolean allowPrivateNetwork) {
+
+  /** An integration whose requests go to public addresses only. */
+  public IntegrationConfig(String id, Network network, String pixel, String accessToken, String apiBase,
+                           String apiVersion, String source, String pageUrl, String testEventCode, boolean enabled,
+                           boolean dryRun, Set<String> events, DataProcessing dataProcessing, WebhookConfig webhook) {
+    this(id, network, pixel, accessToken, apiBase, apiVersion, source, pageUrl, testEventCode, enabled, dryRun, events,
+        dataProcessing, webhook, false);
+  }
 
   /** Whether an event of this name gets a delivery to this integration. */
   public boolean takes(String eventName) {
@@ -32,7 +43,7 @@ public record IntegrationConfig(String id, Network network, String pixel, String
   /** This integration sending with another test_event_code (a credential test's). */
   public IntegrationConfig withTestEventCode(String code) {
     return new IntegrationConfig(id, network, pixel, accessToken, apiBase, apiVersion, source, pageUrl, code, enabled,
-        dryRun, events, dataProcessing, webhook);
+        dryRun, events, dataProcessing, webhook, allowPrivateNetwork);
   }
 
   /** Never print the token. */

@@ -1,5 +1,7 @@
 package dev.eventrouter.config;
 
+import dev.eventrouter.common.PrivateAddress;
+import dev.eventrouter.common.UrlHost;
 import io.vertx.core.json.JsonObject;
 
 import java.util.HashMap;
@@ -16,13 +18,13 @@ import java.util.regex.Pattern;
 final class IntegrationParser {
 
   private static final Set<String> COMMON_INTEGRATION_KEYS = Set.of("id", "type", "access_token", "api_base",
-      "test_event_code", "enabled", "dry_run", "events", "limited_data_use");
+      "test_event_code", "enabled", "dry_run", "events", "limited_data_use", "allow_private_network");
   private static final Set<String> META_KEYS = union(COMMON_INTEGRATION_KEYS, "pixel_id", "api_version",
       "action_source", "data_processing_options_country", "data_processing_options_state");
   private static final Set<String> TIKTOK_KEYS = union(COMMON_INTEGRATION_KEYS, "pixel_code", "event_source",
       "page_url");
   private static final Set<String> WEBHOOK_KEYS = Set.of("id", "type", "url", "method", "headers", "secret",
-      "event_map", "enabled", "dry_run", "events");
+      "event_map", "enabled", "dry_run", "events", "allow_private_network");
   private static final Set<String> WEBHOOK_METHODS = Set.of("POST", "PUT", "GET");
   /** Set by the service itself: the body's type and length, the signature. */
   private static final Set<String> RESERVED_HEADERS = Set.of("content-type", "content-length", "host",
@@ -79,8 +81,11 @@ final class IntegrationParser {
     }
     String apiBase = r.string(json, "api_base", path + ".api_base",
         meta ? "https://graph.facebook.com" : "https://business-api.tiktok.com");
+    boolean allowPrivate = allowPrivateNetwork(json, path);
     if (!apiBase.matches("https?://[^/?#\\s]+(/[^?#\\s]*)?")) {
       r.problem(path + ".api_base: must be an http(s) URL without query");
+    } else {
+      checkPublic(apiBase, allowPrivate, path + ".api_base");
     }
     String apiVersion = meta ? r.string(json, "api_version", path + ".api_version", "v25.0") : null;
     if (apiVersion != null && !apiVersion.matches("v[0-9]{1,3}\\.[0-9]{1,3}")) {
@@ -99,7 +104,7 @@ final class IntegrationParser {
         r.bool(json, "dry_run", path + ".dry_run", false),
         r.strings(json, "events", path + ".events", WorkspaceParser.EVENT_NAME,
             "an event name (1 to 50 letters, digits, _ - or spaces)"),
-        dataProcessing(json, path), null);
+        dataProcessing(json, path), null, allowPrivate);
   }
 
   /**
@@ -108,9 +113,11 @@ final class IntegrationParser {
    */
   private IntegrationConfig webhook(JsonObject json, String path, String id) {
     String url = r.string(json, "url", path + ".url", null);
+    boolean allowPrivate = allowPrivateNetwork(json, path);
     if (url == null || !url.matches("https?://[^/?#\\s{}]+([/?#]\\S*)?")) {
       r.problem(path + ".url: required, an absolute http(s) URL (placeholders are allowed after the host)");
     } else {
+      checkPublic(url, allowPrivate, path + ".url");
       Matcher placeholder = URL_PLACEHOLDER.matcher(url);
       while (placeholder.find()) {
         if (!WebhookConfig.PLACEHOLDERS.contains(placeholder.group(1))) {
@@ -134,7 +141,27 @@ final class IntegrationParser {
         r.bool(json, "dry_run", path + ".dry_run", false),
         r.strings(json, "events", path + ".events", WorkspaceParser.EVENT_NAME,
             "an event name (1 to 50 letters, digits, _ - or spaces)"),
-        DataProcessing.NONE, webhook);
+        DataProcessing.NONE, webhook, allowPrivate);
+  }
+
+  /**
+   * Whether the integration may send to loopback, link-local and private addresses: off unless set, so a URL cannot
+   * point the service at its own host, its network or the cloud metadata service (169.254.169.254).
+   */
+  private boolean allowPrivateNetwork(JsonObject json, String path) {
+    return r.bool(json, "allow_private_network", path + ".allow_private_network", false);
+  }
+
+  /**
+   * A URL whose host is written as such an address (or localhost) is refused here unless allowed; a name is checked
+   * by what it resolves to when each request is made.
+   */
+  private void checkPublic(String url, boolean allowPrivate, String at) {
+    UrlHost host = UrlHost.parse(url);
+    if (!allowPrivate && host != null && PrivateAddress.named(host.host())) {
+      r.problem(at + ": the host is a loopback, link-local, private or unspecified address (or localhost); set "
+          + "\"allow_private_network\": true on the integration to send there");
+    }
   }
 
   /** Extra headers, name to value; the service's own are not among them. Values are never quoted in messages. */

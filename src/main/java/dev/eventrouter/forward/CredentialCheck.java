@@ -7,9 +7,6 @@ import dev.eventrouter.event.EventIds;
 import dev.eventrouter.event.EventMap;
 import dev.eventrouter.event.EventMapping;
 import dev.eventrouter.store.ClaimedDelivery;
-import io.vertx.core.buffer.Buffer;
-import io.vertx.core.json.DecodeException;
-import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonObject;
 
 import java.math.BigDecimal;
@@ -32,7 +29,7 @@ final class CredentialCheck {
   /** The value of a monetary test event: networks refuse a purchase without one. */
   static final BigDecimal TEST_VALUE = BigDecimal.ONE;
   static final String TEST_CURRENCY = "USD";
-  /** A longer answer (an HTML error page) is cut: the verdict is in its first lines. */
+  /** A longer text of an answer is cut: the verdict is in its first lines. */
   static final int MAX_TEXT_CHARS = 2_000;
 
   private CredentialCheck() {}
@@ -52,24 +49,36 @@ final class CredentialCheck {
   /**
    * The verdict: {@code accepted}, {@code unauthorized} (the token or its permissions), {@code refused} (the event
    * or the config), {@code unconfirmed} (accepted, yet not counted as received), or {@code unavailable} (an outage,
-   * a rate limit, no answer), with the network's own answer.
+   * a rate limit, no answer), with the HTTP status and, when the body was the network's own answer, its documented
+   * fields ({@link NetworkApi#answer}): any other body (an HTML page, a webhook receiver's) is never passed on.
    */
   static JsonObject answered(ClaimedDelivery job, IntegrationConfig integration, Outcome outcome, int status,
-                             Buffer body) {
+                             JsonObject networkAnswer) {
     JsonObject verdict = verdict(job, integration, outcome).put("http_status", status);
-    String text = body == null ? "" : Redact.secrets(body.toString(), integration);
-    Object response;
-    try {
-      response = text.isEmpty() ? null : Json.decodeValue(text);
-    } catch (DecodeException notJson) {
-      response = text.substring(0, Math.min(text.length(), MAX_TEXT_CHARS));
+    if (networkAnswer == null) {
+      return verdict.put("response", null);
     }
-    return verdict.put("response", response);
+    String text = Redact.secrets(networkAnswer.encode(), integration);
+    return verdict.put("response", cut(new JsonObject(text)));
+  }
+
+  /** Each text of the answer cut to its first {@link #MAX_TEXT_CHARS} characters. */
+  private static JsonObject cut(JsonObject answer) {
+    JsonObject cut = new JsonObject();
+    answer.forEach(field -> cut.put(field.getKey(), field.getValue() instanceof String text
+        && text.length() > MAX_TEXT_CHARS ? text.substring(0, MAX_TEXT_CHARS)
+        : field.getValue() instanceof JsonObject inner ? cut(inner) : field.getValue()));
+    return cut;
   }
 
   /** No answer came: the request failed or timed out. */
   static JsonObject unanswered(ClaimedDelivery job, IntegrationConfig integration, String why) {
     return verdict(job, integration, new Outcome.Retry(Redact.secrets(why, integration), 0));
+  }
+
+  /** Not sent: the URL goes where the integration may not send ({@link Outbound.Refused}). */
+  static JsonObject notSent(ClaimedDelivery job, IntegrationConfig integration, String why) {
+    return verdict(job, integration, new Outcome.Failed(why));
   }
 
   private static JsonObject verdict(ClaimedDelivery job, IntegrationConfig integration, Outcome outcome) {

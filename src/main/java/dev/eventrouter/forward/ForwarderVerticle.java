@@ -165,14 +165,28 @@ public final class ForwarderVerticle extends VerticleBase {
     jobs.forEach(job -> groups.computeIfAbsent(
         new IntegrationKey(network.id, job.workspaceId(), job.integrationId()), key -> new ArrayList<>()).add(job));
     List<Future<Void>> all = new ArrayList<>();
-    groups.forEach((key, group) -> all.add(processIntegration(key, group, config)
-        .recover(e -> {
-          // The rows keep their lease and come due again after it.
-          LOG.warn("{} forwarder: recording outcomes for integration {} failed: {}", network.id,
-              key.integrationId(), LogSafe.describe(e));
-          return Future.succeededFuture();
-        })));
+    groups.forEach((key, group) -> all.add(guarded(key, group, config)));
     return Future.join(all).mapEmpty();
+  }
+
+  /**
+   * One integration's deliveries, whatever goes wrong with them: a failure, an Error included, ends with this group
+   * and never keeps the others of the claim (other workspaces' among them) from being sent. The group's rows keep
+   * their lease and come due again after it; a row whose claims keep ending so is failed by the outbox
+   * ({@link dev.eventrouter.store.DeliveryStore#MAX_CLAIMS}).
+   */
+  private Future<Void> guarded(IntegrationKey key, List<ClaimedDelivery> group, DeliveryConfig config) {
+    Future<Void> done;
+    try {
+      done = processIntegration(key, group, config);
+    } catch (Throwable failure) {
+      done = Future.failedFuture(failure);
+    }
+    return done.recover(e -> {
+      LOG.warn("{} forwarder: processing the deliveries of integration {} failed: {}", network.id,
+          key.integrationId(), LogSafe.describe(e));
+      return Future.succeededFuture();
+    });
   }
 
   private Future<Void> processIntegration(IntegrationKey key, List<ClaimedDelivery> jobs, DeliveryConfig config) {
@@ -192,7 +206,18 @@ public final class ForwarderVerticle extends VerticleBase {
             .onSuccess(v -> deliveries.count(key, DeliveryMetrics.EXPIRED, expired.size()));
     if (integration.dryRun()) {
       Map<ClaimedDelivery, JsonObject> payloads = new LinkedHashMap<>();
-      fresh.forEach(job -> payloads.put(job, api.body(integration, List.of(job))));
+      Map<String, List<ClaimedDelivery>> broken = new LinkedHashMap<>();
+      for (ClaimedDelivery job : fresh) {
+        try {
+          payloads.put(job, api.body(integration, List.of(job)));
+        } catch (Throwable failure) {
+          broken.computeIfAbsent(IntegrationChannel.unprocessable(failure), why -> new ArrayList<>()).add(job);
+        }
+      }
+      for (Map.Entry<String, List<ClaimedDelivery>> failing : broken.entrySet()) {
+        done = done.compose(v -> store.end(failing.getValue(), "failed", failing.getKey()))
+            .onSuccess(v -> deliveries.count(key, DeliveryMetrics.FAILED, failing.getValue().size()));
+      }
       return payloads.isEmpty() ? done : done.compose(v -> store.dryRun(payloads))
           .onSuccess(v -> deliveries.count(key, DeliveryMetrics.DRY_RUN, payloads.size()));
     }
@@ -297,7 +322,13 @@ public final class ForwarderVerticle extends VerticleBase {
    * sent) is counted by field, once per delivery, when it is first built. Labels are bounded: network and field name.
    */
   private void countRejected(ClaimedDelivery job) {
-    api.userData().rejected(job).forEach(field -> rejectedByField.computeIfAbsent(field, f -> Counter
+    List<String> rejected;
+    try {
+      rejected = api.userData().rejected(job);
+    } catch (Throwable failure) {
+      return; // not counted: building its request fails it, alone (IntegrationChannel)
+    }
+    rejected.forEach(field -> rejectedByField.computeIfAbsent(field, f -> Counter
         .builder("event_router.user_data.rejected")
         .description("user_data values not sent because they cannot be made valid, by network and field")
         .tags("network", network.id, "field", f)

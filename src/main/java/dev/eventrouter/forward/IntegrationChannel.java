@@ -18,13 +18,15 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.WebClient;
-import io.vertx.ext.web.client.WebClientOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * One integration's way out: its own WebClient and circuit breaker, so one broken pixel does not hold up the others,
@@ -48,6 +50,7 @@ final class IntegrationChannel {
   private final NetworkApi api;
   private final DeliveryOutcomes store;
   private final WebClient client;
+  private final Outbound out;
   private final CircuitBreaker breaker;
   private final IntegrationKey key;
   private final BreakerBoard board;
@@ -73,8 +76,8 @@ final class IntegrationChannel {
     }).halfOpenHandler(v -> LOG.info("circuit breaker {} half-open: trying one request", name))
         .closeHandler(v -> LOG.info("circuit breaker {} closed", name));
     board.add(key, breaker::state);
-    this.client = WebClient.create(vertx, new WebClientOptions().setUserAgent("event-router")
-        .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, config.requestTimeoutMs())));
+    this.client = WebClient.create(vertx, Outbound.options(config.requestTimeoutMs()));
+    this.out = new Outbound(vertx, client);
   }
 
   /**
@@ -90,11 +93,20 @@ final class IntegrationChannel {
           .filter(outcome -> !(outcome instanceof Outcome.Delivered)).findFirst()
           .orElse(new Outcome.Delivered()));
     }
-    JsonObject body = api.body(integration, jobs);
+    JsonObject body;
+    try {
+      body = api.body(integration, jobs);
+    } catch (Throwable failure) { // an Error too (a StackOverflowError in a pattern): it must not leave the batch
+      return unbuildable(integration, jobs, config, failure);
+    }
     return breaker.<Outcome>execute(() -> api
-            .send(client, integration, body, config.requestTimeoutMs())
+            .send(out, integration, body, config.requestTimeoutMs())
             .map(response -> api.verdict(response.statusCode(), response.body(),
                 RetryAfter.millis(response.getHeader("Retry-After")), jobs.size()))
+            .recover(failure -> failure instanceof Outbound.Refused refused
+                // Not sent, and no sign of the network's health: final, and no failure for the breaker.
+                ? Future.succeededFuture(new Outcome.Failed(refused.getMessage()))
+                : Future.failedFuture(failure))
             .compose(outcome -> outcome instanceof Outcome.Retry retry
                 ? Future.failedFuture(new TransientFailure(retry))
                 : Future.succeededFuture(outcome)))
@@ -112,15 +124,54 @@ final class IntegrationChannel {
   }
 
   /**
+   * A batch whose request could not be built: each delivery's own request is built to find the ones that cannot be;
+   * those fail, each with what went wrong, and the others are sent as a batch. When each can be built alone, the
+   * batch's failure is none of theirs in particular: they all fail with it.
+   */
+  private Future<Outcome> unbuildable(IntegrationConfig integration, List<ClaimedDelivery> jobs,
+                                      DeliveryConfig config, Throwable batchFailure) {
+    List<ClaimedDelivery> buildable = new ArrayList<>();
+    Map<String, List<ClaimedDelivery>> broken = new LinkedHashMap<>();
+    for (ClaimedDelivery job : jobs) {
+      try {
+        api.body(integration, List.of(job));
+        buildable.add(job);
+      } catch (Throwable failure) {
+        broken.computeIfAbsent(unprocessable(failure), why -> new ArrayList<>()).add(job);
+      }
+    }
+    if (broken.isEmpty()) {
+      broken.put(unprocessable(batchFailure), jobs);
+      buildable.clear();
+    }
+    List<Future<Void>> failed = new ArrayList<>();
+    broken.forEach((why, failing) -> {
+      LOG.warn("{} integration {}: {} deliveries could not be processed ({})", api.network().id, integration.id(),
+          failing.size(), why);
+      failed.add(store.failed(failing, Collections.nCopies(failing.size(), null), why)
+          .onSuccess(v -> count(failing, DeliveryMetrics.FAILED)));
+    });
+    Future<Outcome> rest = buildable.isEmpty() ? Future.succeededFuture(new Outcome.Failed(broken.keySet()
+        .iterator().next())) : send(integration, buildable, config);
+    return Future.all(failed).compose(v -> rest);
+  }
+
+  /** The stored error of a delivery the service failed to process: the failure's kind, never its message. */
+  static String unprocessable(Throwable failure) {
+    return "could not be processed: " + failure.getClass().getSimpleName();
+  }
+
+  /**
    * Sends one credential-test event, outside the breaker (a test is asked for while the network may look down) and
    * the outbox, and answers the network's verdict.
    */
   Future<JsonObject> test(IntegrationConfig integration, ClaimedDelivery job, long timeoutMs) {
-    return api.send(client, integration, api.body(integration, List.of(job)), timeoutMs)
+    return api.send(out, integration, api.body(integration, List.of(job)), timeoutMs)
         .map(response -> CredentialCheck.answered(job, integration, api.verdict(response.statusCode(),
-            response.body(), 0, 1), response.statusCode(), response.body()))
-        .recover(failure -> Future.succeededFuture(CredentialCheck.unanswered(job, integration,
-            api.describe(failure))));
+            response.body(), 0, 1), response.statusCode(), api.answer(response.body())))
+        .recover(failure -> Future.succeededFuture(failure instanceof Outbound.Refused refused
+            ? CredentialCheck.notSent(job, integration, refused.getMessage())
+            : CredentialCheck.unanswered(job, integration, api.describe(failure))));
   }
 
   /**

@@ -10,7 +10,6 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
-import io.vertx.ext.web.client.WebClient;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -63,8 +62,8 @@ public interface NetworkApi {
   /** One event of the body. */
   JsonObject event(IntegrationConfig integration, ClaimedDelivery job);
 
-  Future<HttpResponse<Buffer>> send(WebClient client, IntegrationConfig integration, JsonObject body,
-                                    long timeoutMs);
+  /** Sends the body through {@code out}, which checks where the request may go and follows no redirect. */
+  Future<HttpResponse<Buffer>> send(Outbound out, IntegrationConfig integration, JsonObject body, long timeoutMs);
 
   Outcome classify(int status, Buffer body, long retryAfterMs);
 
@@ -97,6 +96,34 @@ public interface NetworkApi {
       masks[i] = MatchKeys.mask(network(), data.getJsonObject(i).getJsonObject(userField()));
     }
     return masks;
+  }
+
+  /**
+   * The network's own answer as the credential test shows it: only the fields the network documents for its answers,
+   * or null when the body is not such an answer (an HTML page, a proxy's error, a receiver's own body), so nothing
+   * else a server answered is passed on.
+   */
+  default JsonObject answer(Buffer body) {
+    return null;
+  }
+
+  /**
+   * The named fields of a network's answer, those whose values are text, numbers, booleans or lists of them, in the
+   * order named: an answer's documented fields, and nothing a server put beside them.
+   */
+  static JsonObject fields(JsonObject answer, List<String> names) {
+    JsonObject kept = new JsonObject();
+    for (String name : names) {
+      Object value = answer.getValue(name);
+      if (scalar(value) || value instanceof JsonArray list && list.stream().allMatch(NetworkApi::scalar)) {
+        kept.put(name, value);
+      }
+    }
+    return kept;
+  }
+
+  private static boolean scalar(Object value) {
+    return value instanceof String || value instanceof Number || value instanceof Boolean;
   }
 
   /** Whether one request carries many events; when not, each event of a batch is its own request. */

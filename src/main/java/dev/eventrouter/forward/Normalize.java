@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
  * customer-information parameters
  * (https://developers.facebook.com/docs/marketing-api/conversions-api/parameters/customer-information-parameters),
  * which TikTok's Events API follows for the same fields. Each rule returns null for a value that cannot be made
- * valid: such a value is not sent (and is counted), it never fails the event.
+ * valid: such a value is not sent (and is counted), it never fails the event. Every input is bounded before any
+ * pattern runs over it, and no pattern repeats a group, so no value can make a pattern slow or deep.
  */
 public final class Normalize {
 
@@ -33,9 +34,24 @@ public final class Normalize {
   private static final Pattern NOT_LETTER = Pattern.compile("[^\\p{L}\\p{M}]+");
   private static final Pattern NOT_LETTER_OR_DIGIT = Pattern.compile("[^\\p{L}\\p{M}\\p{N}]+");
 
-  // A local part and a domain of at least two labels, the last one at least two characters long.
-  private static final Pattern EMAIL =
-      Pattern.compile("[^\\s@]+@[\\p{L}\\p{M}\\p{N}-]+(\\.[\\p{L}\\p{M}\\p{N}-]+)*\\.[\\p{L}\\p{M}\\p{N}-]{2,}");
+  /**
+   * The longest value of any field: longer is no name, city or address, and no pattern here runs over it (a few
+   * thousand characters can make a pattern's work grow with the square of their number).
+   */
+  static final int MAX_INPUT_CHARS = 1_024;
+  /**
+   * An e-mail address is at most 254 characters (RFC 5321, section 4.5.3.1, as corrected:
+   * https://www.rfc-editor.org/errata/eid1690).
+   */
+  static final int MAX_EMAIL_CHARS = 254;
+  /** The longest phone field taken: 15 digits (E.164) with room for spacing, punctuation and an extension. */
+  static final int MAX_PHONE_CHARS = 64;
+
+  // An e-mail address's parts, each a single character class: the domain's labels are split in code, not by a
+  // repeated group (Java runs each repetition of a group as one more level of recursion: a long domain overflowed the
+  // stack).
+  private static final Pattern EMAIL_LOCAL = Pattern.compile("[^\\s@]+");
+  private static final Pattern EMAIL_DOMAIN = Pattern.compile("[\\p{L}\\p{M}\\p{N}.-]+");
 
   private static final Pattern PHONE_EXTENSION =
       Pattern.compile("(?i)[\\s,;]*(?:x|ext\\.?|extension|#)\\s*\\d{1,7}$");
@@ -56,8 +72,14 @@ public final class Normalize {
 
   private Normalize() {}
 
-  /** NFC, then every Unicode space and invisible character trimmed from both ends. */
+  /**
+   * NFC, then every Unicode space and invisible character trimmed from both ends. A value longer than
+   * {@link #MAX_INPUT_CHARS} is taken as empty, before any pattern runs: no rule makes anything valid of it.
+   */
   public static String text(String value) {
+    if (value.length() > MAX_INPUT_CHARS) {
+      return "";
+    }
     return EDGE_SPACE.matcher(Normalizer.normalize(value, Normalizer.Form.NFC)).replaceAll("");
   }
 
@@ -74,10 +96,22 @@ public final class Normalize {
     return normalized == null ? null : Sha256.hex(normalized);
   }
 
-  /** Meta em and TikTok email: trimmed and lower-cased; without a domain it is not an e-mail address. */
+  /**
+   * Meta em and TikTok email: trimmed and lower-cased. An address has a local part and a domain of at least two
+   * labels, the last one at least two characters long, and at most {@link #MAX_EMAIL_CHARS} characters.
+   */
   public static String email(String value) {
     String email = lower(text(value));
-    return EMAIL.matcher(email).matches() ? email : null;
+    int at = email.indexOf('@');
+    if (email.length() > MAX_EMAIL_CHARS || at < 0) {
+      return null;
+    }
+    String domain = email.substring(at + 1);
+    int lastDot = domain.lastIndexOf('.');
+    boolean labels = lastDot > 0 && domain.length() - lastDot > 2 && !domain.startsWith(".")
+        && !domain.contains("..");
+    return labels && EMAIL_LOCAL.matcher(email.substring(0, at)).matches() && EMAIL_DOMAIN.matcher(domain).matches()
+        ? email : null;
   }
 
   /**
@@ -87,6 +121,9 @@ public final class Normalize {
    */
   public static String metaPhone(String value) {
     String text = text(value);
+    if (text.length() > MAX_PHONE_CHARS) {
+      return null;
+    }
     text = PHONE_EXTENSION.matcher(text).replaceFirst("");
     if (TWO_PHONES.matcher(text).find() || text.indexOf('+') != text.lastIndexOf('+')) {
       return null;
@@ -178,7 +215,7 @@ public final class Normalize {
    * safe reading is the same: trim only, on both networks.
    */
   public static String externalId(String value) {
-    return emptyToNull(EDGE_SPACE.matcher(value).replaceAll(""));
+    return value.length() > MAX_INPUT_CHARS ? null : emptyToNull(EDGE_SPACE.matcher(value).replaceAll(""));
   }
 
   private static String lower(String value) {

@@ -29,38 +29,57 @@ import java.util.stream.IntStream;
 /** SQL for the deliveries outbox. */
 public final class DeliveryStore implements DeliveryQueue {
 
-  /** The lease a claim takes on the rows of {@code due}, returning what the payload is built from. */
+  /**
+   * How many claims of a delivery in a row may end without an outcome (its processing failed, or its node died)
+   * before the next claim fails it instead of sending it again (poison-row quarantine): a lease's expiry while the
+   * first claim still works, or a crash, comes back once or twice; a row that fails its forwarder every time, forever.
+   */
+  public static final int MAX_CLAIMS = 5;
+  /** The last_error of a delivery failed so. */
+  static final String QUARANTINED = "could not be processed: " + MAX_CLAIMS
+      + " claims of it in a row ended without an outcome";
+
+  /**
+   * The lease a claim takes on the rows of {@code due} (each with its {@code claims}), returning what the payload is
+   * built from; not on a row past {@link #MAX_CLAIMS}.
+   */
   private static final String LEASE = """
       UPDATE deliveries d
-         SET next_attempt_at = now() + make_interval(secs => $3::double precision / 1000), updated_at = now()
+         SET next_attempt_at = now() + make_interval(secs => $3::double precision / 1000), claims = d.claims + 1,
+             updated_at = now()
         FROM due
         JOIN events e ON e.event_id = due.event_id
         LEFT JOIN click_sessions c ON c.workspace_id = e.workspace_id AND c.session_id = e.session_id
-       WHERE d.event_id = due.event_id AND d.delivery_id = due.delivery_id
+       WHERE d.event_id = due.event_id AND d.delivery_id = due.delivery_id AND due.claims < %d
       RETURNING d.delivery_id, d.event_id, d.workspace_id, d.integration_id, e.event_name, d.mapped_event,
                 d.attempts, e.telegram_id, e.session_id, e.value, e.currency, e.user_data, e.received_at,
                 e.limited_data_use,
                 c.session_id AS click_session, c.fbclid, c.fbc, c.fbp, c.ttclid, c.ttp, c.client_ip, c.user_agent,
-                c.landing_url, c.clicked_at""";
+                c.landing_url, c.clicked_at""".formatted(MAX_CLAIMS);
 
   /**
    * Claims due deliveries of one network: SKIP LOCKED, so nodes claiming at once never take the same row, and a
    * lease (next_attempt_at moved forward) instead of a lock held while sending, so the work of a node that dies
-   * comes due again by itself. Returns what the payload is built from, click data included.
+   * comes due again by itself. Returns what the payload is built from, click data included. A due row whose last
+   * {@link #MAX_CLAIMS} claims all ended without an outcome is failed instead, and not returned.
    */
   static final String CLAIM = """
       WITH due AS (
-          SELECT delivery_id, event_id FROM deliveries
+          SELECT delivery_id, event_id, claims FROM deliveries
            WHERE network = $1 AND status IN ('pending', 'retrying') AND next_attempt_at <= now()
            ORDER BY next_attempt_at
            LIMIT $2
-           FOR UPDATE SKIP LOCKED)
-      """ + LEASE;
+           FOR UPDATE SKIP LOCKED),
+      quarantined AS (
+          UPDATE deliveries d SET status = 'failed', claims = 0, last_error = '%s', updated_at = now()
+            FROM due
+           WHERE d.event_id = due.event_id AND d.delivery_id = due.delivery_id AND due.claims >= %d)
+      """.formatted(QUARANTINED, MAX_CLAIMS) + LEASE;
 
   /** One held delivery of a paused integration ($4 workspace, $5 integration), the oldest, for a probe. */
   static final String CLAIM_HELD = """
       WITH due AS (
-          SELECT delivery_id, event_id FROM deliveries
+          SELECT delivery_id, event_id, 0 AS claims FROM deliveries
            WHERE workspace_id = $4 AND integration_id = $5 AND network = $1 AND status = 'paused'
              AND next_attempt_at <= now()
            ORDER BY event_id
@@ -95,13 +114,13 @@ public final class DeliveryStore implements DeliveryQueue {
   /** $4: the match keys each carried, in the order of $1 and $2. */
   static final String DELIVERED = """
       UPDATE deliveries d SET status = 'delivered', attempts = attempts + 1, delivered_at = now(), last_error = NULL,
-             match_keys = j.match_keys, payload = j.payload, updated_at = now()
+             match_keys = j.match_keys, payload = j.payload, claims = 0, updated_at = now()
         FROM unnest($1::bigint[], $2::bigint[], $3::jsonb[], $4::int[]) AS j(event_id, delivery_id, payload, match_keys)
        WHERE d.event_id = j.event_id AND d.delivery_id = j.delivery_id""";
 
   static final String RETRY = """
       UPDATE deliveries d SET status = 'retrying', attempts = attempts + 1, last_error = $4, next_attempt_at = $5,
-             payload = j.payload, updated_at = now()
+             payload = j.payload, claims = 0, updated_at = now()
       """ + SENT_ROWS;
 
   static final String FAILED = answered("failed");
@@ -110,18 +129,18 @@ public final class DeliveryStore implements DeliveryQueue {
 
   /** Ends without a request: expired, or no longer configured. Attempts are not spent. */
   static final String CLOSED = """
-      UPDATE deliveries d SET status = $3, last_error = $4, updated_at = now()
+      UPDATE deliveries d SET status = $3, last_error = $4, claims = 0, updated_at = now()
       """ + CLAIMED_ROWS;
 
   /** Stores the payloads that would have been sent, one per delivery, in one statement. */
   static final String DRY_RUN = """
-      UPDATE deliveries d SET status = 'dry_run', payload = p.payload, updated_at = now()
+      UPDATE deliveries d SET status = 'dry_run', payload = p.payload, claims = 0, updated_at = now()
         FROM jsonb_to_recordset($1::jsonb) AS p(event_id bigint, delivery_id bigint, payload jsonb)
        WHERE d.event_id = p.event_id AND d.delivery_id = p.delivery_id""";
 
   /** Waits (breaker open) without spending an attempt. */
   static final String DEFER = """
-      UPDATE deliveries d SET next_attempt_at = $3, updated_at = now()
+      UPDATE deliveries d SET next_attempt_at = $3, claims = 0, updated_at = now()
       """ + CLAIMED_ROWS;
 
   /**
@@ -136,14 +155,14 @@ public final class DeliveryStore implements DeliveryQueue {
           ON CONFLICT (network, workspace_id, integration_id) DO NOTHING
           RETURNING 1),
       held AS (
-          UPDATE deliveries d SET status = 'paused', last_error = $6, updated_at = now()
+          UPDATE deliveries d SET status = 'paused', last_error = $6, claims = 0, updated_at = now()
            WHERE d.network = $3 AND d.workspace_id = $4 AND d.integration_id = $5
              AND (d.status IN ('pending', 'retrying')
                   OR (d.event_id, d.delivery_id) IN (SELECT * FROM unnest($1::bigint[], $2::bigint[]))))
       SELECT count(*) FROM paused""";
 
   static final String HOLD = """
-      UPDATE deliveries d SET status = 'paused', last_error = $3, updated_at = now()
+      UPDATE deliveries d SET status = 'paused', last_error = $3, claims = 0, updated_at = now()
       """ + CLAIMED_ROWS;
 
   static final String PAUSES = """
@@ -187,7 +206,7 @@ public final class DeliveryStore implements DeliveryQueue {
       """ + MATCHING + """
 
              FOR UPDATE OF d SKIP LOCKED)
-      UPDATE deliveries d SET status = 'pending', next_attempt_at = now(), updated_at = now()
+      UPDATE deliveries d SET status = 'pending', next_attempt_at = now(), claims = 0, updated_at = now()
         FROM picked
        WHERE d.event_id = picked.event_id AND d.delivery_id = picked.delivery_id
       RETURNING d.network""";
@@ -198,7 +217,7 @@ public final class DeliveryStore implements DeliveryQueue {
         FROM deliveries WHERE event_id = $1 ORDER BY network, integration_id""";
 
   static final String REQUEUE = """
-      UPDATE deliveries SET status = 'pending', next_attempt_at = now(), updated_at = now()
+      UPDATE deliveries SET status = 'pending', next_attempt_at = now(), claims = 0, updated_at = now()
        WHERE event_id = $1 AND workspace_id = $2 AND status IN ('failed', 'expired', 'unconfirmed')
       RETURNING network""";
 
@@ -228,7 +247,7 @@ public final class DeliveryStore implements DeliveryQueue {
   /** An attempt the network answered for good: refused ('failed'), or acknowledged only in part ('unconfirmed'). */
   private static String answered(String status) {
     return "UPDATE deliveries d SET status = '" + status + "', attempts = attempts + 1, last_error = $4, "
-        + "payload = j.payload, updated_at = now()\n" + SENT_ROWS;
+        + "payload = j.payload, claims = 0, updated_at = now()\n" + SENT_ROWS;
   }
 
   public DeliveryStore(Pool pool, Pool readPool) {

@@ -605,7 +605,7 @@ class ConfigTest {
     ws(config).put("bot_name", "demo_bot")
         .put("integrations", new JsonArray().add(meta()).add(tiktok().put("enabled", false))
             .add(meta().put("id", "m2").put("api_base", "http://localhost:9999/graph/").put("dry_run", true)
-                .put("test_event_code", "TEST123")));
+                .put("test_event_code", "TEST123").put("allow_private_network", true)));
 
     AppConfig resolved = resolve(config, Map.of());
 
@@ -628,6 +628,8 @@ class ConfigTest {
     assertThat(tried.apiBase()).as("the trailing slash dropped").isEqualTo("http://localhost:9999/graph");
     assertThat(tried.dryRun()).isTrue();
     assertThat(tried.testEventCode()).isEqualTo("TEST123");
+    assertThat(tried.allowPrivateNetwork()).isTrue();
+    assertThat(meta.allowPrivateNetwork()).as("off unless set").isFalse();
     assertThat(resolved.toString()).doesNotContain("tok-secret-1", "tok-secret-2");
     assertThat(resolved.delivery().batchSize()).isEqualTo(500);
     assertThat(resolved.delivery().breakerFailures()).isEqualTo(5);
@@ -734,6 +736,46 @@ class ConfigTest {
       assertThatThrownBy(() -> resolve(refused, Map.of())).as(bad.encode())
           .hasMessageContaining("workspaces[0].integrations[0]");
     }
+  }
+
+  @Test
+  @DisplayName("a URL whose host is written as a loopback, link-local, private or unspecified address, or localhost, "
+      + "is refused unless the integration sets allow_private_network; a public address or a name is taken")
+  void privateTargets() {
+    String message = ": the host is a loopback, link-local, private or unspecified address (or localhost); set "
+        + "\"allow_private_network\": true on the integration to send there";
+    for (String host : new String[] {"127.0.0.1", "localhost", "LOCALHOST.", "api.localhost", "10.1.2.3",
+        "172.16.0.1", "192.168.1.1", "169.254.169.254", "0.0.0.0", "100.64.0.1", "[::1]", "[fe80::1]", "[fd00::1]",
+        "[::ffff:127.0.0.1]", "[::]", "2130706433", "127.1", "0x7f.0.0.1", "user:pw@127.0.0.1"}) {
+      JsonObject hook = valid();
+      ws(hook).put("integrations", new JsonArray().add(webhook().put("url", "http://" + host + ":8080/pb")));
+      assertThatThrownBy(() -> resolve(hook, Map.of("HOOK_SECRET", "s".repeat(16)))).as(host)
+          .hasMessageContaining("workspaces[0].integrations[0].url" + message);
+      JsonObject network = valid();
+      ws(network).put("integrations", new JsonArray().add(meta().put("api_base", "http://" + host + "/graph")));
+      assertThatThrownBy(() -> resolve(network, Map.of())).as(host)
+          .hasMessageContaining("workspaces[0].integrations[0].api_base" + message);
+
+      JsonObject allowed = valid();
+      ws(allowed).put("integrations", new JsonArray()
+          .add(webhook().put("url", "http://" + host + ":8080/pb").put("allow_private_network", true))
+          .add(meta().put("id", "m").put("api_base", "http://" + host).put("allow_private_network", true)));
+      List<IntegrationConfig> taken = resolve(allowed, Map.of("HOOK_SECRET", "s".repeat(16))).workspaces().get(0)
+          .integrations();
+      assertThat(taken).as(host).allMatch(IntegrationConfig::allowPrivateNetwork);
+    }
+    for (String host : new String[] {"tracker.example", "8.8.8.8", "[2606:4700::1]", "localhost.example",
+        "10.example", "my-localhost"}) {
+      JsonObject config = valid();
+      ws(config).put("integrations", new JsonArray().add(webhook().put("url", "https://" + host + "/pb"))
+          .add(meta().put("id", "m").put("api_base", "https://" + host)));
+      assertThat(resolve(config, Map.of("HOOK_SECRET", "s".repeat(16))).workspaces().get(0).integrations())
+          .as(host).noneMatch(IntegrationConfig::allowPrivateNetwork);
+    }
+    JsonObject notBoolean = valid();
+    ws(notBoolean).put("integrations", new JsonArray().add(meta().put("allow_private_network", "yes")));
+    assertThatThrownBy(() -> resolve(notBoolean, Map.of()))
+        .hasMessageContaining("workspaces[0].integrations[0].allow_private_network: must be true or false");
   }
 
   private static JsonObject webhook() {

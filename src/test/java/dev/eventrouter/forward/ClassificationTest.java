@@ -34,11 +34,20 @@ class ClassificationTest {
   }
 
   @ParameterizedTest(name = "Meta {0}")
-  @CsvSource({"200, Delivered", "299, Delivered", "502, Retry", "300, Retry", "199, Retry"})
+  @CsvSource({"200, Delivered", "299, Delivered", "502, Retry", "400, Retry", "199, Retry"})
   @DisplayName("Meta 2xx is delivered; an error without Meta's body (an HTML page) is retried")
   void metaWithoutErrorBody(int status, String expected) {
     assertThat(MetaErrors.classify(status, Buffer.buffer("<html>Bad Gateway</html>"), 0).getClass().getSimpleName())
         .isEqualTo(expected);
+  }
+
+  @ParameterizedTest(name = "Meta {0}")
+  @CsvSource({"300", "301", "302", "303", "307", "308", "399"})
+  @DisplayName("a redirect from Meta's api_base fails for good, never followed, whatever its body")
+  void metaRedirect(int status) {
+    Outcome.Failed expected = new Outcome.Failed("meta HTTP " + status + " (redirects are not followed)");
+    assertThat(MetaErrors.classify(status, Buffer.buffer("<html>Moved</html>"), 0)).isEqualTo(expected);
+    assertThat(MetaErrors.classify(status, metaError(2, null, "x").toBuffer(), 0)).isEqualTo(expected);
   }
 
   @ParameterizedTest(name = "Meta is_transient")

@@ -8,8 +8,12 @@ import dev.eventrouter.config.RateLimitConfig;
 import dev.eventrouter.config.WorkspaceConfig;
 import dev.eventrouter.event.ClickData;
 import dev.eventrouter.event.EventIds;
+import dev.eventrouter.forward.meta.MetaApi;
+import dev.eventrouter.forward.tiktok.TikTokApi;
+import dev.eventrouter.forward.webhook.WebhookApi;
 import dev.eventrouter.store.ClaimedDelivery;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -72,7 +76,7 @@ class CredentialCheckUnitTest {
   void verdicts() {
     ClaimedDelivery job = job();
     JsonObject accepted = CredentialCheck.answered(job, META, new Outcome.Delivered(), 200,
-        Buffer.buffer("{\"events_received\":1}"));
+        new JsonObject().put("events_received", 1));
     assertThat(accepted.getString("verdict")).isEqualTo("accepted");
     assertThat(accepted.getString("message")).isNull();
     assertThat(accepted.containsKey("message")).isTrue();
@@ -101,25 +105,83 @@ class CredentialCheckUnitTest {
   }
 
   @Test
-  @DisplayName("the network's body as it was: JSON as JSON, text cut to its first 2,000 characters, none as null; "
-      + "the token redacted in all")
+  @DisplayName("the network's own answer: the token redacted, each text cut to its first 2,000 characters, inner "
+      + "objects too; no answer of the network's own as null")
   void bodies() {
     ClaimedDelivery job = job();
     JsonObject json = CredentialCheck.answered(job, META, new Outcome.Failed("x"), 400,
-        Buffer.buffer("{\"error\":{\"message\":\"token " + TOKEN + "\"}}"));
-    assertThat(json.getJsonObject("response").getJsonObject("error").getString("message")).isEqualTo("token ***");
-    String page = "<html>" + TOKEN + "x".repeat(3_000);
-    Object text = CredentialCheck.answered(job, META, new Outcome.Retry("x", 0), 502, Buffer.buffer(page))
-        .getValue("response");
-    assertThat((String) text).hasSize(CredentialCheck.MAX_TEXT_CHARS).startsWith("<html>***x");
-    assertThat(CredentialCheck.answered(job, META, new Outcome.Retry("x", 0), 502, Buffer.buffer("short"))
-        .getValue("response")).isEqualTo("short");
+        new JsonObject().put("error", new JsonObject().put("message", "token " + TOKEN).put("code", 190)));
+    assertThat(json.getJsonObject("response")).isEqualTo(new JsonObject().put("error", new JsonObject()
+        .put("message", "token ***").put("code", 190)));
+    String page = TOKEN + "x".repeat(3_000);
+    JsonObject cut = CredentialCheck.answered(job, META, new Outcome.Retry("x", 0), 502,
+        new JsonObject().put("message", page).put("error", new JsonObject().put("message", page)));
+    assertThat(cut.getJsonObject("response").getString("message")).hasSize(CredentialCheck.MAX_TEXT_CHARS)
+        .startsWith("***x");
+    assertThat(cut.getJsonObject("response").getJsonObject("error").getString("message"))
+        .hasSize(CredentialCheck.MAX_TEXT_CHARS);
     String exact = "y".repeat(CredentialCheck.MAX_TEXT_CHARS);
-    assertThat(CredentialCheck.answered(job, META, new Outcome.Retry("x", 0), 502, Buffer.buffer(exact))
-        .getValue("response")).as("at the limit: whole").isEqualTo(exact);
-    JsonObject empty = CredentialCheck.answered(job, META, new Outcome.Retry("x", 0), 502, Buffer.buffer());
-    assertThat(empty.containsKey("response")).isTrue();
-    assertThat(empty.getValue("response")).isNull();
+    assertThat(CredentialCheck.answered(job, META, new Outcome.Retry("x", 0), 502,
+        new JsonObject().put("message", exact)).getJsonObject("response").getString("message"))
+        .as("at the limit: whole").isEqualTo(exact);
+    JsonObject none = CredentialCheck.answered(job, META, new Outcome.Retry("x", 0), 502, null);
+    assertThat(none.containsKey("response")).isTrue();
+    assertThat(none.getValue("response")).isNull();
+    assertThat(none.getInteger("http_status")).isEqualTo(502);
+  }
+
+  @Test
+  @DisplayName("Meta's answer: its receipt or its error object, their documented fields only; any other body none")
+  void metaAnswer() {
+    NetworkApi meta = new MetaApi();
+    assertThat(meta.answer(Buffer.buffer("{\"events_received\":1,\"messages\":[\"m\"],\"fbtrace_id\":\"T\","
+        + "\"secret\":\"s\"}"))).isEqualTo(new JsonObject().put("events_received", 1)
+        .put("messages", new JsonArray().add("m")).put("fbtrace_id", "T"));
+    assertThat(meta.answer(Buffer.buffer("{\"error\":{\"message\":\"Invalid\",\"type\":\"OAuthException\","
+        + "\"code\":190,\"error_subcode\":463,\"is_transient\":false,\"error_user_title\":\"t\","
+        + "\"error_user_msg\":\"u\",\"fbtrace_id\":\"T\",\"echo\":\"s\",\"nested\":{\"a\":1}},\"other\":2}")))
+        .isEqualTo(new JsonObject().put("error", new JsonObject().put("message", "Invalid")
+            .put("type", "OAuthException").put("code", 190).put("error_subcode", 463).put("is_transient", false)
+            .put("error_user_title", "t").put("error_user_msg", "u").put("fbtrace_id", "T")));
+    assertThat(meta.answer(Buffer.buffer("{\"error\":{\"message\":{\"deep\":1},\"code\":[{\"x\":1}]}}")))
+        .as("values that are no text, number, boolean or list of them are dropped")
+        .isEqualTo(new JsonObject().put("error", new JsonObject()));
+    assertThat(meta.answer(Buffer.buffer("{\"secret\":\"from another service\"}"))).isNull();
+    assertThat(meta.answer(Buffer.buffer("{\"error\":\"text\"}"))).isNull();
+    assertThat(meta.answer(Buffer.buffer("{\"events_received\":\"1\"}"))).isNull();
+    assertThat(meta.answer(Buffer.buffer("<html>secret</html>"))).isNull();
+    assertThat(meta.answer(Buffer.buffer())).isNull();
+    assertThat(meta.answer(null)).isNull();
+  }
+
+  @Test
+  @DisplayName("TikTok's answer: code, message and request id; a body without a numeric code none")
+  void tiktokAnswer() {
+    NetworkApi tiktok = new TikTokApi();
+    assertThat(tiktok.answer(Buffer.buffer("{\"code\":40105,\"message\":\"bad\",\"request_id\":\"r\","
+        + "\"data\":{\"secret\":1}}")))
+        .isEqualTo(new JsonObject().put("code", 40105).put("message", "bad").put("request_id", "r"));
+    assertThat(tiktok.answer(Buffer.buffer("{\"code\":\"0\",\"message\":\"s\"}"))).isNull();
+    assertThat(tiktok.answer(Buffer.buffer("{\"message\":\"s\"}"))).isNull();
+    assertThat(tiktok.answer(Buffer.buffer("plain"))).isNull();
+  }
+
+  @Test
+  @DisplayName("a webhook receiver's body is never its own answer: whatever it says, none")
+  void webhookAnswer() {
+    NetworkApi webhook = new WebhookApi();
+    assertThat(webhook.answer(Buffer.buffer("{\"error\":{\"message\":\"s\"},\"code\":1,\"message\":\"m\"}")))
+        .isNull();
+  }
+
+  @Test
+  @DisplayName("not sent (a URL the integration may not reach): 'refused' with why, no HTTP status, no response")
+  void notSent() {
+    JsonObject verdict = CredentialCheck.notSent(job(), META, "resolves to a private address");
+    assertThat(verdict.getString("verdict")).isEqualTo("refused");
+    assertThat(verdict.getString("message")).isEqualTo("resolves to a private address");
+    assertThat(verdict.containsKey("http_status")).isFalse();
+    assertThat(verdict.containsKey("response")).isFalse();
   }
 
   @Test

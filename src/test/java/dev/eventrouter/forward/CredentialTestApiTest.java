@@ -6,11 +6,16 @@ import dev.eventrouter.support.LogCapture;
 import dev.eventrouter.support.TestApp;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import static dev.eventrouter.support.TestApp.KEY_A;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -34,6 +39,32 @@ class CredentialTestApiTest extends FakeNetworksTest {
   private HttpResponse<Buffer> test(String path) {
     return app.post("/api/v1/integrations/" + path, MultiMap.caseInsensitiveMultiMap().add("x-api-key", KEY_A),
         Buffer.buffer());
+  }
+
+  @Test
+  @DisplayName("Meta's api_base answering a redirect to an internal service: 'refused' with the status, no body from "
+      + "the target, and the target never sees the request (nor its token)")
+  void redirectNotFollowed() {
+    List<MultiMap> internalHits = new CopyOnWriteArrayList<>();
+    HttpServer internal = vertx.createHttpServer().requestHandler(request -> {
+      internalHits.add(request.headers());
+      request.response().putHeader("Content-Type", "application/json")
+          .end(FakeAdNetworks.metaError(100, null, "internal-only-secret").encode());
+    }).listen(0, "127.0.0.1").await();
+    try {
+      fake.scriptMeta(body -> new Reply(303, null, Map.of("Location",
+          "http://127.0.0.1:" + internal.actualPort() + "/secret")));
+      start(FakeAdNetworks.META_TOKEN);
+      JsonObject verdict = test("meta-main/test").bodyAsJsonObject().getJsonObject("data");
+      assertThat(verdict.getString("verdict")).isEqualTo("refused");
+      assertThat(verdict.getInteger("http_status")).isEqualTo(303);
+      assertThat(verdict.getString("message")).isEqualTo("meta HTTP 303 (redirects are not followed)");
+      assertThat(verdict.getValue("response")).isNull();
+      assertThat(verdict.encode()).doesNotContain("internal-only-secret");
+      assertThat(internalHits).isEmpty();
+    } finally {
+      internal.close().await();
+    }
   }
 
   @Test

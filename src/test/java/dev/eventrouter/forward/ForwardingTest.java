@@ -2,6 +2,7 @@ package dev.eventrouter.forward;
 
 import dev.eventrouter.common.Sha256;
 import dev.eventrouter.config.Network;
+import dev.eventrouter.store.ClaimedDelivery;
 import dev.eventrouter.store.DeliveryStore;
 import dev.eventrouter.support.Await;
 import dev.eventrouter.support.FakeAdNetworks;
@@ -19,6 +20,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -35,7 +37,11 @@ class ForwardingTest extends FakeNetworksTest {
   private static final int BREAKER_FAILURES = ForwardingTestConfig.BREAKER_FAILURES;
 
   private void start(JsonObject... metaOverrides) {
-    app = TestApp.start(vertx, ForwardingTestConfig.config(databaseUrl, fake.baseUrl(), metaOverrides));
+    startWith(ForwardingTestConfig.config(databaseUrl, fake.baseUrl(), metaOverrides));
+  }
+
+  private void startWith(JsonObject config) {
+    app = TestApp.start(vertx, config);
   }
 
   private String post(JsonObject event) {
@@ -522,5 +528,73 @@ class ForwardingTest extends FakeNetworksTest {
     assertThat(Instant.parse(meta.getString("delivered_at"))).isBefore(Instant.now().plusSeconds(1));
     assertThat(Map.of("tiktok", list.getJsonObject(1).getString("event_name")))
         .containsEntry("tiktok", "CompletePayment");
+  }
+
+  // --- one tenant's data never stalls another's deliveries ---
+
+  /** A 4 KB e-mail address: its domain's 2,000 labels overflowed the stack in the e-mail pattern. */
+  static final String HUGE_EMAIL = "a@" + "a.".repeat(2_000) + "aa";
+
+  @Test
+  @DisplayName("a 4 KB e-mail in one workspace's event and another workspace's event claimed in the same cycle: both "
+      + "delivered at once, the e-mail dropped as invalid; no lease is left to run out")
+  void hugeEmailStallsNobody() {
+    JsonObject config = ForwardingTestConfig.config(databaseUrl, fake.baseUrl());
+    // A long linger, so both events are claimed by one cycle; the lease is 9 s (request_timeout_ms 1000).
+    config.getJsonObject("delivery").put("linger_ms", 1_000);
+    config.getJsonArray("workspaces").getJsonObject(1).put("integrations", new JsonArray()
+        .add(FakeAdNetworks.metaIntegration(fake.baseUrl()).put("id", "meta-b")));
+    startWith(config);
+    String poison = post(event("REG", null).put("user_data", new JsonObject().put("email", HUGE_EMAIL)));
+    var other = app.postEvent(KEY_B, new JsonObject().put("event_name", "REG").put("telegram_id", 777)
+        .put("workspace_id", WS_B));
+    assertThat(other.statusCode()).isEqualTo(200);
+    String otherId = other.bodyAsJsonObject().getJsonObject("data").getString("event_id");
+
+    // Well inside the lease: without isolation, the other workspace's row waits for it to run out.
+    Duration withinLease = Duration.ofSeconds(5);
+    Await.until("the other workspace's event delivered", withinLease, () -> deliveries(otherId).stream()
+        .anyMatch(r -> "delivered".equals(r.getString("status"))));
+    Await.until("the event with the huge e-mail delivered", withinLease, () -> deliveries(poison).stream()
+        .filter(r -> r.getString("network").equals("meta"))
+        .anyMatch(r -> "delivered".equals(r.getString("status"))));
+    assertThat(fake.lastEvent("meta", poison).getJsonObject("user_data").containsKey("em")).isFalse();
+    assertThat(fake.lastEvent("meta", otherId)).isNotNull();
+  }
+
+  @Test
+  @DisplayName("a delivery whose claims keep ending without an outcome is failed on its next claim after "
+      + "MAX_CLAIMS, saying so; an outcome in between starts the count again; the others are claimed as usual")
+  void poisonRowQuarantined() {
+    JsonObject config = ForwardingTestConfig.config(databaseUrl, fake.baseUrl());
+    config.put("roles", new JsonArray().add("ingest")); // no forwarder: this test claims by itself
+    startWith(config);
+    String poison = post(event("REG", null));
+    DeliveryStore store = new DeliveryStore(app.pool(), app.pool());
+    for (int claim = 1; claim <= DeliveryStore.MAX_CLAIMS; claim++) {
+      // A lease of 0 ms: due again at once, as if each claim had died without an outcome.
+      List<ClaimedDelivery> claimed = Await.result(store.claim(Network.META, 10, 0));
+      assertThat(claimed).as("claim " + claim).extracting(ClaimedDelivery::eventId)
+          .containsExactly(Long.parseLong(poison.substring(4)));
+    }
+    String healthy = post(event("REG", null));
+    List<ClaimedDelivery> last = Await.result(store.claim(Network.META, 10, 0));
+    assertThat(last).extracting(ClaimedDelivery::eventId).containsExactly(Long.parseLong(healthy.substring(4)));
+    Row failed = deliveries(poison).stream().filter(r -> r.getString("network").equals("meta")).findFirst()
+        .orElseThrow();
+    assertThat(failed.getString("status")).isEqualTo("failed");
+    assertThat(failed.getString("last_error"))
+        .isEqualTo("could not be processed: 5 claims of it in a row ended without an outcome");
+    assertThat(failed.getInteger("attempts")).as("never sent").isZero();
+    assertThat(Await.result(store.claim(Network.META, 10, 0))).extracting(ClaimedDelivery::eventId)
+        .as("failed, it is claimed no more").containsExactly(Long.parseLong(healthy.substring(4)));
+
+    // The healthy row has had 2 claims; an outcome sets its count back, so MAX_CLAIMS more are still taken.
+    Await.result(store.retry(last, Collections.nCopies(1, null), "meta HTTP 503", Instant.now()));
+    for (int claim = 1; claim <= DeliveryStore.MAX_CLAIMS; claim++) {
+      assertThat(Await.result(store.claim(Network.META, 10, 0))).as("claim " + claim + " after the outcome")
+          .hasSize(1);
+    }
+    assertThat(Await.result(store.claim(Network.META, 10, 0))).isEmpty();
   }
 }

@@ -22,8 +22,11 @@ import dev.eventrouter.support.RecordingOutbox;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.junit5.VertxExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -34,6 +37,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.LongStream;
@@ -72,12 +76,13 @@ class IntegrationChannelUnitTest {
   }
 
   private IntegrationConfig meta(String token, String apiBase) {
-    return new IntegrationConfig("m", Network.META, "123", token, apiBase, "v25.0", "chat", null, null, true, false, null, DataProcessing.NONE, null);
+    return new IntegrationConfig("m", Network.META, "123", token, apiBase, "v25.0", "chat", null, null, true, false,
+        null, DataProcessing.NONE, null, true);
   }
 
   private IntegrationConfig tiktok(String token) {
     return new IntegrationConfig("t", Network.TIKTOK, "C4AB", token, fake.baseUrl(), null, "web", "https://t.me/x",
-        null, true, false, null, DataProcessing.NONE, null);
+        null, true, false, null, DataProcessing.NONE, null, true);
   }
 
   private static List<ClaimedDelivery> jobs(long... ids) {
@@ -329,7 +334,7 @@ class IntegrationChannelUnitTest {
     })).listen(0, "127.0.0.1").await();
     IntegrationConfig hook = new IntegrationConfig("m", Network.WEBHOOK, null, "whsec-0123456789ab", null, null,
         null, null, null, true, false, null, DataProcessing.NONE, new WebhookConfig(
-        "http://127.0.0.1:" + receiver.actualPort() + "/pb", "POST", Map.of(), Map.of()));
+        "http://127.0.0.1:" + receiver.actualPort() + "/pb", "POST", Map.of(), Map.of()), true);
     Outcome outcome = Await.result(channel(new WebhookApi()).send(hook, jobs(1, 2, 3), CONFIG));
 
     assertThat(outcome).isEqualTo(new Outcome.Retry("webhook HTTP 503", 0));
@@ -358,5 +363,123 @@ class IntegrationChannelUnitTest {
     assertThat(sent.getString("event_source_id")).isEqualTo("C4AB");
     assertThat(outcomes.sentPayloads.get(1)).as("the payload kept is the body sent, envelope and all")
         .isEqualTo(sent);
+  }
+
+  /** Meta, except that building the event of some deliveries, or of any batch, throws. */
+  private static final class Unbuildable implements NetworkApi {
+    private final MetaApi meta = new MetaApi();
+    private final Set<Long> broken;
+    private final boolean batchesBreak;
+
+    Unbuildable(boolean batchesBreak, Long... broken) {
+      this.broken = Set.of(broken);
+      this.batchesBreak = batchesBreak;
+    }
+
+    @Override
+    public Network network() {
+      return meta.network();
+    }
+
+    @Override
+    public JsonObject body(IntegrationConfig integration, List<ClaimedDelivery> jobs) {
+      if (batchesBreak && jobs.size() > 1) {
+        throw new IllegalStateException("a batch of " + jobs.size());
+      }
+      return NetworkApi.super.body(integration, jobs);
+    }
+
+    @Override
+    public JsonObject event(IntegrationConfig integration, ClaimedDelivery job) {
+      if (broken.contains(job.deliveryId())) {
+        throw new StackOverflowError();
+      }
+      return meta.event(integration, job);
+    }
+
+    @Override
+    public Future<HttpResponse<Buffer>> send(
+        Outbound out, IntegrationConfig integration, JsonObject body, long timeoutMs) {
+      return meta.send(out, integration, body, timeoutMs);
+    }
+
+    @Override
+    public Outcome classify(int status, Buffer body, long retryAfterMs) {
+      return meta.classify(status, body, retryAfterMs);
+    }
+
+    @Override
+    public Outcome.Unconfirmed shortfall(Buffer body, int sent) {
+      return meta.shortfall(body, sent);
+    }
+
+    @Override
+    public UserDataMapping userData() {
+      return meta.userData();
+    }
+  }
+
+  @Test
+  @DisplayName("a batch whose request cannot be built: the deliveries that cannot be fail alone, saying so, and the "
+      + "others go out as one batch")
+  void unbuildableDeliveriesFailAlone() {
+    IntegrationConfig integration = meta(FakeAdNetworks.META_TOKEN, fake.baseUrl());
+    Outcome outcome = Await.result(channel(new Unbuildable(false, 2L)).send(integration, jobs(1, 2, 3), CONFIG));
+    assertThat(outcome).isEqualTo(new Outcome.Delivered());
+    assertThat(outcomes.recorded).containsExactly(
+        new RecordingOutbox.Recorded("failed", List.of(2L), "could not be processed: StackOverflowError", null),
+        new RecordingOutbox.Recorded("delivered", List.of(1L, 3L), null, null));
+    assertThat(fake.received("meta")).singleElement()
+        .satisfies(r -> assertThat(r.eventIds()).containsExactly("evt_1001", "evt_1003"));
+    assertThat(deliveries("failed")).isOne();
+    assertThat(deliveries("delivered")).isEqualTo(2);
+  }
+
+  @Test
+  @DisplayName("when none can be built, all fail, each with its failure, and nothing is sent")
+  void noneBuildable() {
+    IntegrationConfig integration = meta(FakeAdNetworks.META_TOKEN, fake.baseUrl());
+    Outcome outcome = Await.result(channel(new Unbuildable(false, 1L, 2L)).send(integration, jobs(1, 2), CONFIG));
+    assertThat(outcome).isEqualTo(new Outcome.Failed("could not be processed: StackOverflowError"));
+    assertThat(outcomes.recorded).containsExactly(
+        new RecordingOutbox.Recorded("failed", List.of(1L, 2L), "could not be processed: StackOverflowError", null));
+    assertThat(fake.received("meta")).isEmpty();
+    assertThat(deliveries("failed")).isEqualTo(2);
+  }
+
+  @Test
+  @DisplayName("when each can be built alone but not the batch, the batch's failure is all of theirs")
+  void batchUnbuildable() {
+    IntegrationConfig integration = meta(FakeAdNetworks.META_TOKEN, fake.baseUrl());
+    Outcome outcome = Await.result(channel(new Unbuildable(true)).send(integration, jobs(1, 2), CONFIG));
+    assertThat(outcome).isEqualTo(new Outcome.Failed("could not be processed: IllegalStateException"));
+    assertThat(outcomes.recorded).containsExactly(new RecordingOutbox.Recorded("failed", List.of(1L, 2L),
+        "could not be processed: IllegalStateException", null));
+    assertThat(fake.received("meta")).isEmpty();
+  }
+
+  @Test
+  @DisplayName("a host the integration may not reach: failed for good with why, nothing sent, no failure for the "
+      + "breaker; the credential test answers 'refused' without a status")
+  void refusedTarget() {
+    IntegrationConfig publicOnly = new IntegrationConfig("m", Network.META, "123", FakeAdNetworks.META_TOKEN,
+        fake.baseUrl(), "v25.0", "chat", null, null, true, false, null, DataProcessing.NONE, null);
+    IntegrationChannel channel = channel(new MetaApi());
+    String why = "the host of the meta URL resolves to a loopback, link-local or private address; set "
+        + "allow_private_network to send there";
+    for (int i = 0; i <= CONFIG.breakerFailures(); i++) {
+      assertThat(Await.result(channel.send(publicOnly, jobs(i), CONFIG))).isEqualTo(new Outcome.Failed(why));
+    }
+    assertThat(outcomes.recorded).hasSize(CONFIG.breakerFailures() + 1)
+        .allSatisfy(r -> assertThat(r).extracting(RecordingOutbox.Recorded::what, RecordingOutbox.Recorded::error)
+            .containsExactly("failed", why));
+    assertThat(board.snapshot()).containsExactly(Map.entry(KEY.toString(), "CLOSED"));
+    assertThat(fake.received("meta")).isEmpty();
+
+    JsonObject verdict = Await.result(channel.test(publicOnly, jobs(9).get(0), 1_000));
+    assertThat(verdict.getString("verdict")).isEqualTo("refused");
+    assertThat(verdict.getString("message")).isEqualTo(why);
+    assertThat(verdict.containsKey("http_status")).isFalse();
+    assertThat(fake.received("meta")).isEmpty();
   }
 }

@@ -66,6 +66,12 @@ class NormalizationTableTest {
       email | user@@example.com | ! | both |
       email | us er@example.com | ! | both | a space inside is no address
       email | user@example.c | ! | both | one-letter top-level domain
+      email | user@.example.com | ! | both | an empty first label
+      email | user@example..com | ! | both | an empty label inside
+      email | user@example.com. | ! | both | an empty last label
+      email | user@ex_ample.com | ! | both | no underscore in a domain
+      email | user@a-b.c-d | user@a-b.c-d | both | hyphens in labels
+      email | user@example.com@x.com | ! | both | two @
       email | JOSÉ@example.com | josé@example.com | both | composed é
       email | JOSE\u0301@example.com | josé@example.com | both | decomposed é: NFC makes it the composed one
       email | иван@пример.рф | иван@пример.рф | both | SDK refuses non-ASCII addresses; written rule: trim, lower case
@@ -266,6 +272,38 @@ class NormalizationTableTest {
       }
     }
     return rows.stream();
+  }
+
+  @Test
+  @DisplayName("inputs are bounded before any pattern: an e-mail of 254 characters is one, of 255 none; the 4 KB "
+      + "e-mail of many labels that overflowed the stack is none; a phone field past 64 characters and any value past "
+      + "1,024 are no value")
+  void boundedInputs() {
+    String local = "a".repeat(64);
+    String at254 = local + "@" + "b".repeat(185) + ".com";
+    assertThat(at254).hasSize(Normalize.MAX_EMAIL_CHARS);
+    assertThat(Normalize.email(at254)).isEqualTo(at254);
+    assertThat(Normalize.email(" " + at254 + " ")).as("the bound is on the trimmed address").isEqualTo(at254);
+    assertThat(Normalize.email(local + "@" + "b".repeat(186) + ".com")).isNull();
+    assertThat(Normalize.email("a@" + "a.".repeat(2_000) + "aa")).isNull();
+    assertThat(Normalize.email("a@" + "a.".repeat(60) + "aa")).as("many labels, within the bound")
+        .isEqualTo("a@" + "a.".repeat(60) + "aa");
+
+    String phone64 = "+1 650 555 1212" + " ".repeat(49);
+    assertThat(("+1 650 555 1212" + " ".repeat(49) + "x").length()).isEqualTo(Normalize.MAX_PHONE_CHARS + 1);
+    assertThat(Normalize.metaPhone("+1 650 555 1212" + "-".repeat(49))).as("64 characters").isEqualTo("16505551212");
+    assertThat(Normalize.metaPhone("+1 650 555 1212" + "-".repeat(50))).as("65 characters").isNull();
+    assertThat(Normalize.metaPhone(phone64 + "1")).isNull();
+
+    String name1024 = "m".repeat(Normalize.MAX_INPUT_CHARS);
+    assertThat(Normalize.name(name1024)).isEqualTo(name1024);
+    assertThat(Normalize.text(name1024 + "m")).isEmpty();
+    assertThat(Normalize.name(name1024 + "m")).isNull();
+    assertThat(Normalize.city(" ".repeat(2_000) + "Paris")).isNull();
+    assertThat(Normalize.externalId(name1024)).isEqualTo(name1024);
+    assertThat(Normalize.externalId(name1024 + "m")).isNull();
+    assertThat(rejected("meta", "first_name", name1024 + "m")).containsExactly("first_name");
+    assertThat(build("meta", "email", "a@" + "a.".repeat(2_000) + "aa").containsKey("em")).isFalse();
   }
 
   @Test

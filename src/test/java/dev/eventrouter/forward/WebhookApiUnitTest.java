@@ -49,7 +49,8 @@ class WebhookApiUnitTest {
   private record Seen(String method, String uri, MultiMap headers, Buffer body) {}
 
   private HttpServer server;
-  private WebClient client;
+  private WebClient webClient;
+  private Outbound client;
   private final AtomicReference<Seen> seen = new AtomicReference<>();
 
   @BeforeEach
@@ -58,25 +59,31 @@ class WebhookApiUnitTest {
       seen.set(new Seen(request.method().name(), request.uri(), request.headers(), body));
       request.response().setStatusCode(202).end();
     })).listen(0, "127.0.0.1").await();
-    client = WebClient.create(vertx);
+    webClient = WebClient.create(vertx, Outbound.options(5_000));
+    client = new Outbound(vertx, webClient);
   }
 
   @AfterEach
   void stop() {
-    client.close();
+    webClient.close();
     server.close().await();
   }
 
   private IntegrationConfig hook(String method, String pathAndQuery, String testEventCode) {
     return new IntegrationConfig("w", Network.WEBHOOK, null, SECRET, null, null, null, null, testEventCode, true,
         false, null, DataProcessing.NONE, new WebhookConfig("http://127.0.0.1:" + server.actualPort() + pathAndQuery,
-        method, Map.of("X-Api-Key", "k-1"), Map.of()));
+        method, Map.of("X-Api-Key", "k-1"), Map.of()), true);
   }
 
   private static ClaimedDelivery purchase() {
     return new ClaimedDelivery(1, 77, WS, "w", "FTD", "sale", 2, 42, "ses 1", new BigDecimal("1E+2"), "EUR",
         new JsonObject().put("email", "A@b.co"), AT,
         new ClickData("fb 1", "fb.1.1.fb 1", "fb.1.2.3", "tt/1", "ttp1", "203.0.113.9", "UA", "https://lp/x"), true);
+  }
+
+  private static ClaimedDelivery clicked(String fbclid) {
+    return new ClaimedDelivery(3, 79, WS, "w", "REG", "REG", 0, 44, "s", null, "USD", null, AT,
+        new ClickData(fbclid, null, null, null, null, null, null, null), null);
   }
 
   private static ClaimedDelivery bare() {
@@ -168,8 +175,43 @@ class WebhookApiUnitTest {
     if (outcome instanceof Outcome.Retry retry) {
       assertThat(retry).isEqualTo(new Outcome.Retry("webhook HTTP " + status, 1500));
     } else if (outcome instanceof Outcome.Failed failed) {
-      assertThat(failed.error()).isEqualTo("webhook HTTP " + status);
+      assertThat(failed.error()).isEqualTo("webhook HTTP " + status
+          + (status == 300 ? " (redirects are not followed)" : ""));
     }
+  }
+
+  @ParameterizedTest(name = "HTTP {0}")
+  @CsvSource({"301", "302", "303", "307", "308"})
+  @DisplayName("a redirect is a failure that says it was not followed")
+  void redirect(int status) {
+    assertThat(API.classify(status, Buffer.buffer(), 0))
+        .isEqualTo(new Outcome.Failed("webhook HTTP " + status + " (redirects are not followed)"));
+  }
+
+  @ParameterizedTest(name = "{0} with fbclid \"{1}\"")
+  @CsvSource({"/postback/{fbclid}/x?c={fbclid}, ..", "/postback/{fbclid}, ..", "/{fbclid}?q=1, .",
+      "/a/{fbclid}#f, ..", "/a/{fbclid}/, ."})
+  @DisplayName("a placeholder whose value makes a whole '.' or '..' path segment: no request, refused for good")
+  void dotSegment(String template, String fbclid) {
+    IntegrationConfig hook = hook("GET", template, null);
+    Throwable refused = Await.failure(API.send(client, hook, API.body(hook, List.of(clicked(fbclid))), 5_000));
+    assertThat(refused).isInstanceOf(Outbound.Refused.class)
+        .hasMessage("the webhook URL's path has a '.' or '..' segment once its placeholders are filled");
+    assertThat(seen.get()).as("nothing was requested").isNull();
+  }
+
+  @Test
+  @DisplayName("dots inside a segment, in the query or in the fragment are values like any other")
+  void dotsElsewhere() {
+    IntegrationConfig inSegment = hook("GET", "/postback/{fbclid}/x", null);
+    Await.result(API.send(client, inSegment, API.body(inSegment, List.of(clicked("a..b"))), 5_000));
+    assertThat(seen.get().uri()).isEqualTo("/postback/a..b/x");
+    IntegrationConfig moreDots = hook("GET", "/postback/{fbclid}", null);
+    Await.result(API.send(client, moreDots, API.body(moreDots, List.of(clicked("..."))), 5_000));
+    assertThat(seen.get().uri()).isEqualTo("/postback/...");
+    IntegrationConfig query = hook("GET", "/postback?c={fbclid}#/{fbclid}", null);
+    Await.result(API.send(client, query, API.body(query, List.of(clicked(".."))), 5_000));
+    assertThat(seen.get().uri()).isEqualTo("/postback?c=..");
   }
 
   @Test

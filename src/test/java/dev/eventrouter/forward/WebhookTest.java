@@ -50,6 +50,8 @@ class WebhookTest extends FakeNetworksTest {
   private final Map<String, AtomicInteger> attemptsByEvent = new ConcurrentHashMap<>();
   /** The status the tracker answers, given the event id and how many times it has seen it (1 the first time). */
   private volatile Function<Integer, Integer> status = seen -> 200;
+  /** The Location the tracker answers with, or null. */
+  private volatile String location;
 
   @BeforeAll
   void startTracker() {
@@ -57,7 +59,11 @@ class WebhookTest extends FakeNetworksTest {
       received.add(new Received(request.method().name(), request.uri(), request.headers(), body));
       String id = request.getHeader("X-Event-Router-Event-Id");
       int seen = attemptsByEvent.computeIfAbsent(id, k -> new AtomicInteger()).incrementAndGet();
-      request.response().setStatusCode(status.apply(seen)).end("{\"echo\":\"" + TOKEN + "\"}");
+      request.response().setStatusCode(status.apply(seen));
+      if (location != null) {
+        request.response().putHeader("Location", location);
+      }
+      request.response().end("{\"echo\":\"" + TOKEN + "\"}");
     })).listen(0, "127.0.0.1").await();
   }
 
@@ -72,6 +78,7 @@ class WebhookTest extends FakeNetworksTest {
     received.clear();
     attemptsByEvent.clear();
     status = seen -> 200;
+    location = null;
   }
 
   private void start(JsonObject hook) {
@@ -85,7 +92,7 @@ class WebhookTest extends FakeNetworksTest {
         .put("url", "http://127.0.0.1:" + tracker.actualPort() + pathAndQuery)
         .put("headers", new JsonObject().put("Authorization", "Bearer ${HOOK_TOKEN}"))
         .put("secret", "${HOOK_SECRET}")
-        .put("event_map", new JsonObject().put("FTD", "sale"));
+        .put("event_map", new JsonObject().put("FTD", "sale")).put("allow_private_network", true);
   }
 
   private String post(JsonObject event) {
@@ -206,10 +213,45 @@ class WebhookTest extends FakeNetworksTest {
     assertThat(verdict.getString("verdict")).isEqualTo("accepted");
     assertThat(verdict.getString("network")).isEqualTo("webhook");
     assertThat(verdict.getInteger("http_status")).isEqualTo(200);
-    assertThat(verdict.encode()).as("the tracker echoed the header: redacted").doesNotContain(TOKEN)
-        .doesNotContain(SECRET).contains("***");
+    assertThat(verdict.encode()).as("the tracker echoed the header: its body is never passed on")
+        .doesNotContain(TOKEN).doesNotContain(SECRET);
+    assertThat(verdict.containsKey("response")).isTrue();
+    assertThat(verdict.getValue("response")).isNull();
     assertThat(received).singleElement().satisfies(r ->
         assertThat(r.body().toJsonObject().getString("test_event_code")).isEqualTo("TEST"));
     assertThat(app.count("deliveries")).isZero();
+  }
+
+  @Test
+  @DisplayName("a receiver answering a redirect to an internal service: the delivery fails with the status, the "
+      + "service gets no request (no header, no signature), and the credential test answers no body of it")
+  void redirectsNotFollowed() {
+    List<MultiMap> internalHits = new CopyOnWriteArrayList<>();
+    HttpServer internal = vertx.createHttpServer().requestHandler(request -> {
+      internalHits.add(request.headers());
+      request.response().putHeader("Content-Type", "application/json")
+          .end("{\"error\":{\"message\":\"internal-only-secret\"},\"code\":1,\"message\":\"internal-only-secret\"}");
+    }).listen(0, "127.0.0.1").await();
+    try {
+      location = "http://127.0.0.1:" + internal.actualPort() + "/latest/meta-data";
+      status = seen -> 302;
+      start(hook("POST", "/pb"));
+      String id = post(new JsonObject().put("event_name", "REG").put("telegram_id", 3));
+      Await.until("failed", DEADLINE, () -> "failed".equals(delivery(id).getString("status")));
+      assertThat(delivery(id).getString("last_error")).isEqualTo("webhook HTTP 302 (redirects are not followed)");
+      assertThat(attemptsByEvent.get(id).get()).isOne();
+
+      status = seen -> 303;
+      JsonObject verdict = app.post("/api/v1/integrations/tracker/test", MultiMap.caseInsensitiveMultiMap()
+          .add("x-api-key", KEY_A), Buffer.buffer()).bodyAsJsonObject().getJsonObject("data");
+      assertThat(verdict.getString("verdict")).isEqualTo("refused");
+      assertThat(verdict.getInteger("http_status")).isEqualTo(303);
+      assertThat(verdict.getString("message")).isEqualTo("webhook HTTP 303 (redirects are not followed)");
+      assertThat(verdict.getValue("response")).isNull();
+      assertThat(verdict.encode()).doesNotContain("internal-only-secret");
+      assertThat(internalHits).as("nothing reached the redirect's target").isEmpty();
+    } finally {
+      internal.close().await();
+    }
   }
 }

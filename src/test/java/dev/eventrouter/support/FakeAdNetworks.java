@@ -63,16 +63,19 @@ public final class FakeAdNetworks {
     return fake;
   }
 
-  /** A live Meta integration of a workspace's config, sending to the fakes at {@code base}. */
+  /**
+   * A live Meta integration of a workspace's config, sending to the fakes at {@code base} (on loopback: allowed to
+   * reach private networks).
+   */
   public static JsonObject metaIntegration(String base) {
     return new JsonObject().put("id", "meta-main").put("type", "meta").put("pixel_id", "1234567890")
-        .put("access_token", META_TOKEN).put("api_base", base);
+        .put("access_token", META_TOKEN).put("api_base", base).put("allow_private_network", true);
   }
 
   /** A live TikTok integration of a workspace's config, sending to the fakes at {@code base}. */
   public static JsonObject tiktokIntegration(String base) {
     return new JsonObject().put("id", "tiktok-main").put("type", "tiktok").put("pixel_code", "C4ABCDEF")
-        .put("access_token", TIKTOK_TOKEN).put("api_base", base);
+        .put("access_token", TIKTOK_TOKEN).put("api_base", base).put("allow_private_network", true);
   }
 
   public String baseUrl() {

@@ -1,9 +1,11 @@
 package dev.eventrouter.forward.meta;
 
+import dev.eventrouter.forward.NetworkApi;
 import dev.eventrouter.forward.Outcome;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -19,7 +21,23 @@ public final class MetaErrors {
   /** Invalid parameter: with one bad event Meta rejects the whole batch. */
   static final int INVALID_PARAMETER = 100;
 
+  /** A success's fields (https://developers.facebook.com/docs/marketing-api/conversions-api/using-the-api). */
+  static final List<String> RECEIPT_FIELDS = List.of("events_received", "messages", "fbtrace_id");
+  /** An error's fields (https://developers.facebook.com/docs/graph-api/guides/error-handling). */
+  static final List<String> ERROR_FIELDS = List.of("message", "type", "code", "error_subcode", "is_transient",
+      "error_user_title", "error_user_msg", "fbtrace_id");
+
   private MetaErrors() {}
+
+  /** Meta's receipt, or its {@code error} object, with their documented fields only; null for any other body. */
+  public static JsonObject answer(Buffer body) {
+    JsonObject json = jsonOf(body);
+    if (json != null && json.getValue("error") instanceof JsonObject error) {
+      return new JsonObject().put("error", NetworkApi.fields(error, ERROR_FIELDS));
+    }
+    return json != null && json.getValue("events_received") instanceof Number
+        ? NetworkApi.fields(json, RECEIPT_FIELDS) : null;
+  }
 
   static boolean isTransient(int code) {
     return TRANSIENT.contains(code) || (code >= 80_000 && code <= 80_999);
@@ -32,6 +50,10 @@ public final class MetaErrors {
   public static Outcome classify(int status, Buffer body, long retryAfterMs) {
     if (status >= 200 && status < 300) {
       return new Outcome.Delivered();
+    }
+    if (status / 100 == 3) {
+      // Never followed: the token would go to wherever it points.
+      return new Outcome.Failed("meta HTTP " + status + " (redirects are not followed)");
     }
     JsonObject error = errorOf(body);
     if (error == null) {

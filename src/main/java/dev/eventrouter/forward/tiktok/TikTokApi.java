@@ -6,16 +6,17 @@ import dev.eventrouter.event.EventIds;
 import dev.eventrouter.forward.KnownValue;
 import dev.eventrouter.forward.NetworkApi;
 import dev.eventrouter.forward.Normalize;
+import dev.eventrouter.forward.Outbound;
 import dev.eventrouter.forward.Outcome;
 import dev.eventrouter.forward.UserDataMapping;
 import dev.eventrouter.forward.UserField;
 import dev.eventrouter.store.ClaimedDelivery;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
-import io.vertx.ext.web.client.WebClient;
 
 import java.util.List;
 
@@ -105,12 +106,17 @@ public final class TikTokApi implements NetworkApi {
       ids -> ids.size() == 1 ? ids.get(0) : new JsonArray(ids), FIELDS, KNOWN_VALUES);
 
   @Override
-  public Future<HttpResponse<Buffer>> send(WebClient client, IntegrationConfig integration, JsonObject body,
+  public Future<HttpResponse<Buffer>> send(Outbound out, IntegrationConfig integration, JsonObject body,
                                            long timeoutMs) {
-    return client.postAbs(integration.apiBase() + PATH)
-        .putHeader("Access-Token", integration.accessToken())
-        .timeout(timeoutMs)
-        .sendJsonObject(body);
+    return out.request(integration, HttpMethod.POST, integration.apiBase() + PATH)
+        .compose(request -> request.putHeader("Access-Token", integration.accessToken())
+            .timeout(timeoutMs)
+            .sendJsonObject(body));
+  }
+
+  @Override
+  public JsonObject answer(Buffer body) {
+    return TikTokCodes.answer(body);
   }
 
   @Override

@@ -1,9 +1,11 @@
 package dev.eventrouter.forward.tiktok;
 
+import dev.eventrouter.forward.NetworkApi;
 import dev.eventrouter.forward.Outcome;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -24,7 +26,16 @@ public final class TikTokCodes {
   /** Invalid parameters: one bad event fails the whole batch. */
   static final int INVALID_PARAMETERS = 40002;
 
+  /** The fields of every answer, success or not. */
+  static final List<String> ANSWER_FIELDS = List.of("code", "message", "request_id");
+
   private TikTokCodes() {}
+
+  /** TikTok's answer (its code, message and request id); null for a body without a numeric code. */
+  public static JsonObject answer(Buffer body) {
+    JsonObject json = jsonOf(body);
+    return json != null && json.getValue("code") instanceof Number ? NetworkApi.fields(json, ANSWER_FIELDS) : null;
+  }
 
   /**
    * 20001, partial success: TikTok took some of the request's events and not others. The reference

@@ -7,6 +7,7 @@ import dev.eventrouter.config.WebhookConfig;
 import dev.eventrouter.event.ClickData;
 import dev.eventrouter.event.EventIds;
 import dev.eventrouter.forward.NetworkApi;
+import dev.eventrouter.forward.Outbound;
 import dev.eventrouter.forward.Outcome;
 import dev.eventrouter.forward.UserDataMapping;
 import dev.eventrouter.store.ClaimedDelivery;
@@ -16,7 +17,6 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpRequest;
 import io.vertx.ext.web.client.HttpResponse;
-import io.vertx.ext.web.client.WebClient;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -29,7 +29,8 @@ import java.util.concurrent.TimeoutException;
  * signed with HMAC-SHA256 and the integration's secret, as GitHub signs its webhooks
  * (https://docs.github.com/en/webhooks/using-webhooks/validating-webhook-deliveries): header
  * {@code X-Event-Router-Signature: sha256=<hex>} over the body, or, for GET, over the URL as sent. Answers: 2xx
- * delivered; 408, 429 and 5xx retried (honouring Retry-After); any other status failed.
+ * delivered; 408, 429 and 5xx retried (honouring Retry-After); any other status failed, a redirect (3xx) too: it is
+ * never followed, so the headers and the signature go to the configured URL only.
  */
 public final class WebhookApi implements NetworkApi {
 
@@ -91,20 +92,25 @@ public final class WebhookApi implements NetworkApi {
   }
 
   @Override
-  public Future<HttpResponse<Buffer>> send(WebClient client, IntegrationConfig integration, JsonObject body,
+  public Future<HttpResponse<Buffer>> send(Outbound out, IntegrationConfig integration, JsonObject body,
                                            long timeoutMs) {
     WebhookConfig webhook = integration.webhook();
-    String url = WebhookUrl.expand(webhook.url(), body);
-    HttpRequest<Buffer> request = client.requestAbs(HttpMethod.valueOf(webhook.method()), url)
-        .timeout(timeoutMs)
-        .putHeader(EVENT_ID_HEADER, body.getString("event_id"));
-    webhook.headers().forEach(request::putHeader);
-    if ("GET".equals(webhook.method())) {
-      return signed(request, integration, url.getBytes(StandardCharsets.UTF_8)).send();
+    String url;
+    try {
+      url = WebhookUrl.expand(webhook.url(), body);
+    } catch (Outbound.Refused refused) {
+      return Future.failedFuture(refused);
     }
-    Buffer payload = body.toBuffer();
-    return signed(request, integration, payload.getBytes()).putHeader("Content-Type", "application/json")
-        .sendBuffer(payload);
+    return out.request(integration, HttpMethod.valueOf(webhook.method()), url).compose(request -> {
+      request.timeout(timeoutMs).putHeader(EVENT_ID_HEADER, body.getString("event_id"));
+      webhook.headers().forEach(request::putHeader);
+      if ("GET".equals(webhook.method())) {
+        return signed(request, integration, url.getBytes(StandardCharsets.UTF_8)).send();
+      }
+      Buffer payload = body.toBuffer();
+      return signed(request, integration, payload.getBytes()).putHeader("Content-Type", "application/json")
+          .sendBuffer(payload);
+    });
   }
 
   private static HttpRequest<Buffer> signed(HttpRequest<Buffer> request, IntegrationConfig integration,
@@ -118,7 +124,7 @@ public final class WebhookApi implements NetworkApi {
     if (status >= 200 && status < 300) {
       return new Outcome.Delivered();
     }
-    String error = "webhook HTTP " + status;
+    String error = "webhook HTTP " + status + (status / 100 == 3 ? " (redirects are not followed)" : "");
     return status == 408 || status == 429 || status >= 500 ? new Outcome.Retry(error, retryAfterMs)
         : new Outcome.Failed(error);
   }

@@ -1,6 +1,8 @@
 package dev.eventrouter.forward.webhook;
 
+import dev.eventrouter.common.UrlHost;
 import dev.eventrouter.config.WebhookConfig;
+import dev.eventrouter.forward.Outbound;
 import io.vertx.core.json.JsonObject;
 
 import java.net.URLEncoder;
@@ -10,7 +12,10 @@ import java.util.regex.Pattern;
 
 /**
  * Fills a webhook URL's {@code {placeholders}} from the event's body: its fields, and its session's click ids.
- * Each value is percent-encoded (a space as %20, valid in a path and a query alike); an absent one is empty.
+ * Each value is percent-encoded (a space as %20, valid in a path and a query alike); an absent one is empty. A value
+ * of "." or ".." is left unencoded by that encoding and, as a whole path segment, would move the request to another
+ * path once the receiver or a proxy removes dot segments (RFC 3986, section 5.2.4): a URL whose path has such a
+ * segment is not requested at all.
  */
 final class WebhookUrl {
 
@@ -27,7 +32,32 @@ final class WebhookUrl {
       String value = WebhookConfig.PLACEHOLDERS.contains(name) ? encode(value(body, name)) : placeholder.group();
       placeholder.appendReplacement(url, Matcher.quoteReplacement(value));
     }
-    return placeholder.appendTail(url).toString();
+    String expanded = placeholder.appendTail(url).toString();
+    if (hasDotSegment(expanded)) {
+      throw new Outbound.Refused("the webhook URL's path has a '.' or '..' segment once its placeholders are filled");
+    }
+    return expanded;
+  }
+
+  /** Whether the URL's path (after the host and port, before the query or fragment) has a "." or ".." segment. */
+  static boolean hasDotSegment(String url) {
+    UrlHost host = UrlHost.parse(url);
+    String after = host == null ? url : host.after();
+    int slash = after.indexOf('/');
+    if (slash < 0) {
+      return false;
+    }
+    int end = after.length();
+    for (char c : new char[] {'?', '#'}) {
+      int at = after.indexOf(c);
+      end = at >= 0 && at < end ? at : end;
+    }
+    for (String segment : after.substring(slash, Math.max(slash, end)).split("/", -1)) {
+      if (segment.equals(".") || segment.equals("..")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static Object value(JsonObject body, String name) {

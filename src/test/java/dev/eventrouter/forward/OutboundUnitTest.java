@@ -1,0 +1,183 @@
+package dev.eventrouter.forward;
+
+import dev.eventrouter.common.UrlHost;
+import dev.eventrouter.config.DataProcessing;
+import dev.eventrouter.config.IntegrationConfig;
+import dev.eventrouter.config.Network;
+import dev.eventrouter.config.WebhookConfig;
+import dev.eventrouter.support.Await;
+import io.vertx.core.Future;
+import io.vertx.core.MultiMap;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServer;
+import io.vertx.ext.web.client.HttpRequest;
+import io.vertx.ext.web.client.HttpResponse;
+import io.vertx.ext.web.client.WebClient;
+import io.vertx.junit5.VertxExtension;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Where an integration's requests may go, against real local HTTP servers: no redirect followed, and, unless the
+ * integration allows private networks, no request to a host that resolves to a private address, the request sent to
+ * the address that was checked. Resolvers are stand-ins, as no test may depend on DNS.
+ */
+@ExtendWith(VertxExtension.class)
+class OutboundUnitTest {
+
+  private Vertx vertx;
+  private HttpServer receiver;
+  private HttpServer elsewhere;
+  private WebClient client;
+  private final List<MultiMap> received = new CopyOnWriteArrayList<>();
+  private final List<String> receivedUris = new CopyOnWriteArrayList<>();
+  private final List<MultiMap> redirected = new CopyOnWriteArrayList<>();
+
+  @BeforeEach
+  void start(Vertx vertx) {
+    this.vertx = vertx;
+    elsewhere = vertx.createHttpServer().requestHandler(request -> {
+      redirected.add(request.headers());
+      request.response().end("{\"secret\":\"internal\"}");
+    }).listen(0, "127.0.0.1").await();
+    receiver = vertx.createHttpServer().requestHandler(request -> {
+      received.add(request.headers());
+      receivedUris.add(request.uri());
+      request.response().setStatusCode(302)
+          .putHeader("Location", "http://127.0.0.1:" + elsewhere.actualPort() + "/secret").end();
+    }).listen(0, "127.0.0.1").await();
+    client = WebClient.create(vertx, Outbound.options(2_000));
+  }
+
+  @AfterEach
+  void stop() {
+    client.close();
+    receiver.close().await();
+    elsewhere.close().await();
+  }
+
+  private static IntegrationConfig hook(boolean allowPrivate) {
+    return new IntegrationConfig("w", Network.WEBHOOK, null, "whsec-0123456789ab", null, null, null, null, null, true,
+        false, null, DataProcessing.NONE, new WebhookConfig("http://unused", "POST", Map.of(), Map.of()),
+        allowPrivate);
+  }
+
+  private String receiverUrl(String host) {
+    return "http://" + host + ":" + receiver.actualPort() + "/pb?a=1";
+  }
+
+  private static Outbound.Resolver resolvingTo(String... addresses) {
+    return host -> {
+      InetAddress[] all = new InetAddress[addresses.length];
+      for (int i = 0; i < addresses.length; i++) {
+        all[i] = InetAddress.getByAddress(host, InetAddress.getByName(addresses[i]).getAddress());
+      }
+      return all;
+    };
+  }
+
+  @Test
+  @DisplayName("allowed private networks: the request goes as written; a redirect is the answer, never followed, so "
+      + "the target gets nothing")
+  void noRedirects() {
+    Outbound out = new Outbound(vertx, client);
+    HttpRequest<Buffer> request = Await.result(out.request(hook(true), HttpMethod.POST, receiverUrl("127.0.0.1")));
+    HttpResponse<Buffer> response = Await.result(request.putHeader("Authorization", "Bearer t").send());
+    assertThat(response.statusCode()).isEqualTo(302);
+    assertThat(received).singleElement().satisfies(h -> assertThat(h.get("Authorization")).isEqualTo("Bearer t"));
+    assertThat(redirected).isEmpty();
+    assertThat(Outbound.options(2_000).isFollowRedirects()).isFalse();
+    assertThat(Outbound.options(2_000).getConnectTimeout()).isEqualTo(2_000);
+    assertThat(Outbound.options(Long.MAX_VALUE).getConnectTimeout()).isEqualTo(Integer.MAX_VALUE);
+    assertThat(Outbound.options(2_000).getUserAgent()).isEqualTo("event-router");
+  }
+
+  @Test
+  @DisplayName("a name that resolves to a loopback address: refused for good, nothing sent")
+  void nameResolvingToLoopback() {
+    Outbound out = new Outbound(vertx, client, resolvingTo("127.0.0.1"));
+    Throwable refused = Await.failure(out.request(hook(false), HttpMethod.POST, receiverUrl("hook.example")));
+    assertThat(refused).isInstanceOf(Outbound.Refused.class).hasMessage("the host of the webhook URL resolves to a "
+        + "loopback, link-local or private address; set allow_private_network to send there");
+    assertThat(received).isEmpty();
+  }
+
+  @Test
+  @DisplayName("one private address among public ones is enough to refuse: the resolver could hand out either")
+  void anyPrivateAddress() {
+    Outbound out = new Outbound(vertx, client, resolvingTo("8.8.8.8", "169.254.169.254"));
+    assertThat(Await.failure(out.request(hook(false), HttpMethod.GET, "https://hook.example/pb")))
+        .isInstanceOf(Outbound.Refused.class);
+  }
+
+  @Test
+  @DisplayName("an address literal is checked too, with the JDK's resolver (a literal is not looked up)")
+  void literal() {
+    Outbound out = new Outbound(vertx, client);
+    assertThat(Await.failure(out.request(hook(false), HttpMethod.POST, receiverUrl("127.0.0.1"))))
+        .isInstanceOf(Outbound.Refused.class);
+    assertThat(Await.failure(out.request(hook(false), HttpMethod.POST, "http://[::1]:9/pb")))
+        .isInstanceOf(Outbound.Refused.class);
+    assertThat(received).isEmpty();
+  }
+
+  @Test
+  @DisplayName("a resolver failure is the request's failure (retried like any failure to connect)")
+  void unresolved() {
+    Outbound out = new Outbound(vertx, client, host -> {
+      throw new UnknownHostException(host);
+    });
+    Throwable failure = Await.result(out.request(hook(false), HttpMethod.POST, "https://hook.example/pb")
+        .transform(done -> Future.succeededFuture(done.cause())));
+    assertThat(failure).isInstanceOf(UnknownHostException.class);
+  }
+
+  @Test
+  @DisplayName("a public name: the request is made to the address that was checked, under the name")
+  void publicNamePinned() {
+    Outbound out = new Outbound(vertx, client, resolvingTo("8.8.8.8"));
+    HttpRequest<Buffer> request = Await.result(out.request(hook(false), HttpMethod.PUT,
+        "https://user@hook.example:8443/pb?a=1"));
+    assertThat(request.host()).isEqualTo("8.8.8.8");
+    assertThat(request.virtualHost()).isEqualTo("hook.example");
+    assertThat(request.port()).isEqualTo(8443);
+    assertThat(request.uri()).isEqualTo("/pb?a=1");
+    assertThat(request.method()).isEqualTo(HttpMethod.PUT);
+    assertThat(request.followRedirects()).isFalse();
+  }
+
+  @Test
+  @DisplayName("sent to the checked address: the receiver sees the name in Host, and the path and query as written")
+  void pinnedOverTheWire() throws UnknownHostException {
+    Outbound out = new Outbound(vertx, client);
+    HttpRequest<Buffer> request = out.pinned(HttpMethod.POST, UrlHost.parse(receiverUrl("hook.example")),
+        InetAddress.getByName("127.0.0.1"));
+    assertThat(Await.result(request.send()).statusCode()).isEqualTo(302);
+    assertThat(received).singleElement().satisfies(h -> assertThat(h.get("Host"))
+        .isEqualTo("hook.example:" + receiver.actualPort()));
+    assertThat(receivedUris).containsExactly("/pb?a=1");
+    assertThat(redirected).isEmpty();
+
+    HttpRequest<Buffer> v6 = out.pinned(HttpMethod.GET, UrlHost.parse("http://hook.example:81/x"),
+        InetAddress.getByName("2606:4700::1111"));
+    assertThat(v6.host()).isEqualTo("[2606:4700:0:0:0:0:0:1111]");
+    assertThat(v6.virtualHost()).isEqualTo("hook.example");
+    HttpRequest<Buffer> asWritten = out.pinned(HttpMethod.GET, UrlHost.parse("http://[::1]:81/x"),
+        InetAddress.getByName("::1"));
+    assertThat(asWritten.virtualHost()).as("a literal needs no name").isNull();
+    assertThat(asWritten.followRedirects()).isFalse();
+  }
+}
