@@ -269,7 +269,7 @@ public final class ForwarderVerticle extends VerticleBase {
           return;
         }
         if (!Sha256.hex(integration.get().accessToken()).equals(pause.tokenSha256())) {
-          checks.add(resume(key, pause, "its access_token was changed"));
+          checks.add(resume(key, pause, "its access_token was changed", false));
         } else if (probeDue(key, pause)) {
           checks.add(probe(key, pause, integration.get()));
         }
@@ -295,17 +295,20 @@ public final class ForwarderVerticle extends VerticleBase {
     DeliveryConfig config = live.current().delivery();
     return store.claimHeld(pause, config.requestTimeoutMs() + 1_000).compose(jobs -> {
       if (jobs.isEmpty()) {
-        return resume(key, pause, "no delivery is held");
+        return resume(key, pause, "no delivery is held", true);
       }
       // Accepted, even if not counted as received, the token works.
       return channel(key, config).send(integration, jobs, config).compose(outcome ->
           outcome instanceof Outcome.Delivered || outcome instanceof Outcome.Unconfirmed
-              ? resume(key, pause, "a probe was accepted") : Future.succeededFuture());
+              ? resume(key, pause, "a probe was accepted", false) : Future.succeededFuture());
     });
   }
 
-  private Future<Void> resume(IntegrationKey key, Pause pause, String why) {
-    return store.resume(pause).onSuccess(ended -> {
+  private Future<Void> resume(IntegrationKey key, Pause pause, String why, boolean onlyIfNoneHeld) {
+    return store.resume(pause, onlyIfNoneHeld).onSuccess(ended -> {
+      if (!ended && onlyIfNoneHeld) {
+        return; // still paused: another node's probe has its held delivery in flight
+      }
       paused.remove(key);
       probed.remove(key);
       pauseBoard.resumed(key);

@@ -26,7 +26,6 @@ public enum ErrorCode {
   RATE_LIMITED(429, "rate_limited", "Too many requests for this workspace; retry after the Retry-After delay."),
   HEADERS_TOO_LARGE(431, "headers_too_large", "The request headers are too large."),
   INTERNAL_ERROR(500, "internal_error", "Something went wrong on our side; the request can be retried."),
-  NOT_IMPLEMENTED(501, "not_implemented", "This method is not served."),
   // A write may still commit after its requester was answered (rarely: the database stalled mid-commit), so a 503
   // promises nothing either way; a retry with the same Idempotency-Key is what makes it exactly once.
   UNAVAILABLE(503, "unavailable",

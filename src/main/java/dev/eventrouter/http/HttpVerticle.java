@@ -106,7 +106,7 @@ public final class HttpVerticle extends VerticleBase {
                 if (Methods.served(request.method())) {
                   router.handle(request);
                 } else {
-                  ErrorResponder.answerAndClose(request, ErrorCode.NOT_IMPLEMENTED);
+                  ErrorResponder.answerAndClose(request, ErrorCode.METHOD_NOT_ALLOWED);
                 }
               })
               .listen();

@@ -6,9 +6,9 @@ import java.util.Set;
 
 /**
  * The methods served: RFC 9110's and PATCH (https://www.rfc-editor.org/rfc/rfc9110#section-9). The HTTP codec takes
- * any token as a method, and the server's metrics label requests by it; anything else is answered 501 and its
- * connection closed (https://www.rfc-editor.org/rfc/rfc9110#section-15.6.2), and {@link MetricLabels} files it under
- * one label.
+ * any token as a method, and the server's metrics label requests by it; anything else is answered 405
+ * method_not_allowed (a client's mistake, in the error body, as every refusal) and its connection closed, and
+ * {@link MetricLabels} files it under one label.
  */
 final class Methods {
 

@@ -27,9 +27,9 @@ public interface DeliveryQueue extends DeliveryOutcomes {
 
   /**
    * Ends a pause: its held deliveries are due now. Completes with true for the call that ended it (the pause may
-   * have been ended already, by another node).
+   * have been ended already, by another node). With {@code onlyIfNoneHeld}, only when it holds no delivery.
    */
-  Future<Boolean> resume(Pause pause);
+  Future<Boolean> resume(Pause pause, boolean onlyIfNoneHeld);
 
   /** Claims one held delivery of a paused integration, to probe the network with it. */
   Future<List<ClaimedDelivery>> claimHeld(Pause pause, long leaseMs);

@@ -155,24 +155,34 @@ public final class DeliveryStore implements DeliveryQueue {
           ON CONFLICT (network, workspace_id, integration_id) DO NOTHING
           RETURNING 1),
       held AS (
-          UPDATE deliveries d SET status = 'paused', last_error = $6, claims = 0, updated_at = now()
+          UPDATE deliveries d SET status = 'paused', last_error = $6, claims = 0, next_attempt_at = now(),
+                 updated_at = now()
            WHERE d.network = $3 AND d.workspace_id = $4 AND d.integration_id = $5
              AND (d.status IN ('pending', 'retrying')
                   OR (d.event_id, d.delivery_id) IN (SELECT * FROM unnest($1::bigint[], $2::bigint[]))))
       SELECT count(*) FROM paused""";
 
+  // A held row is due at once (its claim's lease dropped), so the next probe finds it: a probe that found none would
+  // end the pause, and every held row would go out in one refused request.
   static final String HOLD = """
-      UPDATE deliveries d SET status = 'paused', last_error = $3, claims = 0, updated_at = now()
+      UPDATE deliveries d SET status = 'paused', last_error = $3, claims = 0, next_attempt_at = now(),
+             updated_at = now()
       """ + CLAIMED_ROWS;
 
   static final String PAUSES = """
       SELECT network, workspace_id, integration_id, reason, token_sha256, paused_at
         FROM integration_pauses WHERE network = $1""";
 
-  /** Ends a pause ($1 network, $2 workspace, $3 integration): its held rows are due now. Returns 1 if it ended it. */
+  /**
+   * Ends a pause ($1 network, $2 workspace, $3 integration): its held rows are due now. Returns 1 if it ended it.
+   * With $4 true, only when it holds no row (a probe found none due: none is held, unless another node's probe has
+   * one in flight).
+   */
   static final String RESUME = """
       WITH ended AS (
           DELETE FROM integration_pauses WHERE network = $1 AND workspace_id = $2 AND integration_id = $3
+             AND (NOT $4 OR NOT EXISTS (SELECT 1 FROM deliveries WHERE workspace_id = $2 AND integration_id = $3
+                                         AND network = $1 AND status = 'paused'))
           RETURNING 1),
       released AS (
           UPDATE deliveries SET status = 'pending', next_attempt_at = now(), last_error = NULL, updated_at = now()
@@ -355,8 +365,9 @@ public final class DeliveryStore implements DeliveryQueue {
   }
 
   @Override
-  public Future<Boolean> resume(Pause pause) {
-    return pool.preparedQuery(RESUME).execute(Tuple.of(pause.network(), pause.workspaceId(), pause.integrationId()))
+  public Future<Boolean> resume(Pause pause, boolean onlyIfNoneHeld) {
+    return pool.preparedQuery(RESUME)
+        .execute(Tuple.of(pause.network(), pause.workspaceId(), pause.integrationId(), onlyIfNoneHeld))
         .map(rows -> rows.iterator().next().getLong(0) > 0);
   }
 

@@ -111,4 +111,26 @@ class PauseTest extends FakeNetworksTest {
     Await.until("every held event delivered after a probe", DEADLINE, () -> count("tiktok", "delivered") == 3);
     assertThat(fake.accepted("tiktok")).containsOnlyKeys(ids).allSatisfy((id, n) -> assertThat(n).isOne());
   }
+
+  @Test
+  @DisplayName("a probe carries exactly one held delivery, and a refused probe keeps the pause as it was: the same "
+      + "paused_at, no new log line")
+  void refusedProbes() {
+    LogCapture logs = LogCapture.start();
+    // Probes (300 ms) come sooner than the lease of the refused request's claim (2 s): held rows must be due anyway.
+    app = TestApp.start(vertx, live(config("expired-token", 300)));
+    post(4, 400);
+    Await.until("Meta's deliveries held", DEADLINE, () -> count("meta", "paused") == 4);
+    Object pausedAt = app.rows("SELECT paused_at FROM integration_pauses").get(0).getValue(0);
+    Await.until("three refused probes", DEADLINE, () -> fake.received("meta").size() >= 4);
+    List<FakeAdNetworks.Received> requests = fake.received("meta");
+    assertThat(requests.get(0).eventIds()).as("the first request, before the pause").hasSize(4);
+    assertThat(requests.subList(1, requests.size())).as("each probe").allSatisfy(probe ->
+        assertThat(probe.eventIds()).hasSize(1));
+    assertThat(app.rows("SELECT paused_at FROM integration_pauses").get(0).getValue(0)).isEqualTo(pausedAt);
+    assertThat(count("meta", "paused")).isEqualTo(4);
+    assertThat(logs.text().split("paused: the network refused", -1)).as("logged once").hasSize(2);
+    assertThat(logs.text()).doesNotContain("resumed");
+    logs.stop();
+  }
 }

@@ -135,11 +135,15 @@ public final class RecordingOutbox implements DeliveryQueue {
   }
 
   @Override
-  public synchronized Future<Boolean> resume(Pause pause) {
+  public synchronized Future<Boolean> resume(Pause pause, boolean onlyIfNoneHeld) {
+    resumes.add(onlyIfNoneHeld);
     boolean removed = pauses.removeIf(p -> p.integrationId().equals(pause.integrationId())
         && p.workspaceId().equals(pause.workspaceId()));
     return Future.succeededFuture(removed && !resumedElsewhere);
   }
+
+  /** Each resume asked for: whether only if none is held. */
+  public final List<Boolean> resumes = new ArrayList<>();
 
   /** Set: every resume finds the pause already ended by another node (the row is gone all the same). */
   public volatile boolean resumedElsewhere;
