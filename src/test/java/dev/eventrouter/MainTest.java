@@ -124,14 +124,18 @@ class MainTest {
   }
 
   @Test
-  @DisplayName("an invalid config stops the start with exit code 1 and the path of the bad value")
+  @DisplayName("an invalid config stops the start with exit code 1: a heading, then one line per bad path, as the "
+      + "README says")
   void invalidConfigStopsStart(@TempDir Path dir) throws Exception {
     Path config = dir.resolve("config.json");
     Files.writeString(config, "{\"workspaces\": [{\"id\": \"nope\", \"api_keys\": [\"sha256:00\"]}]}");
 
     assertThat(run("--config", config.toString())).isEqualTo(1);
-    assertThat(err.toString(StandardCharsets.UTF_8))
-        .contains("workspaces[0].id").contains("workspaces[0].api_keys[0]");
+    List<String> lines = err.toString(StandardCharsets.UTF_8).lines().toList();
+    assertThat(lines).hasSize(3);
+    assertThat(lines.get(0)).isEqualTo("invalid configuration:");
+    assertThat(lines.get(1)).startsWith("  - workspaces[0].id: ");
+    assertThat(lines.get(2)).startsWith("  - workspaces[0].api_keys[0]: ");
   }
 
   @Test

@@ -25,8 +25,8 @@ import java.util.stream.IntStream;
 /**
  * The public API. Authenticates, rate-limits and validates at the edge, then asks the SessionVerticle over the event
  * bus and answers only with what it replies: 200 only for what is committed. The API router is mounted under /api/v1
- * and, as an alias, /v1; liveness, terse readiness and the OpenAPI document sit at the root, without a key (metrics
- * and detailed readiness are on the {@link ManagementVerticle}'s listener).
+ * and, as an alias, /v1; liveness, terse readiness and (with the API) the OpenAPI document sit at the root, without a
+ * key (metrics and detailed readiness are on the {@link ManagementVerticle}'s listener).
  */
 public final class HttpVerticle extends VerticleBase {
 
@@ -73,8 +73,9 @@ public final class HttpVerticle extends VerticleBase {
     router.get("/health/live").handler(Health.live(vertx));
     router.get("/health").handler(Health.live(vertx));
     router.get("/health/ready").handler(Health.terse(readiness));
-    router.get("/openapi.yaml").handler(this::openApi);
     if (access != null) {
+      // The document of the API, where the API is served: a forward-only node serves health only.
+      router.get("/openapi.yaml").handler(this::openApi);
       StoreClient store = new StoreClient(vertx, config.requestTimeoutMs());
       Router api = api(store);
       router.route("/api/v1/*").subRouter(api);

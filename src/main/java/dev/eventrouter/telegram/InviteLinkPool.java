@@ -115,6 +115,8 @@ final class InviteLinkPool {
           LOG.warn("workspace {}: Telegram made {} of the {} invite links wanted, next try in {} s: {}", workspaceId,
               made, made + missing, restMs / 1000, describe(failure));
           long until = System.currentTimeMillis() + restMs;
+          // The next try when the rest ends, as logged: the periodic check alone would come up to 30 s later.
+          vertx.setTimer(restMs, id -> fill(workspaceId));
           return rests().compose(rests -> rests.put(restKey(workspaceId, telegram), until, restMs)).map(made);
         });
   }

@@ -286,6 +286,17 @@ class TelegramFunnelTest extends FakeNetworksTest {
   }
 
   @Test
+  @DisplayName("after a 429, the pool is filled again when retry_after ends, with no capture to prompt it (not at the "
+      + "next periodic check, 30 s later)")
+  void retryAfterHonoured() {
+    telegram.failNext("createChatInviteLink", 429, "Too Many Requests: retry after 1", 1);
+    start(2, "@retry_channel");
+    Await.until("refused once, then made", Duration.ofSeconds(15),
+        () -> app.count("telegram_invite_links") == 2);
+    assertThat(telegram.calls("createChatInviteLink")).hasSize(3);
+  }
+
+  @Test
   @DisplayName("pass-through and approvals are retried on 5xx and 429 (retry_after), failed on other refusals")
   void retries() {
     start(1);

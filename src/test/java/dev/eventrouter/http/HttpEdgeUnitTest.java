@@ -646,9 +646,12 @@ class HttpEdgeUnitTest {
           404, "not_found");
       assertThat(Await.result(client.get(opsPort, "127.0.0.1", "/health/ready").send()).statusCode()).isEqualTo(200);
       assertError(Await.result(client.get(opsPort, "127.0.0.1", "/metrics").send()), 404, "not_found");
+      assertError(Await.result(client.get(opsPort, "127.0.0.1", "/openapi.yaml").send()), 404, "not_found");
+      assertThat(Await.result(client.get(port, "127.0.0.1", "/openapi.yaml").send()).statusCode())
+          .as("served where the API is").isEqualTo(200);
       assertThat(asked).as("nothing asked of a store").isEmpty();
       assertThat(opsOnly.router().getRoutes()).extracting(r -> r.getPath())
-          .contains("/health/ready", "/openapi.yaml").doesNotContain("/api/v1/", "/metrics");
+          .contains("/health/ready").doesNotContain("/api/v1/", "/metrics", "/openapi.yaml");
     } finally {
       Await.result(vertx.undeploy(id));
     }
