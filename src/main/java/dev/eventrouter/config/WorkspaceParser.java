@@ -119,6 +119,9 @@ final class WorkspaceParser {
     boolean approve = r.bool(json, "approve_join_requests", path + ".approve_join_requests", false);
     if (token == null && (channel != null || approve)) {
       r.problem(path + ": channel_id and approve_join_requests need the bot's bot_token");
+    } else if (approve && channel == null && channelValue == null) {
+      // Only joins of the configured channel are approved: a bot may administer other chats too.
+      r.problem(path + ".approve_join_requests: needs channel_id, the one channel whose join requests are approved");
     }
     String apiBase = r.string(json, "api_base", path + ".api_base", TelegramConfig.DEFAULT_API_BASE);
     if (!apiBase.matches("https://[^/?#\\s]+(/[^?#\\s]*)?") && !apiBase.matches(LOOPBACK_HTTP)) {

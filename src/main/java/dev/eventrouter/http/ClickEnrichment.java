@@ -27,7 +27,8 @@ final class ClickEnrichment {
   /** The UTM parameters Google Analytics defines, https://support.google.com/analytics/answer/10917952. */
   static final List<String> UTM = List.of("utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content",
       "utm_id");
-  private static final Pattern UTM_VALUE = Pattern.compile("[ -~]{1,200}");
+  // Campaign names fit; a longer value is left out, as a non-printable one is (a capture stores little).
+  static final Pattern UTM_VALUE = Pattern.compile("[ -~]{1,100}");
 
   private ClickEnrichment() {}
 

@@ -20,6 +20,11 @@ final class EventValidator {
   static final int MAX_USER_DATA_KEYS = 50;
   static final int MAX_USER_DATA_BYTES = 4096;
   static final String DEFAULT_CURRENCY = "USD";
+  /**
+   * The largest value an event may carry, in its currency: no single conversion is worth more, and a bound keeps an
+   * absurd number (1e300, a typo's extra digits) out of the stored events and of the networks' value reports.
+   */
+  static final BigDecimal MAX_VALUE = new BigDecimal("1000000000");
 
   private static final Set<String> FIELDS =
       Set.of("event_name", "telegram_id", "workspace_id", "session_id", "value", "currency", "user_data",
@@ -66,6 +71,10 @@ final class EventValidator {
     BigDecimal amount = toDecimal(value);
     if (amount == null || amount.signum() < 0) {
       fields.error("value", "must be a finite number greater than or equal to 0");
+      return null;
+    }
+    if (amount.compareTo(MAX_VALUE) > 0) {
+      fields.error("value", "must be at most 1000000000 (1e9) in the event's currency");
       return null;
     }
     return amount;

@@ -25,7 +25,10 @@ final class SessionValidator {
   private static final Pattern FBP = Pattern.compile("fb\\.[0-9]{1,2}\\.[0-9]{1,16}\\." + Fields.TOKEN + "{1,100}");
   static final Pattern TTCLID = Pattern.compile(Fields.TOKEN + "{1,500}");
   private static final Pattern TTP = Pattern.compile(Fields.TOKEN + "{1,200}");
-  static final Pattern USER_AGENT = Pattern.compile("[ -~]{1,1024}");
+  // A capture can come from anyone's browser (a publishable key): what it may store is kept to about what real
+  // browsers send, so one capture stores a few KB at most. Browsers' user agents are 100 to 300 characters.
+  static final Pattern USER_AGENT = Pattern.compile("[ -~]{1,512}");
+  static final int MAX_LANDING_URL = 1024;
   private static final int MAX_URL = 2048;
   private static final Instant EARLIEST_CLICK = Instant.parse("2000-01-01T00:00:00Z");
   private static final Duration CLOCK_SKEW = Duration.ofMinutes(10);
@@ -44,8 +47,8 @@ final class SessionValidator {
     String ttclid = fields.optional("ttclid", TTCLID, "must be 1 to 500 printable characters without spaces");
     String ttp = fields.optional("ttp", TTP, "must be 1 to 200 printable characters without spaces");
     String clientIp = fields.ipAddress("client_ip");
-    String userAgent = fields.optional("user_agent", USER_AGENT, "must be 1 to 1024 printable characters");
-    String landingUrl = fields.url("landing_url", MAX_URL);
+    String userAgent = fields.optional("user_agent", USER_AGENT, "must be 1 to 512 printable characters");
+    String landingUrl = fields.url("landing_url", MAX_LANDING_URL);
     Instant clickedAt = fields.instant("clicked_at", EARLIEST_CLICK, now.plus(CLOCK_SKEW));
     fields.throwIfInvalid();
     return new ClickSession(workspaceId, sessionId == null ? newSessionId() : sessionId, fbclid, fbc, fbp, ttclid,

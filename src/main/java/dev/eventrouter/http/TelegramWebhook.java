@@ -31,7 +31,8 @@ import java.util.regex.Pattern;
  *   approval (through one that does, the request was recorded already), through an invite link made
  *   for a captured session (the pool's links, bound in the store) or whose name carries one ({@code er:<session_id>}):
  *   that session becomes the user's invite session, and a {@code JoinRequest} event is recorded with it; the
- *   workspace may have the request approved.</li>
+ *   workspace may have the request approved. Only a join to the workspace's {@code channel_id}, when it has one:
+ *   a join to any other chat of the bot is neither attributed nor approved.</li>
  * </ul>
  * Every other update is acknowledged and ignored. Every update, whatever it holds, is queued for the bot's own
  * backend when the workspace passes updates through, before it is answered. An update's event is stored under the
@@ -100,11 +101,14 @@ final class TelegramWebhook {
       throw ApiException.validation(List.of(new FieldError("update_id", "required, a whole number")));
     }
     TelegramConfig telegram = workspace.telegram();
-    Attribution found = attribution(update, telegram.startEvent());
+    // A join to a chat other than the configured channel (a bot may administer several) is neither attributed nor
+    // approved: it is still passed through, for the bot's own backend.
+    boolean ours = ofChannel(update, telegram.channelId());
+    Attribution found = ours ? attribution(update, telegram.startEvent()) : null;
     TelegramUpdate queued = new TelegramUpdate(workspace.id(), id,
         telegram.passThrough() == null ? null : rc.body().asString(), found == null ? null : found.inviteLink(),
         found == null ? null : found.sessionId(),
-        telegram.approveJoinRequests() ? approval(update) : null);
+        ours && telegram.approveJoinRequests() ? approval(update) : null);
     // The store is asked first when the update leaves work (pass-through, approval) or names a link it may know.
     Future<String> session = queued.passThrough() == null && queued.inviteLink() == null
         ? Future.succeededFuture(found == null ? null : found.sessionId())
@@ -127,6 +131,28 @@ final class TelegramWebhook {
             : recordEvent(rc, workspace, attribution, idempotencyKey, receivedAt))
         .map(eventId -> new JsonObject().put("handled", true).put("session_id", attribution.sessionId())
             .put("telegram_id", attribution.telegramId()).put("event_id", eventId));
+  }
+
+  /**
+   * Whether a join update ({@code chat_join_request}, {@code chat_member}) is to the workspace's channel: its chat's
+   * id is the configured one, or, for an {@code @username}, its chat's username (case-insensitive, as Telegram's
+   * usernames are, https://core.telegram.org/api/username). Any other update, and any join without a configured
+   * channel, is the workspace's.
+   */
+  static boolean ofChannel(JsonObject update, String channelId) {
+    Object join = update.getValue("chat_join_request") instanceof JsonObject request ? request
+        : update.getValue("chat_member");
+    if (channelId == null || join == null) {
+      return true;
+    }
+    if (!(join instanceof JsonObject change && change.getValue("chat") instanceof JsonObject chat)) {
+      return false;
+    }
+    if (channelId.startsWith("@")) {
+      return chat.getValue("username") instanceof String name && name.equalsIgnoreCase(channelId.substring(1));
+    }
+    Long chatId = wholeNumber(chat.getValue("id"));
+    return chatId != null && String.valueOf(chatId).equals(channelId);
   }
 
   /** The chat and user of a join request, for approveChatJoinRequest; null for any other update. */

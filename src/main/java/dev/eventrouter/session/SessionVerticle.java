@@ -115,6 +115,9 @@ public final class SessionVerticle extends VerticleBase {
       telegram.purge(config.database().retentionDays())
           .onFailure(e -> LOG.warn("purging finished Telegram jobs and expired links failed: {}",
               LogSafe.describe(e)));
+      sessions.purge(sessionRetention())
+          .onSuccess(n -> LOG.debug("purged {} sessions past their attribution and delivery windows", n))
+          .onFailure(e -> LOG.warn("purging old sessions failed: {}", LogSafe.describe(e)));
     });
     // Local consumers: the node that took a request stores and answers it; on a clustered bus no other member
     // can be asked, or delay an answer.
@@ -173,6 +176,13 @@ public final class SessionVerticle extends VerticleBase {
         return Optional.of(new JsonObject().put("session_id", session));
       });
     }));
+  }
+
+  /** Each workspace's session retention as configured now (so it follows reloads). */
+  private SessionStore.Retention sessionRetention() {
+    Map<UUID, Integer> windows = new HashMap<>();
+    live.current().workspaces().forEach(w -> windows.put(w.id(), w.attributionWindowDays()));
+    return SessionStore.Retention.of(windows, WorkspaceConfig.DEFAULT_ATTRIBUTION_WINDOW_DAYS);
   }
 
   private int attributionWindowDays(UUID workspaceId) {

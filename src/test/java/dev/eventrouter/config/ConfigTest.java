@@ -291,6 +291,9 @@ class ConfigTest {
         bad("workspaces[0].telegram: channel_id and approve_join_requests need the bot's bot_token",
             c -> ws(c).put("telegram", new JsonObject().put("webhook_secret", "0123456789abcdef")
                 .put("approve_join_requests", true))),
+        bad("workspaces[0].telegram.approve_join_requests: needs channel_id", c -> ws(c).put("telegram",
+            new JsonObject().put("webhook_secret", "0123456789abcdef").put("bot_token", "1:abcdefghijklmnopqrstuvwxyz")
+                .put("approve_join_requests", true))),
         bad("workspaces[0].telegram.invite_link_pool: must be a whole number from 1 to 100", c -> ws(c).put("telegram",
             new JsonObject().put("webhook_secret", "0123456789abcdef").put("invite_link_pool", 101))),
         bad("workspaces[0].telegram.api_base: must be an https URL", c -> ws(c).put("telegram",

@@ -254,6 +254,24 @@ class TelegramFunnelTest extends FakeNetworksTest {
   }
 
   @Test
+  @DisplayName("a join request to another chat of the bot, even through a session's link, is passed through, not "
+      + "attributed or approved")
+  void otherChat() {
+    start(1);
+    Await.until("the pool made ahead", DEADLINE, () -> freeLinks() == 1);
+    String link = capture(new JsonObject().put("fbclid", "IwAR-other")).getString("invite_link");
+    JsonObject join = joinRequest(920, 4444, link);
+    join.getJsonObject("chat_join_request").getJsonObject("chat").put("id", -1009999999999L);
+    HttpResponse<Buffer> response = update(join);
+    assertThat(response.statusCode()).as(response.bodyAsString()).isEqualTo(200);
+    assertThat(response.bodyAsJsonObject().getJsonObject("data").getBoolean("handled")).isFalse();
+    Await.until("passed through", DEADLINE, () -> "delivered".equals(outboxStatus(920, "pass_through")));
+    assertThat(outboxStatus(920, "approve")).isNull();
+    assertThat(app.count("events")).isZero();
+    assertThat(app.count("invite_sessions")).isZero();
+  }
+
+  @Test
   @DisplayName("Bot API refusals: 429 waits retry_after, 403 is logged in Telegram's words without the token, and "
       + "captures answer without a link meanwhile")
   void refusals() {

@@ -27,12 +27,13 @@ class ClickEnrichmentUnitTest {
   @DisplayName("the URL's ids and UTM parameters fill what the body left out; what it gave wins")
   void fromTheUrl() {
     String url = "https://lp.example/?fbclid=IwAR-url&ttclid=E.C.P.url&utm_source=fb&utm_term=a+b&utm_id=7"
-        + "&utm_medium=&utm_content=" + "x".repeat(201);
+        + "&utm_medium=&utm_content=" + "x".repeat(101) + "&utm_campaign=" + "c".repeat(100);
     ClickSession filled = ClickEnrichment.enrich(click(null, null, null, url), null);
     assertThat(filled.fbclid()).isEqualTo("IwAR-url");
     assertThat(filled.ttclid()).isEqualTo("E.C.P.url");
     assertThat(filled.utm()).as("empty and over-long values left out")
-        .isEqualTo(new JsonObject().put("utm_source", "fb").put("utm_term", "a b").put("utm_id", "7"));
+        .isEqualTo(new JsonObject().put("utm_source", "fb").put("utm_term", "a b").put("utm_id", "7")
+            .put("utm_campaign", "c".repeat(100)));
     assertThat(filled.clientIp()).as("no visitor: a server's request").isNull();
     assertThat(filled.userAgent()).isNull();
 
@@ -61,6 +62,10 @@ class ClickEnrichmentUnitTest {
         .userAgent()).isNull();
     assertThat(ClickEnrichment.enrich(click(null, null, null, null), new Edge.Visitor("198.51.100.7", null))
         .userAgent()).isNull();
+    assertThat(ClickEnrichment.enrich(click(null, null, null, null), new Edge.Visitor("198.51.100.7",
+        "u".repeat(513))).userAgent()).as("longer than a capture stores: left out").isNull();
+    assertThat(ClickEnrichment.enrich(click(null, null, null, null), new Edge.Visitor("198.51.100.7",
+        "u".repeat(512))).userAgent()).hasSize(512);
   }
 
   @Test

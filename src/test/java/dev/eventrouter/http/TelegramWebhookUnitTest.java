@@ -272,6 +272,66 @@ class TelegramWebhookUnitTest {
   }
 
   @Test
+  @DisplayName("a join to another chat of the bot than the workspace's channel is passed through, neither "
+      + "attributed nor approved")
+  void joinsOfOtherChats() {
+    JsonObject join = joinRequest(60, "er:sess_60");
+    join.getJsonObject("chat_join_request").getJsonObject("invite_link").put("invite_link", POOLED_LINK);
+    join.getJsonObject("chat_join_request").getJsonObject("chat").put("id", -100999);
+    assertThat(handled(FULL, join)).isEqualTo(new JsonObject().put("handled", false));
+    assertThat(queued).as("passed through only: no link to look up, no session, no approval")
+        .containsExactly(new TelegramUpdate(FULL, 60, join.encode(), null, null, null));
+    JsonObject member = memberUpdate(61, "left", "member", "er:sess_61");
+    member.getJsonObject("chat_member").getJsonObject("chat").put("id", -100999);
+    assertThat(handled(FULL, member)).isEqualTo(new JsonObject().put("handled", false));
+    assertThat(asked).as("no invite session, no JoinRequest event").isEmpty();
+
+    queued.clear();
+    JsonObject ours = joinRequest(62, "er:sess_62");
+    assertThat(handled(FULL, ours).getString("session_id")).isEqualTo("sess_62");
+    assertThat(queued.get(0).approve()).isEqualTo(new JsonObject().put("chat_id", -100123L).put("user_id", USER));
+    assertThat(asked).hasSize(2);
+  }
+
+  @Test
+  @DisplayName("a join is the channel's by its chat's id, or its username for an @username; other updates, and "
+      + "any join without a channel, are the workspace's")
+  void ofChannel() {
+    JsonObject join = joinRequest(70, "er:s");
+    JsonObject chat = join.getJsonObject("chat_join_request").getJsonObject("chat");
+    assertThat(TelegramWebhook.ofChannel(join, "-100123")).isTrue();
+    assertThat(TelegramWebhook.ofChannel(join, "-100124")).isFalse();
+    assertThat(TelegramWebhook.ofChannel(join, null)).isTrue();
+    assertThat(TelegramWebhook.ofChannel(join, "@mychannel")).as("no username").isFalse();
+    chat.put("username", "MyChannel");
+    assertThat(TelegramWebhook.ofChannel(join, "@mychannel")).isTrue();
+    assertThat(TelegramWebhook.ofChannel(join, "@otherchannel")).isFalse();
+    chat.put("username", 5);
+    assertThat(TelegramWebhook.ofChannel(join, "@mychannel")).isFalse();
+    chat.put("id", "-100123");
+    assertThat(TelegramWebhook.ofChannel(join, "-100123")).as("an id that is no number").isFalse();
+    chat.put("id", -100123.5);
+    assertThat(TelegramWebhook.ofChannel(join, "-100123")).isFalse();
+    join.getJsonObject("chat_join_request").put("chat", "-100123");
+    assertThat(TelegramWebhook.ofChannel(join, "-100123")).isFalse();
+    join.getJsonObject("chat_join_request").remove("chat");
+    assertThat(TelegramWebhook.ofChannel(join, "-100123")).isFalse();
+
+    JsonObject member = memberUpdate(71, "left", "member", "er:s");
+    assertThat(TelegramWebhook.ofChannel(member, "-100123")).isTrue();
+    assertThat(TelegramWebhook.ofChannel(member, "-100999")).isFalse();
+    member.put("chat_join_request", "odd");
+    assertThat(TelegramWebhook.ofChannel(member, "-100999")).as("a join request that is no object: the member's")
+        .isFalse();
+    assertThat(TelegramWebhook.ofChannel(member, "-100123")).isTrue();
+    member.getJsonObject("chat_member").put("chat", new JsonObject().put("id", -100999));
+    member.put("chat_join_request", new JsonObject().put("chat", new JsonObject().put("id", -100123)));
+    assertThat(TelegramWebhook.ofChannel(member, "-100123")).as("the join request's chat first").isTrue();
+    assertThat(TelegramWebhook.ofChannel(new JsonObject().put("chat_member", "odd"), "-100123")).isFalse();
+    assertThat(TelegramWebhook.ofChannel(message(72, "/start s"), "-100123")).isTrue();
+  }
+
+  @Test
   @DisplayName("a join request's chat and user are what approveChatJoinRequest takes; no other update has them")
   void approval() {
     assertThat(TelegramWebhook.approval(joinRequest(40, "er:s")))

@@ -73,6 +73,10 @@ class ValidationUnitTest {
         bad("value", "finite number", b -> b.put("value", -0.01)),
         bad("value", "finite number", b -> b.put("value", Double.POSITIVE_INFINITY)),
         bad("value", "finite number", b -> b.put("value", "50")),
+        bad("value", "at most 1000000000", b -> b.put("value", new BigDecimal("1000000000.01"))),
+        bad("value", "at most 1000000000", b -> b.put("value", 1_000_000_001L)),
+        bad("value", "at most 1000000000", b -> b.put("value", 1e300)),
+        bad("value", "at most 1000000000", b -> b.put("value", new BigInteger("123456789012345678901234567890"))),
         bad("currency", "ISO 4217", b -> b.put("currency", "XYZ")),
         bad("currency", "ISO 4217", b -> b.put("currency", "EURO")),
         bad("currency", "ISO 4217", b -> b.put("currency", 978)),
@@ -149,14 +153,18 @@ class ValidationUnitTest {
     assertThat(plain.currency()).isEqualTo("USD");
     assertThat(plain.value()).isNull();
     assertThat(plain.userData()).isNull();
-    ConversionEvent big = EventValidator.validate(event().put("event_name", "FTD").put("value", 9_007_199_254_740_993L)
+    ConversionEvent big = EventValidator.validate(event().put("event_name", "FTD").put("value", 1_000_000_000L)
         .put("currency", "eur").put("session_id", "abc_1-2").put("user_data", manyKeys(50)), WORKSPACE);
-    assertThat(big.value()).isEqualTo(new BigDecimal("9007199254740993"));
+    assertThat(big.value()).isEqualTo(new BigDecimal("1000000000"));
     assertThat(big.currency()).isEqualTo("EUR");
     assertThat(big.sessionId()).isEqualTo("abc_1-2");
     assertThat(big.telegramId()).isEqualTo(42);
-    assertThat(EventValidator.validate(event().put("value", new BigInteger("123456789012345678901234567890")), WORKSPACE)
-        .value()).isEqualTo(new BigDecimal("123456789012345678901234567890"));
+    assertThat(EventValidator.validate(event().put("value", new BigInteger("1000000000")), WORKSPACE)
+        .value()).isEqualTo(new BigDecimal("1000000000"));
+    assertThat(EventValidator.validate(event().put("value", new BigDecimal("999999999.999")), WORKSPACE)
+        .value()).isEqualTo(new BigDecimal("999999999.999"));
+    assertThat(EventValidator.validate(event().put("value", 1e9), WORKSPACE).value().compareTo(
+        EventValidator.MAX_VALUE)).isZero();
     assertThat(EventValidator.validate(event().put("value", 0).put("event_name", "Level Up"), WORKSPACE).value())
         .isEqualTo(BigDecimal.ZERO);
     assertThat(EventValidator.validate(event().put("event_name", "x".repeat(50)), WORKSPACE).eventName()).hasSize(50);
@@ -182,6 +190,9 @@ class ValidationUnitTest {
     JsonObject ok = new JsonObject().put("workspace_id", WS.toString());
     return Stream.of(
         Arguments.of("landing_url", ok.copy().put("landing_url", "https://x.example/" + "p".repeat(2048))),
+        Arguments.of("landing_url", ok.copy().put("landing_url", "http://x.example/"
+            + "p".repeat(1025 - "http://x.example/".length()))),
+        Arguments.of("user_agent", ok.copy().put("user_agent", "u".repeat(513))),
         Arguments.of("landing_url", ok.copy().put("landing_url", "ftp://x.example/")),
         Arguments.of("landing_url", ok.copy().put("landing_url", "https:///nohost")),
         Arguments.of("landing_url", ok.copy().put("landing_url", "not a url")),
@@ -212,9 +223,11 @@ class ValidationUnitTest {
   @DisplayName("a click session: plain http is a URL too, the edges of the time window are inside, an id is made")
   void validClick() {
     ClickSession click = SessionValidator.click(new JsonObject().put("workspace_id", WS.toString())
-        .put("landing_url", "http://x.example/" + "p".repeat(2048 - "http://x.example/".length()))
+        .put("landing_url", "http://x.example/" + "p".repeat(1024 - "http://x.example/".length()))
+        .put("user_agent", "u".repeat(512))
         .put("clicked_at", "2000-01-01T00:00:00Z").put("client_ip", "2001:db8::1"), NOW);
-    assertThat(click.landingUrl()).hasSize(2048).startsWith("http://");
+    assertThat(click.landingUrl()).hasSize(1024).startsWith("http://");
+    assertThat(click.userAgent()).hasSize(512);
     assertThat(click.clickedAt()).isEqualTo(Instant.parse("2000-01-01T00:00:00Z"));
     assertThat(click.sessionId()).matches("[A-Za-z0-9_-]{22}");
     assertThat(SessionValidator.click(new JsonObject().put("workspace_id", WS.toString())
