@@ -24,7 +24,9 @@
     timers: [],
     stripAt: 0, // when the strip was last asked for
     generation: 0, // bumped on every reload, so an answer to an older query is dropped
+    session: 0, // bumped at sign-out, so no answer asked for before it is shown after it
   };
+  let pristineView = null; // the events view as served, before any workspace's data: what sign-out puts back
 
   // ---- elements -------------------------------------------------------------------------------------------------
 
@@ -123,11 +125,26 @@
     start();
   }
 
+  /**
+   * Forgets the workspace: its key, every timer, every answer held, and every element that showed them (the events
+   * view is put back as it was served), so the next workspace signed in to this tab sees nothing of the last one.
+   */
   function signOut(message) {
     sessionStorage.removeItem(KEY_STORE);
     state.timers.forEach(clearInterval);
     state.timers = [];
     state.generation++;
+    state.session++;
+    state.events.clear();
+    state.filters = new URLSearchParams();
+    state.cursor = null;
+    state.older = null;
+    state.detail = null;
+    state.stripAt = 0;
+    if (pristineView) {
+      $('events-view').replaceWith(pristineView.cloneNode(true));
+      wireView();
+    }
     show($('events-view'), false);
     show($('sign-out'), false);
     show($('sign-in-view'), true);
@@ -149,13 +166,15 @@
 
   async function refreshStrip() {
     state.stripAt = Date.now();
+    const session = state.session;
     let summary;
     try {
       summary = await api('GET', '/integrations?window_hours=1');
     } catch (error) {
-      failed(error);
+      if (session === state.session) failed(error);
       return;
     }
+    if (session !== state.session) return;
     const events = summary.events;
     $('stat-accepted').textContent = String(events.accepted);
     $('stat-unattributed').textContent = percent(events.by_session_source.none, events.accepted);
@@ -227,12 +246,15 @@
     result.className = 'result';
     result.textContent = 'Sending a test event to ' + integrationId + '…';
     show(result, true);
+    const session = state.session;
     try {
       const verdict = await api('POST', '/integrations/' + encodeURIComponent(integrationId) + '/test');
+      if (session !== state.session) return;
       result.className = 'result ' + (verdict.verdict === 'accepted' ? 'good' : 'bad');
       result.textContent = integrationId + ': ' + verdict.verdict + ' (test_event_code ' + verdict.test_event_code
         + ')' + (verdict.message ? ' - ' + verdict.message : '');
     } catch (error) {
+      if (session !== state.session) return;
       result.className = 'result bad';
       failed(error, result);
     } finally {
@@ -293,6 +315,7 @@
     try {
       page = await api('GET', '/events?' + query);
     } catch (error) {
+      if (generation !== state.generation) return;
       $('live').textContent = 'reconnecting…';
       failed(error);
       return;
@@ -371,14 +394,15 @@
 
   async function showDetail(eventId) {
     state.detail = eventId;
+    const session = state.session;
     let event;
     try {
       event = await api('GET', '/events/' + encodeURIComponent(eventId));
     } catch (error) {
-      failed(error, $('detail-result'));
+      if (session === state.session) failed(error, $('detail-result'));
       return;
     }
-    if (state.detail !== eventId) return;
+    if (session !== state.session || state.detail !== eventId) return;
     put(summaryOf(event));
     render();
     $('detail-title').textContent = event.event_name + ' · ' + event.event_id;
@@ -433,8 +457,10 @@
   async function redeliver() {
     const eventId = state.detail;
     const result = $('detail-result');
+    const session = state.session;
     try {
       const answer = await api('POST', '/events/' + encodeURIComponent(eventId) + '/redeliver');
+      if (session !== state.session) return;
       result.className = 'result good';
       result.textContent = answer.requeued + ' delivery(ies) re-queued.';
       show(result, true);
@@ -442,7 +468,7 @@
       // The forwarders take re-queued deliveries within moments; look again until none is pending.
       let tries = 10;
       const again = setInterval(async () => {
-        if (state.detail !== eventId || --tries < 0) {
+        if (session !== state.session || state.detail !== eventId || --tries < 0) {
           clearInterval(again);
           return;
         }
@@ -452,7 +478,9 @@
           clearInterval(again);
         }
       }, 1000);
+      state.timers.push(again);
     } catch (error) {
+      if (session !== state.session) return;
       result.className = 'result bad';
       failed(error, result);
     }
@@ -467,9 +495,8 @@
 
   // ---- wiring ---------------------------------------------------------------------------------------------------
 
-  document.addEventListener('DOMContentLoaded', () => {
-    $('sign-in').addEventListener('submit', signIn);
-    $('sign-out').addEventListener('click', () => signOut());
+  /** The events view's own controls; wired again whenever sign-out puts back a fresh copy of the view. */
+  function wireView() {
     $('filters').addEventListener('submit', (event) => {
       event.preventDefault();
       state.filters = readFilters();
@@ -482,6 +509,13 @@
     $('older').addEventListener('click', loadOlder);
     $('redeliver').addEventListener('click', redeliver);
     $('close-detail').addEventListener('click', closeDetail);
+  }
+
+  document.addEventListener('DOMContentLoaded', () => {
+    pristineView = $('events-view').cloneNode(true);
+    $('sign-in').addEventListener('submit', signIn);
+    $('sign-out').addEventListener('click', () => signOut());
+    wireView();
     if (sessionStorage.getItem(KEY_STORE)) {
       start();
     } else {

@@ -47,11 +47,12 @@ public record TelegramConfig(String webhookSecret, String startEvent, String bot
 
   /** Whether captures get an invite link of their own (the config refuses a channel without a bot token). */
   /**
-   * The free links a visitor's capture may not take: a fifth of the pool, at least one. Below it, visitors get the
-   * bot's start link, and the rest is kept for the bot's own captures while Telegram's limits refill the pool.
+   * The free links a visitor's capture may not take: a fifth of the pool, rounded down (none in a pool of fewer than
+   * five). Below it, visitors get the bot's start link, and the rest is kept for the bot's own captures while
+   * Telegram's limits refill the pool.
    */
   public int anonymousReserve() {
-    return Math.max(1, inviteLinkPool / 5);
+    return inviteLinkPool / 5;
   }
 
   public boolean makesInviteLinks() {

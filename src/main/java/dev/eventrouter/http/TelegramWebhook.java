@@ -95,7 +95,9 @@ final class TelegramWebhook {
   void handle(RoutingContext rc) {
     Instant receivedAt = Instant.now();
     WorkspaceConfig workspace = rc.get(WORKSPACE);
-    JsonObject update = JsonBody.parse(rc.body().buffer());
+    // A user's message may hold U+0000 or a lone surrogate (as JSON escapes): the update is still acknowledged and
+    // passed through as it came (its text, escapes and all, is storable), and nothing is read from such a field.
+    JsonObject update = JsonBody.parseAnyText(rc.body().buffer());
     Long id = wholeNumber(update.getValue("update_id"));
     if (id == null || id < 0) {
       throw ApiException.validation(List.of(new FieldError("update_id", "required, a whole number")));
@@ -222,7 +224,8 @@ final class TelegramWebhook {
     }
     Matcher named = invite.getValue("name") instanceof String name ? LINK_SESSION.matcher(name) : null;
     String session = named != null && named.matches() ? named.group(1) : null;
-    String url = invite.getValue("invite_link") instanceof String u ? u : null;
+    // Looked up in the store: a URL PostgreSQL cannot hold is no link of ours.
+    String url = invite.getValue("invite_link") instanceof String u && JsonBody.storable(u) ? u : null;
     // Neither a session nor a URL: the store is asked nothing, and no session means nothing attributed.
     return new Attribution(user, session, url, JOIN_EVENT);
   }

@@ -192,12 +192,12 @@ class ConfigTest {
   }
 
   @Test
-  @DisplayName("a visitor's capture leaves a fifth of the invite-link pool, at least one link, to the bot's own")
+  @DisplayName("a visitor's capture leaves a fifth of the invite-link pool, rounded down, to the bot's own")
   void anonymousReserve() {
     assertThat(new TelegramConfig("s".repeat(16), null, "t", "-1001", 5, false, null, null).anonymousReserve())
         .isEqualTo(1);
     assertThat(new TelegramConfig("s".repeat(16), null, "t", "-1001", 4, false, null, null).anonymousReserve())
-        .isEqualTo(1);
+        .isZero();
     assertThat(new TelegramConfig("s".repeat(16), null, "t", "-1001", 20, false, null, null).anonymousReserve())
         .isEqualTo(4);
   }

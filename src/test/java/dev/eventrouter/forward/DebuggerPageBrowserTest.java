@@ -309,6 +309,48 @@ class DebuggerPageBrowserTest extends FakeNetworksTest {
   }
 
   @Test
+  @DisplayName("sign-out forgets the workspace: signed in as another in the same tab, nothing of the first remains "
+      + "anywhere in the page (detail, payloads, test verdict, filters, strip, integrations), and no timer of it runs")
+  void signOutForgets() {
+    start(new JsonObject().put("test_event_code", "TEST4242"));
+    String ftd = post(KEY_A, event(WS_A, "FTD", 5));
+    Await.until("delivered", DEADLINE, () -> count("meta", "delivered") == 1);
+    open();
+    signIn(KEY_A);
+    awaitListed(ftd);
+    openDetail(ftd);
+    waiting().until(d -> delivery("meta-main").contains("Payload sent"));
+    click(By.cssSelector("#integrations tr[data-integration=meta-main] button"));
+    waiting().until(d -> text("#test-result").startsWith("meta-main: accepted"));
+    WebElement name = browser.findElement(By.cssSelector("#filters [name=event_name]"));
+    name.sendKeys("FT");
+    waiting().until(d -> text("#stat-accepted").equals("1"));
+
+    click(By.id("sign-out"));
+    waiting().until(ExpectedConditions.visibilityOfElementLocated(By.id("api-key")));
+    signIn(KEY_B);
+    waiting().until(ExpectedConditions.visibilityOfElementLocated(By.id("events-view")));
+    waiting().until(ExpectedConditions.visibilityOfElementLocated(By.id("empty")));
+    waiting().until(d -> text("#stat-accepted").equals("0"));
+    // A poll or two of B's (every 2 s), so any timer or answer left from A's session has had its chance to show.
+    int polls = countRequests();
+    Await.until("two polls of B's", DEADLINE, () -> countRequests() >= polls + 2);
+    String page = (String) browser.executeScript("return document.documentElement.outerHTML");
+    assertThat(page).doesNotContain(ftd).doesNotContain("meta-main").doesNotContain("TEST4242")
+        .doesNotContain("49.99").doesNotContain("Payload sent").doesNotContain("accepted (test_event_code");
+    assertThat(browser.findElement(By.cssSelector("#filters [name=event_name]")).getAttribute("value")).isEmpty();
+    assertThat(browser.findElement(By.id("detail")).isDisplayed()).isFalse();
+    assertThat(browser.findElement(By.id("test-result")).isDisplayed()).isFalse();
+  }
+
+  /** The API requests the page has made so far, from the browser's own resource timing. */
+  private int countRequests() {
+    return ((Number) browser.executeScript(
+        "return performance.getEntriesByType('resource').filter(e => e.name.includes('/api/v1/events')).length"))
+        .intValue();
+  }
+
+  @Test
   @DisplayName("a dry-run integration's delivery shows the payload it would have been sent")
   void dryRun() {
     start(new JsonObject().put("dry_run", true));

@@ -239,6 +239,23 @@ class TelegramFunnelTest extends FakeNetworksTest {
     assertThat(answer.statusCode()).as(answer.bodyAsString()).isEqualTo(200);
     Await.until("passed through", DEADLINE, () -> telegram.passed().size() == 1);
     assertThat(telegram.passed().get(0).raw()).isEqualTo(raw);
+
+    // A user's message PostgreSQL could not hold as text, and a join through a link URL it could not hold: both
+    // acknowledged and reach the backend as they came; nothing is recorded from them.
+    String nul = "{\"update_id\":5001,\"message\":{\"message_id\":1,\"from\":{\"id\":77,\"is_bot\":false,"
+        + "\"first_name\":\"Ann\"},\"chat\":{\"id\":77,\"type\":\"private\"},\"date\":1795406060,"
+        + "\"text\":\"/start abc\\u0000 hello \\ud800 world\"}}";
+    String join = joinRequest(5002, 78, "LINK").encode().replace("LINK", "https://t.me/+x\\u0000y");
+    for (String update : List.of(nul, join)) {
+      HttpResponse<Buffer> taken = app.post("/telegram/" + WS_A + "/webhook", MultiMap.caseInsensitiveMultiMap()
+          .add("Content-Type", "application/json").add("X-Telegram-Bot-Api-Secret-Token", SECRET),
+          Buffer.buffer(update));
+      assertThat(taken.statusCode()).as(taken.bodyAsString()).isEqualTo(200);
+    }
+    Await.until("both passed through", DEADLINE, () -> telegram.passed().size() == 3);
+    assertThat(telegram.passed().stream().map(FakeTelegram.Passed::raw)).contains(nul, join);
+    assertThat(app.count("events")).isZero();
+    assertThat(app.count("invite_sessions")).isZero();
   }
 
   @Test

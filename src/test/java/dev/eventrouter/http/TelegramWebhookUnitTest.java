@@ -242,6 +242,36 @@ class TelegramWebhookUnitTest {
     assertThat(IngestRequest.fromJson(asked.get(1).body()).event().eventName()).isEqualTo("BotStart");
   }
 
+  @Test
+  @DisplayName("an update whose text holds U+0000 or a lone surrogate is acknowledged and passed through as it came; "
+      + "a field PostgreSQL cannot hold is not read: no session, no event")
+  void unstorableText() {
+    String nul = "{\"update_id\":5001,\"message\":{\"message_id\":1,\"from\":{\"id\":" + USER
+        + ",\"is_bot\":false,\"first_name\":\"Ann\"},\"chat\":{\"id\":" + USER
+        + ",\"type\":\"private\"},\"date\":1795406060,\"text\":\"hello\\u0000world\"}}";
+    HttpResponse<Buffer> answered = send(FULL, SECRET, nul);
+    assertThat(answered.statusCode()).as(answered.bodyAsString()).isEqualTo(200);
+    assertThat(answered.bodyAsJsonObject().getJsonObject("data")).isEqualTo(new JsonObject().put("handled", false));
+    assertThat(queued).containsExactly(new TelegramUpdate(FULL, 5001, nul, null, null, null));
+
+    queued.clear();
+    String surrogateStart = message(5002, "/start s_1").encode().replace("/start s_1", "/start s_1\\ud800");
+    assertThat(send(FULL, SECRET, surrogateStart).statusCode()).isEqualTo(200);
+    assertThat(queued).containsExactly(new TelegramUpdate(FULL, 5002, surrogateStart, null, null, null));
+
+    queued.clear();
+    JsonObject join = joinRequest(5003, "event-router");
+    join.getJsonObject("chat_join_request").getJsonObject("invite_link").put("invite_link", "LINK");
+    join.getJsonObject("chat_join_request").put("bio", "BIO");
+    String escaped = join.encode().replace("LINK", "https://t.me/+a\\u0000b").replace("BIO", "lone \\ud83d here");
+    assertThat(send(FULL, SECRET, escaped).statusCode()).isEqualTo(200);
+    assertThat(queued).as("passed through and approved, its link not looked up")
+        .containsExactly(new TelegramUpdate(FULL, 5003, escaped, null, null,
+            new JsonObject().put("chat_id", -100123L).put("user_id", USER)));
+    assertThat(asked).as("no session, no event").isEmpty();
+    assertThat(JsonBody.storable("https://t.me/+a\u0000b")).isFalse();
+  }
+
   private HttpResponse<Buffer> capture(UUID workspace) {
     return Await.result(client.post(port, "127.0.0.1", "/api/v1/sessions").putHeader("x-api-key", "key-" + workspace)
         .sendJsonObject(new JsonObject().put("workspace_id", workspace.toString()).put("fbclid", "IwAR-1")));
