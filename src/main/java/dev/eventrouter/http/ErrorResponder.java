@@ -68,8 +68,10 @@ public final class ErrorResponder implements Handler<RoutingContext> {
             rc.failure());
       }
     }
-    if (bodyUnread(rc.request())) {
-      // Refused before its body was read (key, rate limit, body budget): the rest of it is not read either.
+    boolean unread = bodyUnread(rc.request());
+    if (unread) {
+      // Refused before its body was read (key, rate limit, body budget): the rest of it is not read either; the
+      // connection is closed once the answer is out, rather than waiting for a body nobody will read.
       rc.response().putHeader(HttpHeaders.CONNECTION, "close");
     }
     if (error.retryAfterSeconds() != null) {
@@ -78,7 +80,12 @@ public final class ErrorResponder implements Handler<RoutingContext> {
     rc.response()
         .setStatusCode(error.code().status)
         .putHeader(HttpHeaders.CONTENT_TYPE, Responses.JSON)
-        .end(error.toJson().toBuffer());
+        .end(error.toJson().toBuffer())
+        .onComplete(sent -> {
+          if (unread) {
+            rc.request().connection().close();
+          }
+        });
   }
 
   static boolean bodyUnread(HttpServerRequest request) {

@@ -1,6 +1,8 @@
 package dev.eventrouter.http;
 
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.config.MeterFilter;
 
 /**
@@ -20,7 +22,14 @@ public final class MetricLabels {
   /** To be applied before any meter is registered: filters do not reach meters made before them. */
   public static void bound(MeterRegistry registry) {
     registry.config()
-        .meterFilter(MeterFilter.replaceTagValues("method", method -> Methods.SERVED.contains(method) ? method : OTHER))
+        .meterFilter(new MeterFilter() {
+          @Override
+          public Meter.Id map(Meter.Id id) {
+            String method = id.getTag("method");
+            return !id.getName().startsWith(HTTP_METERS) || method == null || Methods.SERVED.contains(method) ? id
+                : id.replaceTags(Tags.of(id.getTagsAsIterable()).and("method", OTHER));
+          }
+        })
         .meterFilter(MeterFilter.maximumAllowableTags(HTTP_METERS, "method", MAX_VALUES, MeterFilter.deny()))
         .meterFilter(MeterFilter.maximumAllowableTags(HTTP_METERS, "code", MAX_VALUES, MeterFilter.deny()))
         .meterFilter(MeterFilter.maximumAllowableTags(HTTP_METERS, "route", MAX_VALUES, MeterFilter.deny()));

@@ -22,14 +22,6 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -56,7 +48,7 @@ class ServerHardeningTest {
   private String databaseUrl;
   private Vertx vertx;
   private TestApp app;
-  private final List<Socket> sockets = new ArrayList<>();
+  private final List<RawHttp.Connection> connections = new ArrayList<>();
 
   @BeforeAll
   void database() {
@@ -75,10 +67,16 @@ class ServerHardeningTest {
     return app;
   }
 
+  private RawHttp.Connection send(String text) {
+    RawHttp.Connection connection = RawHttp.Connection.open(app.port(), text);
+    connections.add(connection);
+    return connection;
+  }
+
   @AfterEach
   void stop() {
-    sockets.forEach(ServerHardeningTest::closeQuietly);
-    sockets.clear();
+    connections.forEach(RawHttp.Connection::close);
+    connections.clear();
     if (app != null) {
       app.close();
       app = null;
@@ -95,7 +93,7 @@ class ServerHardeningTest {
   void refusedBeforeTheBody() {
     start(http -> { });
     String body = "{\"event_name\":\"REG\"," + " ".repeat(900) + "\"telegram_id\":1}";
-    List<Socket> uploads = new ArrayList<>();
+    List<RawHttp.Connection> uploads = new ArrayList<>();
     for (int i = 0; i < 100; i++) {
       String target = i % 2 == 0 ? EVENTS : "/telegram/" + WS_A + "/webhook";
       String credential = i % 2 == 0 ? "x-api-key: wrong-key-" + i : TelegramWebhook.SECRET_HEADER + ": wrong-" + i;
@@ -106,8 +104,8 @@ class ServerHardeningTest {
     HttpResponse<Buffer> valid = app.postEvent(KEY_A, new JsonObject().put("event_name", "REG")
         .put("telegram_id", 7).put("workspace_id", WS_A));
     assertThat(valid.statusCode()).isEqualTo(200);
-    for (Socket upload : uploads) {
-      RawHttp.Response answer = readAnswer(upload);
+    for (RawHttp.Connection upload : uploads) {
+      RawHttp.Response answer = upload.answer();
       assertError(answer, 401, "unauthorized");
       assertThat(answer.headers()).as("the rest of the body is not read").containsEntry("connection", "close");
     }
@@ -119,7 +117,7 @@ class ServerHardeningTest {
       + "read, and taken again once the bytes are freed")
   void bodyBudget() {
     start(http -> http.put("max_buffered_bytes", 4 * TestApp.MAX_BODY_BYTES));
-    List<Socket> slow = new ArrayList<>();
+    List<RawHttp.Connection> slow = new ArrayList<>();
     for (int i = 0; i < 4; i++) {
       slow.add(send("POST " + EVENTS + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nx-api-key: "
           + KEY_A + "\r\nContent-Length: " + TestApp.MAX_BODY_BYTES + "\r\n\r\n{"));
@@ -130,7 +128,7 @@ class ServerHardeningTest {
     HttpResponse<Buffer> refused = app.postEvent(KEY_A, event);
     assertError(refused, 503, "unavailable");
     assertThat(refused.getHeader("Retry-After")).isEqualTo(String.valueOf(ServerBudget.RETRY_AFTER_S));
-    closeQuietly(slow.get(0));
+    slow.get(0).close();
     Await.until("a freed reservation taken again", DEADLINE,
         () -> app.postEvent(KEY_A, event).statusCode() == 200);
   }
@@ -138,21 +136,21 @@ class ServerHardeningTest {
   @Test
   @DisplayName("a client that dribbles its request head or body is cut off after http.read_timeout_ms; a body still "
       + "coming is answered 408")
-  void slowClients() throws Exception {
+  void slowClients() {
     start(http -> http.put("read_timeout_ms", 600));
-    Socket head = send("POST " + EVENTS + " HTTP/1.1\r\nHost: x\r\n");
-    Socket body = send("POST " + EVENTS + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nx-api-key: "
+    RawHttp.Connection head = send("POST " + EVENTS + " HTTP/1.1\r\nHost: x\r\n");
+    RawHttp.Connection body = send("POST " + EVENTS + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nx-api-key: "
         + KEY_A + "\r\nContent-Length: 200\r\n\r\n{");
     long started = System.nanoTime();
     boolean closed = false;
     // A byte every 100 ms on each: never idle, never done.
     while (!closed && Duration.ofNanos(System.nanoTime() - started).compareTo(DEADLINE) < 0) {
-      dribble(head, 'X');
-      dribble(body, ' ');
-      closed = closedWithin(head, 100);
+      head.send("X");
+      body.send(" ");
+      closed = head.closedWithin(100);
     }
     assertThat(closed).as("the dribbled head is cut off").isTrue();
-    RawHttp.Response timedOut = readAnswer(body);
+    RawHttp.Response timedOut = body.answer();
     assertError(timedOut, 408, "request_timeout");
     assertThat(timedOut.headers()).containsEntry("connection", "close");
   }
@@ -161,19 +159,17 @@ class ServerHardeningTest {
   @DisplayName("connections beyond http.max_connections are closed at once; one is taken again when another closes")
   void connectionCap() {
     start(http -> http.put("max_connections", 6).put("read_timeout_ms", 60_000));
-    List<Socket> held = new ArrayList<>();
+    List<RawHttp.Connection> held = new ArrayList<>();
     for (int i = 0; i < 6; i++) {
-      Socket socket = send("GET /health/live HTTP/1.1\r\nHost: x\r\n\r\n");
-      assertThat(readHead(socket)).as("connection %d served", i).startsWith("HTTP/1.1 200");
-      held.add(socket);
+      RawHttp.Connection connection = send("GET /health/live HTTP/1.1\r\nHost: x\r\n\r\n");
+      assertThat(connection.head()).as("connection %d served", i).startsWith("HTTP/1.1 200");
+      held.add(connection);
     }
-    Socket refused = send("GET /health/live HTTP/1.1\r\nHost: x\r\n\r\n");
-    assertThat(readAnswer(refused).status()).as("closed without an answer").isZero();
-    closeQuietly(held.get(0));
-    Await.until("a connection taken again", DEADLINE, () -> {
-      Socket again = send("GET /health/live HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
-      return readAnswer(again).status() == 200;
-    });
+    RawHttp.Connection refused = send("GET /health/live HTTP/1.1\r\nHost: x\r\n\r\n");
+    assertThat(refused.answer().status()).as("closed without an answer").isZero();
+    held.get(0).close();
+    Await.until("a connection taken again", DEADLINE,
+        () -> send("GET /health/live HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").answer().status() == 200);
   }
 
   @Test
@@ -200,16 +196,16 @@ class ServerHardeningTest {
     String head = "POST " + EVENTS + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nx-api-key: " + KEY_A
         + "\r\n";
     String hidden = "GET /health/live HTTP/1.1\r\nHost: x\r\n\r\n";
-    RawHttp.Response chunkedIdentity = readAnswer(send(head
-        + "Transfer-Encoding: chunked, identity\r\nContent-Length: 5\r\n\r\n0\r\n\r\n" + hidden));
+    RawHttp.Response chunkedIdentity = send(head
+        + "Transfer-Encoding: chunked, identity\r\nContent-Length: 5\r\n\r\n0\r\n\r\n" + hidden).answer();
     assertError(chunkedIdentity, 400, "bad_request");
     assertThat(chunkedIdentity.headers()).containsEntry("connection", "close");
     assertThat(chunkedIdentity.text()).as("one answer only").doesNotContain("HTTP/1.1");
     // The codec finds the overflow while the body is read, and Vert.x closes the connection at once: the error it
     // raises reaches the route only after the close, so no 400 can be written; what matters is that the request
     // hidden behind the chunk is never read as one (Netty 4.2.10 answered it).
-    RawHttp.Response overflow = readAnswer(send(head
-        + "Transfer-Encoding: chunked\r\n\r\nFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF1\r\n{}\r\n0\r\n\r\n" + hidden));
+    RawHttp.Response overflow = send(head
+        + "Transfer-Encoding: chunked\r\n\r\nFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF1\r\n{}\r\n0\r\n\r\n" + hidden).answer();
     assertThat(overflow.status()).as("closed, nothing answered").isZero();
     assertThat(app.count("events")).isZero();
   }
@@ -250,93 +246,5 @@ class ServerHardeningTest {
   /** The series of Vert.x's HTTP server meters in the scrape. */
   private long httpSeries() {
     return app.metrics().lines().filter(line -> line.startsWith("vertx_http_server")).count();
-  }
-
-  // --- raw sockets ---
-
-  private Socket send(String text) {
-    try {
-      Socket socket = new Socket();
-      sockets.add(socket);
-      socket.connect(new InetSocketAddress("127.0.0.1", app.port()), 5_000);
-      socket.setSoTimeout((int) DEADLINE.toMillis());
-      OutputStream out = socket.getOutputStream();
-      out.write(text.getBytes(StandardCharsets.ISO_8859_1));
-      out.flush();
-      return socket;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  /** Everything until the server closes the connection (status 0: closed without an answer). */
-  private static RawHttp.Response readAnswer(Socket socket) {
-    try {
-      ByteArrayOutputStream buffer = new ByteArrayOutputStream();
-      InputStream in = socket.getInputStream();
-      byte[] chunk = new byte[8192];
-      for (int n; (n = readOrReset(in, chunk)) > 0; ) {
-        buffer.write(chunk, 0, n);
-      }
-      return RawHttp.parse(buffer.toByteArray());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  /** A connection reset by the server counts as its end. */
-  private static int readOrReset(InputStream in, byte[] chunk) throws IOException {
-    try {
-      return in.read(chunk);
-    } catch (java.net.SocketException reset) {
-      return -1;
-    }
-  }
-
-  /** The status line and headers of one answer on a connection kept open. */
-  private static String readHead(Socket socket) {
-    try {
-      StringBuilder head = new StringBuilder();
-      InputStream in = socket.getInputStream();
-      while (!head.toString().endsWith("\r\n\r\n")) {
-        int c = in.read();
-        if (c < 0) {
-          break;
-        }
-        head.append((char) c);
-      }
-      return head.toString();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  /** One more byte; a connection the server closed already takes none. */
-  private static void dribble(Socket socket, char c) {
-    try {
-      socket.getOutputStream().write(c);
-    } catch (IOException closedByServer) {
-      // seen by the reads
-    }
-  }
-
-  /** Waits up to {@code ms} for the server to close the connection: the dribble's pace, and its end. */
-  private static boolean closedWithin(Socket socket, int ms) throws IOException {
-    socket.setSoTimeout(ms);
-    try {
-      return readOrReset(socket.getInputStream(), new byte[1]) < 0;
-    } catch (SocketTimeoutException open) {
-      return false;
-    } finally {
-      socket.setSoTimeout((int) DEADLINE.toMillis());
-    }
-  }
-
-  private static void closeQuietly(Socket socket) {
-    try {
-      socket.close();
-    } catch (IOException ignored) {
-      // closing
-    }
   }
 }

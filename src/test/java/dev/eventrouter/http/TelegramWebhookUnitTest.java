@@ -6,6 +6,7 @@ import dev.eventrouter.bus.IngestReply;
 import dev.eventrouter.bus.IngestRequest;
 import dev.eventrouter.config.ApiKeys;
 import dev.eventrouter.config.HttpConfig;
+import dev.eventrouter.config.PublishableKey;
 import dev.eventrouter.config.RateLimitConfig;
 import dev.eventrouter.config.TelegramConfig;
 import dev.eventrouter.config.WorkspaceConfig;
@@ -57,9 +58,15 @@ class TelegramWebhookUnitTest {
   private final List<JsonObject> linkAsks = new CopyOnWriteArrayList<>();
   private volatile boolean poolBroken;
 
+  private static final String LANDING = "https://lp.example";
+
+  private static byte[] hash(String key) {
+    return HexFormat.of().parseHex(ApiKeys.configValue(key).substring(ApiKeys.PREFIX.length()));
+  }
+
   private static WorkspaceConfig workspace(UUID id, TelegramConfig telegram) {
-    byte[] hash = HexFormat.of().parseHex(ApiKeys.configValue("key-" + id).substring(ApiKeys.PREFIX.length()));
-    return new WorkspaceConfig(id, "w", List.of(hash), List.of(), new RateLimitConfig(1000, 1000), "tg_bot", 28,
+    return new WorkspaceConfig(id, "w", List.of(hash("key-" + id)),
+        List.of(new PublishableKey(hash("pk-" + id), List.of(LANDING))), new RateLimitConfig(1000, 1000), "tg_bot", 28,
         List.of(), Map.of(), telegram);
   }
 
@@ -275,6 +282,19 @@ class TelegramWebhookUnitTest {
   private HttpResponse<Buffer> capture(UUID workspace) {
     return Await.result(client.post(port, "127.0.0.1", "/api/v1/sessions").putHeader("x-api-key", "key-" + workspace)
         .sendJsonObject(new JsonObject().put("workspace_id", workspace.toString()).put("fbclid", "IwAR-1")));
+  }
+
+  @Test
+  @DisplayName("a visitor's capture (publishable key) asks the pool to keep its reserve; the bot's own asks for none")
+  void visitorsLeaveTheReserve() {
+    HttpResponse<Buffer> visitor = Await.result(client.post(port, "127.0.0.1", "/api/v1/sessions")
+        .putHeader("x-api-key", "pk-" + FULL).putHeader("Origin", LANDING)
+        .sendJsonObject(new JsonObject().put("workspace_id", FULL.toString())));
+    assertThat(visitor.statusCode()).as(visitor.bodyAsString()).isEqualTo(200);
+    assertThat(linkAsks).singleElement().satisfies(ask -> assertThat(ask.getInteger("reserve")).isEqualTo(1));
+    linkAsks.clear();
+    assertThat(capture(FULL).statusCode()).isEqualTo(200);
+    assertThat(linkAsks).singleElement().satisfies(ask -> assertThat(ask.getInteger("reserve")).isZero());
   }
 
   @Test
