@@ -6,6 +6,7 @@ import dev.eventrouter.support.LogCapture;
 import dev.eventrouter.support.TestApp;
 import dev.eventrouter.support.TestDatabase;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.junit5.VertxExtension;
 import org.junit.jupiter.api.DisplayName;
@@ -23,6 +24,9 @@ class DemoKeyTest {
     config.getJsonObject("http").put("host", host);
     config.getJsonArray("workspaces").getJsonObject(1).getJsonArray("api_keys")
         .add(ApiKeys.configValue(DemoKey.KEY));
+    config.getJsonArray("workspaces").getJsonObject(0).put("publishable_keys", new JsonArray().add(new JsonObject()
+        .put("key", ApiKeys.configValue(DemoKey.PUBLISHABLE_KEY))
+        .put("allowed_origins", new JsonArray().add("http://localhost:8080"))));
     return config;
   }
 
@@ -35,7 +39,9 @@ class DemoKeyTest {
     TestApp app = TestApp.start(vertx, config);
     try {
       assertThat(logs.text()).contains("SECURITY: workspaces [ws-2] accept the published demo API key, and the "
-          + "server listens on 0.0.0.0").doesNotContain(DemoKey.KEY);
+          + "server listens on 0.0.0.0").doesNotContain(DemoKey.KEY)
+          .contains("SECURITY: workspaces [ws-1] accept the published demo publishable key, and the server listens "
+              + "on 0.0.0.0").doesNotContain(DemoKey.PUBLISHABLE_KEY);
     } finally {
       logs.stop();
       app.close();

@@ -82,7 +82,9 @@ public final class ErrorResponder implements Handler<RoutingContext> {
         .putHeader(HttpHeaders.CONTENT_TYPE, Responses.JSON)
         .end(error.toJson().toBuffer())
         .onComplete(sent -> {
-          if (unread) {
+          // A body over the limit is the body handler's own refusal, made as its upload goes on: the client reads its
+          // 413 as Vert.x lets the connection end (closing under an upload would lose the answer to a reset).
+          if (unread && error.code() != ErrorCode.PAYLOAD_TOO_LARGE) {
             rc.request().connection().close();
           }
         });

@@ -105,7 +105,8 @@ class ServerLimitsUnitTest {
     assertError(refused, 503, "unavailable");
     assertThat(refused.headers()).containsEntry("retry-after", "1").containsEntry("connection", "close");
     assertThat(budget.buffered()).as("a refusal keeps nothing").isEqualTo(100 + BODY);
-    assertThat(open(post(KEY, EVENT)).head()).as("a body that fits exactly").startsWith("HTTP/1.1 200");
+    assertThat(open(post(KEY, EVENT)).head()).as("a body that fits exactly").startsWith("HTTP/1.1 200")
+        .containsIgnoringCase("X-Content-Type-Options: nosniff");
     chunked.send(Integer.toHexString(EVENT.length()) + "\r\n" + EVENT + "\r\n0\r\n\r\n");
     assertThat(chunked.head()).startsWith("HTTP/1.1 200");
     Await.until("released with its answer", DEADLINE, () -> budget.buffered() == 100);
