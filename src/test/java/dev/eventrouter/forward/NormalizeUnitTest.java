@@ -29,5 +29,15 @@ class NormalizeUnitTest {
     assertThat(Normalize.email("x@a.bc")).isEqualTo("x@a.bc");
     assertThat(Normalize.email("x@a.b")).isNull();
     assertThat(Normalize.email("x@ab.c")).isNull();
+    assertThat(Normalize.email("x@a.b.cd")).isEqualTo("x@a.b.cd");
+    assertThat(Normalize.email("x@.cd")).as("an empty first label").isNull();
+  }
+
+  @Test
+  @DisplayName("a text without '@' is no address, even when it looks like a domain; nor one with nothing before it")
+  void noLocalPart() {
+    assertThat(Normalize.email("example.com")).isNull();
+    assertThat(Normalize.email("@example.com")).isNull();
+    assertThat(Normalize.email("a@example.com")).isEqualTo("a@example.com");
   }
 }
