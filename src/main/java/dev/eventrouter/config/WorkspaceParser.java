@@ -119,7 +119,7 @@ final class WorkspaceParser {
     boolean approve = r.bool(json, "approve_join_requests", path + ".approve_join_requests", false);
     if (token == null && (channel != null || approve)) {
       r.problem(path + ": channel_id and approve_join_requests need the bot's bot_token");
-    } else if (approve && channel == null && channelValue == null) {
+    } else if (approve && channelValue == null) {
       // Only joins of the configured channel are approved: a bot may administer other chats too.
       r.problem(path + ".approve_join_requests: needs channel_id, the one channel whose join requests are approved");
     }

@@ -66,7 +66,7 @@ final class CredentialCheck {
   private static JsonObject cut(JsonObject answer) {
     JsonObject cut = new JsonObject();
     answer.forEach(field -> cut.put(field.getKey(), field.getValue() instanceof String text
-        && text.length() > MAX_TEXT_CHARS ? text.substring(0, MAX_TEXT_CHARS)
+        ? text.substring(0, Math.min(text.length(), MAX_TEXT_CHARS))
         : field.getValue() instanceof JsonObject inner ? cut(inner) : field.getValue()));
     return cut;
   }

@@ -5,6 +5,7 @@ import dev.eventrouter.common.Sha256;
 import java.text.Normalizer;
 import java.time.DateTimeException;
 import java.time.LocalDate;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.UnaryOperator;
@@ -103,13 +104,13 @@ public final class Normalize {
   public static String email(String value) {
     String email = lower(text(value));
     int at = email.indexOf('@');
-    if (email.length() > MAX_EMAIL_CHARS || at < 0) {
+    if (email.length() > MAX_EMAIL_CHARS || at < 1) { // no '@', or nothing before it
       return null;
     }
     String domain = email.substring(at + 1);
-    int lastDot = domain.lastIndexOf('.');
-    boolean labels = lastDot > 0 && domain.length() - lastDot > 2 && !domain.startsWith(".")
-        && !domain.contains("..");
+    String[] split = domain.split("\\.", -1);
+    boolean labels = split.length >= 2 && split[split.length - 1].length() >= 2
+        && Arrays.stream(split).noneMatch(String::isEmpty);
     return labels && EMAIL_LOCAL.matcher(email.substring(0, at)).matches() && EMAIL_DOMAIN.matcher(domain).matches()
         ? email : null;
   }

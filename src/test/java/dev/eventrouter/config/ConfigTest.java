@@ -26,6 +26,7 @@ import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 @ExtendWith(VertxExtension.class)
 class ConfigTest {
@@ -779,6 +780,34 @@ class ConfigTest {
     ws(notBoolean).put("integrations", new JsonArray().add(meta().put("allow_private_network", "yes")));
     assertThatThrownBy(() -> resolve(notBoolean, Map.of()))
         .hasMessageContaining("workspaces[0].integrations[0].allow_private_network: must be true or false");
+  }
+
+  @Test
+  @DisplayName("a URL whose authority has no host (\"http://:8080/pb\", \"http://user@/pb\") has no address to "
+      + "check here: it is never taken for a private one, and its check does not fail")
+  void urlWithoutHost() {
+    for (String url : new String[] {"http://:8080/pb", "http://user@/pb"}) {
+      JsonObject config = valid();
+      ws(config).put("integrations", new JsonArray().add(webhook().put("url", url))
+          .add(meta().put("id", "m").put("api_base", url)));
+      Throwable outcome = catchThrowable(() -> resolve(config, Map.of("HOOK_SECRET", "s".repeat(16))));
+      assertThat(outcome).as(url).satisfiesAnyOf(
+          failure -> assertThat(failure).isNull(),
+          failure -> assertThat(failure).isInstanceOf(ConfigException.class)
+              .hasMessageNotContaining("the host is a loopback"));
+    }
+  }
+
+  @Test
+  @DisplayName("approve_join_requests beside an invalid channel_id: the channel_id alone is named")
+  void approveWithInvalidChannel() {
+    JsonObject config = valid();
+    ws(config).put("telegram", new JsonObject().put("webhook_secret", "0123456789abcdef")
+        .put("bot_token", "1:abcdefghijklmnopqrstuvwxyz").put("channel_id", "my channel")
+        .put("approve_join_requests", true));
+    assertThatThrownBy(() -> resolve(config, Map.of())).isInstanceOf(ConfigException.class)
+        .hasMessageContaining("workspaces[0].telegram.channel_id: must be the channel's numeric id")
+        .hasMessageNotContaining("approve_join_requests");
   }
 
   private static JsonObject webhook() {

@@ -1,6 +1,7 @@
 package dev.eventrouter.config;
 
 import dev.eventrouter.support.TestApp;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -38,5 +39,36 @@ class DemoKeyUnitTest {
     JsonObject withoutDemoKey = TestApp.config("postgresql://unused/db");
     withoutDemoKey.getJsonObject("http").put("host", "0.0.0.0");
     assertThat(DemoKey.exposedIn(new ConfigLoader(Map.of()).resolve(withoutDemoKey))).isEmpty();
+  }
+
+  private static AppConfig withPublishableKey(String host, String key) {
+    JsonObject config = TestApp.config("postgresql://unused/db");
+    config.getJsonObject("http").put("host", host);
+    config.getJsonArray("workspaces").getJsonObject(0).put("publishable_keys", new JsonArray()
+        .add(new JsonObject().put("key", ApiKeys.configValue("another-publishable-key"))
+            .put("allowed_origins", new JsonArray().add("https://shop.example"))));
+    config.getJsonArray("workspaces").getJsonObject(1).put("publishable_keys", new JsonArray()
+        .add(new JsonObject().put("key", ApiKeys.configValue("one-more-publishable-key"))
+            .put("allowed_origins", new JsonArray().add("https://shop.example")))
+        .add(new JsonObject().put("key", ApiKeys.configValue(key))
+            .put("allowed_origins", new JsonArray().add("https://shop.example"))));
+    return new ConfigLoader(Map.of()).resolve(config);
+  }
+
+  @Test
+  @DisplayName("a workspace accepting the demo publishable key is exposed unless the server listens on loopback only")
+  void publishableExposedUnlessLoopback() {
+    for (String host : new String[] {"0.0.0.0", "::", "10.0.0.5", "events.example.com"}) {
+      assertThat(DemoKey.publishableExposedIn(withPublishableKey(host, DemoKey.PUBLISHABLE_KEY))).as(host)
+          .containsExactly("ws-2");
+      assertThat(DemoKey.publishableExposedIn(withPublishableKey(host, "a-key-of-its-own"))).as(host).isEmpty();
+      assertThat(DemoKey.exposedIn(withPublishableKey(host, DemoKey.PUBLISHABLE_KEY))).as("not the demo API key")
+          .isEmpty();
+    }
+    for (String host : new String[] {"127.0.0.1", "::1", "localhost"}) {
+      assertThat(DemoKey.publishableExposedIn(withPublishableKey(host, DemoKey.PUBLISHABLE_KEY))).as(host).isEmpty();
+    }
+    assertThat(DemoKey.publishableExposedIn(withDemoKey("0.0.0.0"))).as("the demo API key is not the publishable one")
+        .isEmpty();
   }
 }

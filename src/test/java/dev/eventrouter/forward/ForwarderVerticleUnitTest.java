@@ -40,6 +40,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -263,6 +264,8 @@ class ForwarderVerticleUnitTest {
   @Test
   @DisplayName("batches that go through leave the next batch of the cycle to go through too")
   void acceptedBatchesKeepSending() {
+    List<Throwable> unhandled = new CopyOnWriteArrayList<>();
+    vertx.exceptionHandler(unhandled::add);
     deploy(new JsonObject().put("batch_size", 1), integrations(fake.baseUrl()));
     Instant now = Instant.now();
     queue.due.addAll(List.of(job(1, "live", 0, now, null), job(2, "live", 0, now, null),
@@ -273,6 +276,7 @@ class ForwarderVerticleUnitTest {
     assertThat(queue.outcomesById()).containsExactly("delivered 1", "delivered 2", "delivered 3");
     assertThat(fake.received("meta")).hasSize(3);
     assertThat(pauseBoard.snapshot()).isEmpty();
+    assertThat(unhandled).as("an accepted outcome is not read as a refusal").isEmpty();
   }
 
   @Test
@@ -312,13 +316,71 @@ class ForwarderVerticleUnitTest {
     queue.pauses.add(new Pause("meta", WS, "off", "code 190", Sha256.hex("x"), Instant.now().minusSeconds(3600)));
     queue.held.add(job(7, "gone", 1, Instant.now(), null));
     queue.held.add(job(8, "off", 1, Instant.now(), null));
+    LogCapture logs = LogCapture.start();
     deploy(new JsonObject().put("pause_probe_ms", 100).put("scan_interval_ms", 50), new JsonArray()
         .add(meta("off", fake.baseUrl()).put("enabled", false)));
 
     Await.until("a few reads of the pauses", Await.WAIT, () -> queue.pauseReads.get() >= 4);
     assertThat(queue.pauses).hasSize(2);
+    logs.stop();
     assertThat(queue.held).as("none probed").hasSize(2);
     assertThat(fake.received("meta")).isEmpty();
+    assertThat(logs.text()).as("skipped, not failed on").doesNotContain("checking paused integrations failed");
+  }
+
+  @Test
+  @DisplayName("a refused probe is not repeated at the next reads of the pauses, only pause_probe_ms after it")
+  void refusedProbeWaitsForItsInterval() {
+    queue.pauses.add(pause("revoked-token", Instant.now().minusSeconds(3600)));
+    queue.held.add(job(7, "live", 1, Instant.now(), null));
+    queue.held.add(job(8, "live", 1, Instant.now(), null));
+    deploy(new JsonObject().put("pause_probe_ms", 60_000).put("scan_interval_ms", 50), new JsonArray()
+        .add(meta("live", fake.baseUrl()).put("access_token", "revoked-token")));
+
+    Await.until("held again", Await.WAIT, () -> queue.outcomesById().contains("paused 7"));
+    int reads = queue.pauseReads.get();
+    Await.until("a few more reads of the pauses", Await.WAIT, () -> queue.pauseReads.get() >= reads + 4);
+    assertThat(fake.received("meta")).as("one probe").hasSize(1);
+    assertThat(queue.held).extracting(ClaimedDelivery::deliveryId).containsExactly(8L);
+    assertThat(pauseBoard.snapshot()).containsOnlyKeys("meta:" + WS + "/live");
+  }
+
+  @Test
+  @DisplayName("a probe that finds nothing to claim while the store still holds a delivery (another node's probe "
+      + "has it) leaves the pause: the next deliveries are held, with no request")
+  void probeFindsNothingButOneIsStillHeld() {
+    queue.pauses.add(pause(FakeAdNetworks.META_TOKEN, Instant.now().minusSeconds(3600)));
+    queue.heldInFlight.add(job(7, "live", 1, Instant.now(), null));
+    LogCapture logs = LogCapture.start();
+    deploy(new JsonObject().put("pause_probe_ms", 100), integrations(fake.baseUrl()));
+    Await.until("the start-up claim", Await.WAIT, () -> queue.claims() == 1);
+    queue.due.add(job(1, "live", 0, Instant.now(), null));
+    wake();
+
+    Await.until("recorded", Await.WAIT, () -> !queue.recorded.isEmpty());
+    logs.stop();
+    assertThat(queue.resumes).as("asked to end only if none is held").containsExactly(true);
+    assertThat(queue.outcomesById()).containsExactly("held 1");
+    assertThat(queue.pauses).hasSize(1);
+    assertThat(fake.received("meta")).isEmpty();
+    assertThat(pauseBoard.snapshot()).containsOnlyKeys("meta:" + WS + "/live");
+    assertThat(logs.text()).doesNotContain("resumed");
+  }
+
+  @Test
+  @DisplayName("a failed read of the pauses is logged, and the forwarder starts and claims all the same")
+  void pausesReadFails() {
+    queue.failNextPauses = new IllegalStateException("database down");
+    LogCapture logs = LogCapture.start();
+    deploy();
+    Await.until("the start-up claim", Await.WAIT, () -> queue.claims() == 1);
+    queue.due.add(job(1, "live", 0, Instant.now(), null));
+    wake();
+
+    Await.until("delivered", Await.WAIT, () -> queue.outcomesById().contains("delivered 1"));
+    logs.stop();
+    assertThat(logs.text()).contains("meta forwarder: checking paused integrations failed: "
+        + "java.lang.IllegalStateException");
   }
 
   @Test
@@ -733,6 +795,11 @@ class ForwarderVerticleUnitTest {
     assertThat(fake.received("meta")).flatExtracting(FakeAdNetworks.Received::eventIds)
         .containsExactlyInAnyOrder("evt_5002", "evt_5003");
     assertThat(queue.claims()).as("one claim after the start-up one took them all").isEqualTo(2);
+    List<String> failedCounts = List.of("dry", "live").stream()
+        .map(integration -> "event_router_deliveries_total{integration=\"" + integration + "\",network=\"meta\","
+            + "outcome=\"failed\",workspace=\"" + WS + "\"} 1.0").toList();
+    Await.until("each failure counted", Await.WAIT,
+        () -> failedCounts.stream().allMatch(metrics.scrape()::contains));
   }
 
   @Test

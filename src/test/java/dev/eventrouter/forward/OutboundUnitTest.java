@@ -106,6 +106,21 @@ class OutboundUnitTest {
   }
 
   @Test
+  @DisplayName("a URL whose authority has no host (which the config check lets through) has nothing to resolve: the "
+      + "client refuses to send it, and it reaches no local server")
+  void noHost() {
+    Outbound out = new Outbound(vertx, client);
+    for (String url : new String[] {"http://:" + receiver.actualPort() + "/pb",
+        "http://user@:" + receiver.actualPort() + "/pb"}) {
+      Throwable failure = Await.failure(out.request(hook(false), HttpMethod.GET, url)
+          .compose(HttpRequest::send));
+      assertThat(failure).as(url).isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("host name must not be empty");
+    }
+    assertThat(received).isEmpty();
+  }
+
+  @Test
   @DisplayName("a name that resolves to a loopback address: refused for good, nothing sent")
   void nameResolvingToLoopback() {
     Outbound out = new Outbound(vertx, client, resolvingTo("127.0.0.1"));

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 
 /**
  * An outbox double for the forwarding logic's tests: deliveries waiting to be claimed, and every outcome recorded
@@ -46,6 +47,10 @@ public final class RecordingOutbox implements DeliveryQueue {
   public volatile RuntimeException failNextClaim;
   /** When set, the next outcome write fails with it (and is not recorded). */
   public volatile RuntimeException failNextRecord;
+  /** When set, the next read of the pauses fails with it. */
+  public volatile RuntimeException failNextPauses;
+  /** Deliveries still held but claimed by another node's probe: not claimable here, yet they keep their pause. */
+  public final List<ClaimedDelivery> heldInFlight = new CopyOnWriteArrayList<>();
 
   public int claims() {
     return claimLog.size();
@@ -131,12 +136,22 @@ public final class RecordingOutbox implements DeliveryQueue {
   @Override
   public Future<List<Pause>> pauses(Network network) {
     pauseReads.incrementAndGet();
+    RuntimeException failure = failNextPauses;
+    if (failure != null) {
+      failNextPauses = null;
+      return Future.failedFuture(failure);
+    }
     return Future.succeededFuture(pauses.stream().filter(p -> p.network().equals(network.id)).toList());
   }
 
   @Override
   public synchronized Future<Boolean> resume(Pause pause, boolean onlyIfNoneHeld) {
     resumes.add(onlyIfNoneHeld);
+    if (onlyIfNoneHeld && Stream.concat(held.stream(), heldInFlight.stream())
+        .anyMatch(job -> job.integrationId().equals(pause.integrationId())
+            && job.workspaceId().equals(pause.workspaceId()))) {
+      return Future.succeededFuture(false); // as the store's resume: still held, so still paused
+    }
     boolean removed = pauses.removeIf(p -> p.integrationId().equals(pause.integrationId())
         && p.workspaceId().equals(pause.workspaceId()));
     return Future.succeededFuture(removed && !resumedElsewhere);

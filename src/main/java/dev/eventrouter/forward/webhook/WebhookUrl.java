@@ -20,6 +20,7 @@ import java.util.regex.Pattern;
 final class WebhookUrl {
 
   private static final Pattern PLACEHOLDER = Pattern.compile("\\{([a-z_]+)}");
+  private static final Pattern QUERY_OR_FRAGMENT = Pattern.compile("[?#]");
 
   private WebhookUrl() {}
 
@@ -43,16 +44,12 @@ final class WebhookUrl {
   static boolean hasDotSegment(String url) {
     UrlHost host = UrlHost.parse(url);
     String after = host == null ? url : host.after();
-    int slash = after.indexOf('/');
+    String beforeQuery = QUERY_OR_FRAGMENT.split(after, 2)[0];
+    int slash = beforeQuery.indexOf('/');
     if (slash < 0) {
       return false;
     }
-    int end = after.length();
-    for (char c : new char[] {'?', '#'}) {
-      int at = after.indexOf(c);
-      end = at >= 0 && at < end ? at : end;
-    }
-    for (String segment : after.substring(slash, Math.max(slash, end)).split("/", -1)) {
+    for (String segment : beforeQuery.substring(slash).split("/", -1)) {
       if (segment.equals(".") || segment.equals("..")) {
         return true;
       }
