@@ -91,6 +91,7 @@ public final class ErrorResponder implements Handler<RoutingContext> {
   }
 
   static boolean bodyUnread(HttpServerRequest request) {
+    // Only a request that declares a body: one without may not have been marked ended yet when handlers run.
     String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
     return !request.isEnded() && (request.getHeader(HttpHeaders.TRANSFER_ENCODING) != null
         || length != null && ServerBudget.declaredLength(length) > 0);

@@ -4,6 +4,7 @@ import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.json.JsonObject;
+import io.vertx.ext.healthchecks.CheckResult;
 import io.vertx.ext.healthchecks.HealthChecks;
 import io.vertx.ext.healthchecks.Status;
 import io.vertx.ext.web.RoutingContext;
@@ -26,8 +27,7 @@ final class Health {
 
   /** UP (200) or DOWN (503), nothing more: a load balancer needs no workspace names or schema versions. */
   static Handler<RoutingContext> terse(HealthChecks readiness) {
-    return rc -> readiness.checkStatus().onComplete(result -> {
-      boolean up = result.succeeded() && result.result().getUp();
+    return rc -> readiness.checkStatus().map(CheckResult::getUp).otherwise(false).onSuccess(up -> {
       rc.response().setStatusCode(up ? 200 : 503)
           .putHeader(HttpHeaders.CONTENT_TYPE, Responses.JSON)
           .end(new JsonObject().put("status", up ? "UP" : "DOWN").toBuffer());

@@ -38,7 +38,6 @@ public final class HttpVerticle extends VerticleBase {
   private final PrometheusMeterRegistry metrics;
   private final HealthChecks readiness;
   private final ServerBudget budget;
-  private long scan;
   private HttpServer server;
   private Router router;
   private Buffer openApi;
@@ -94,7 +93,7 @@ public final class HttpVerticle extends VerticleBase {
     IntStream.range(400, 600).forEach(status -> router.errorHandler(status, errors.forStatus(status)));
     this.router = router;
     SlowClients connections = new SlowClients(budget, System::nanoTime);
-    scan = connections.start(vertx);
+    connections.start(vertx);
     // The document is read once, from the classpath, before the server listens.
     return vertx.fileSystem().readFile(OPENAPI)
         .compose(document -> {
@@ -199,7 +198,6 @@ public final class HttpVerticle extends VerticleBase {
   /** Stops accepting, and lets requests under way finish (each is bounded by the request timeout). */
   @Override
   public Future<?> stop() {
-    vertx.cancelTimer(scan);
     return server == null ? Future.succeededFuture() : server.shutdown(config.requestTimeoutMs(), TimeUnit.MILLISECONDS);
   }
 

@@ -81,7 +81,7 @@ public final class ManagementVerticle extends VerticleBase {
 
   @Override
   public Future<?> stop() {
-    return server == null ? Future.succeededFuture() : server.close();
+    return server.close(); // stop follows only a start that listened
   }
 
   public int actualPort() {

@@ -44,8 +44,9 @@ final class SlowClients {
     return Math.max(50, Math.min(1000, budget.limits().readTimeoutMs() / 4));
   }
 
-  long start(Vertx vertx) {
-    return vertx.setPeriodic(scanIntervalMs(), id -> scan());
+  /** A timer of the verticle's: Vert.x cancels it when the verticle is undeployed. */
+  void start(Vertx vertx) {
+    vertx.setPeriodic(scanIntervalMs(), id -> scan());
   }
 
   void connected(HttpConnection connection) {
@@ -97,7 +98,4 @@ final class SlowClients {
     unread.forEach(request -> ErrorResponder.answerAndClose(request, ErrorCode.REQUEST_TIMEOUT));
   }
 
-  int tracked() {
-    return open.size();
-  }
 }

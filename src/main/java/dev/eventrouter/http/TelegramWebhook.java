@@ -153,8 +153,8 @@ final class TelegramWebhook {
     if (channelId.startsWith("@")) {
       return chat.getValue("username") instanceof String name && name.equalsIgnoreCase(channelId.substring(1));
     }
-    Long chatId = wholeNumber(chat.getValue("id"));
-    return chatId != null && String.valueOf(chatId).equals(channelId);
+    // A missing or odd id is "null", which no channel id is.
+    return String.valueOf(wholeNumber(chat.getValue("id"))).equals(channelId);
   }
 
   /** The chat and user of a join request, for approveChatJoinRequest; null for any other update. */

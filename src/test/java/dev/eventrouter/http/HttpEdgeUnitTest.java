@@ -615,6 +615,7 @@ class HttpEdgeUnitTest {
     int guardedPort = guarded.actualPort();
     for (String path : List.of("/metrics", "/health/ready", "/health/live")) {
       for (String wrong : new String[] {null, "Bearer wrong", "Bearer " + token + "x", "Basic " + token, token,
+          "Basic: " + token,
           "Bearer " + token.substring(1)}) {
         var request = client.get(guardedPort, "127.0.0.1", path);
         if (wrong != null) {
