@@ -42,7 +42,8 @@ class ClusterProcessIT {
   private static final String KEY = "cluster-test-key-5d2e";
   private static final int PG_PORT = 15499;
   private static final int[] HTTP_PORTS = {18481, 18482};
-  private static final int[] MANAGEMENT_PORTS = {18491, 18492};
+  /** Each node's management listener: its HTTP port + 10 (18491, 18492, 18493). */
+  private static final int MANAGEMENT_OFFSET = 10;
   private static final int[] CLUSTER_PORTS = {15891, 15892};
   /** The node that joins after one died. */
   private static final int HEIR_HTTP_PORT = 18483;
@@ -162,7 +163,7 @@ class ClusterProcessIT {
 
   /** The members the ingest node sees, from its readiness answer. */
   private static int members(WebClient client) {
-    JsonObject ready = client.get(MANAGEMENT_PORTS[0], "127.0.0.1", "/health/ready").send().await()
+    JsonObject ready = client.get(HTTP_PORTS[0] + MANAGEMENT_OFFSET, "127.0.0.1", "/health/ready").send().await()
         .bodyAsJsonObject();
     return ready.getJsonArray("checks").stream().map(c -> (JsonObject) c)
         .filter(c -> "cluster".equals(c.getString("id")))
@@ -215,8 +216,9 @@ class ClusterProcessIT {
       assertThat(fake.accepted(network)).as(network).hasSize(EVENTS)
           .allSatisfy((id, count) -> assertThat(count).as(id).isOne());
     }
-    for (int port : MANAGEMENT_PORTS) {
-      JsonObject ready = client.get(port, "127.0.0.1", "/health/ready").send().await().bodyAsJsonObject();
+    for (int port : HTTP_PORTS) {
+      JsonObject ready = client.get(port + MANAGEMENT_OFFSET, "127.0.0.1", "/health/ready").send().await()
+          .bodyAsJsonObject();
       assertThat(ready.getString("status")).isEqualTo("UP");
       assertThat(ready.getJsonArray("checks").stream().map(c -> ((JsonObject) c).getString("id")))
           .contains("cluster");
@@ -228,7 +230,7 @@ class ClusterProcessIT {
   private JsonObject config(int httpPort, int clusterPort, List<Integer> others, String fakeBase, JsonArray roles) {
     return new JsonObject()
         .put("http", new JsonObject().put("host", "127.0.0.1").put("port", httpPort))
-        .put("management", new JsonObject().put("port", MANAGEMENT_PORTS[httpPort == HTTP_PORTS[0] ? 0 : 1]))
+        .put("management", new JsonObject().put("port", httpPort + MANAGEMENT_OFFSET))
         .put("database", new JsonObject().put("url", databaseUrl))
         .put("cluster", new JsonObject().put("enabled", true).put("host", "127.0.0.1").put("port", clusterPort)
             .put("members", new JsonArray(others.stream().map(p -> (Object) ("127.0.0.1:" + p)).toList())))

@@ -727,8 +727,7 @@ class ForwarderVerticleUnitTest {
    * Meta, except that an e-mail starting with "poison" makes its rule throw a StackOverflowError, as a pattern's
    * recursion did: a failure no input check here foresees, raised where the forwarder builds a delivery's data.
    */
-  private static final class PoisonedMeta implements NetworkApi {
-    private final MetaApi meta = new MetaApi();
+  private static final class PoisonedMeta extends MetaDelegate {
     private final UserDataMapping poisoned = new UserDataMapping(JsonArray::new, List.of(new UserField("email", "em",
         value -> {
           if (value.startsWith("poison")) {
@@ -738,30 +737,9 @@ class ForwarderVerticleUnitTest {
         }, UserField.Form.HASHED)), List.of());
 
     @Override
-    public dev.eventrouter.config.Network network() {
-      return meta.network();
-    }
-
-    @Override
     public JsonObject event(IntegrationConfig integration, ClaimedDelivery job) {
       poisoned.user(job);
       return meta.event(integration, job);
-    }
-
-    @Override
-    public Future<HttpResponse<Buffer>> send(Outbound out, IntegrationConfig integration, JsonObject body,
-                                             long timeoutMs) {
-      return meta.send(out, integration, body, timeoutMs);
-    }
-
-    @Override
-    public Outcome classify(int status, Buffer body, long retryAfterMs) {
-      return meta.classify(status, body, retryAfterMs);
-    }
-
-    @Override
-    public Outcome.Unconfirmed shortfall(Buffer body, int sent) {
-      return meta.shortfall(body, sent);
     }
 
     @Override

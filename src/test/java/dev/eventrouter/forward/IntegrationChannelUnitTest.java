@@ -366,8 +366,7 @@ class IntegrationChannelUnitTest {
   }
 
   /** Meta, except that building the event of some deliveries, or of any batch, throws. */
-  private static final class Unbuildable implements NetworkApi {
-    private final MetaApi meta = new MetaApi();
+  private static final class Unbuildable extends MetaDelegate {
     private final Set<Long> broken;
     private final boolean batchesBreak;
 
@@ -377,16 +376,11 @@ class IntegrationChannelUnitTest {
     }
 
     @Override
-    public Network network() {
-      return meta.network();
-    }
-
-    @Override
     public JsonObject body(IntegrationConfig integration, List<ClaimedDelivery> jobs) {
       if (batchesBreak && jobs.size() > 1) {
         throw new IllegalStateException("a batch of " + jobs.size());
       }
-      return NetworkApi.super.body(integration, jobs);
+      return super.body(integration, jobs);
     }
 
     @Override
@@ -395,27 +389,6 @@ class IntegrationChannelUnitTest {
         throw new StackOverflowError();
       }
       return meta.event(integration, job);
-    }
-
-    @Override
-    public Future<HttpResponse<Buffer>> send(
-        Outbound out, IntegrationConfig integration, JsonObject body, long timeoutMs) {
-      return meta.send(out, integration, body, timeoutMs);
-    }
-
-    @Override
-    public Outcome classify(int status, Buffer body, long retryAfterMs) {
-      return meta.classify(status, body, retryAfterMs);
-    }
-
-    @Override
-    public Outcome.Unconfirmed shortfall(Buffer body, int sent) {
-      return meta.shortfall(body, sent);
-    }
-
-    @Override
-    public UserDataMapping userData() {
-      return meta.userData();
     }
   }
 
