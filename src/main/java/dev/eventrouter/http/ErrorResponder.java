@@ -19,6 +19,8 @@ import org.slf4j.MDC;
 public final class ErrorResponder implements Handler<RoutingContext> {
 
   private static final Logger LOG = LoggerFactory.getLogger(ErrorResponder.class);
+  /** The largest body of a refused request that is read past (and dropped) to keep its connection. */
+  static final long SKIPPED_BODY_BYTES = 64 * 1024;
 
   /**
    * For requests the HTTP codec could not read (a request line over 4 KB, headers over 8 KB, broken syntax): they
@@ -68,10 +70,14 @@ public final class ErrorResponder implements Handler<RoutingContext> {
             rc.failure());
       }
     }
-    boolean unread = bodyUnread(rc.request());
-    if (unread) {
-      // Refused before its body was read (key, rate limit, body budget): the rest of it is not read either; the
-      // connection is closed once the answer is out, rather than waiting for a body nobody will read.
+    // Refused before its body was read (key, rate limit, body budget; the body handler's own 413 is left as it is):
+    // a small body is read past and dropped, never kept, so the connection serves the next request; a larger or
+    // chunked one is not read at all, and the connection is closed once the answer is out.
+    boolean unread = bodyUnread(rc.request()) && error.code() != ErrorCode.PAYLOAD_TOO_LARGE;
+    boolean skipped = unread && skippable(rc.request());
+    if (skipped) {
+      rc.request().handler(dropped -> { }).resume();
+    } else if (unread) {
       rc.response().putHeader(HttpHeaders.CONNECTION, "close");
     }
     if (error.retryAfterSeconds() != null) {
@@ -82,12 +88,16 @@ public final class ErrorResponder implements Handler<RoutingContext> {
         .putHeader(HttpHeaders.CONTENT_TYPE, Responses.JSON)
         .end(error.toJson().toBuffer())
         .onComplete(sent -> {
-          // A body over the limit is the body handler's own refusal, made as its upload goes on: the client reads its
-          // 413 as Vert.x lets the connection end (closing under an upload would lose the answer to a reset).
-          if (unread && error.code() != ErrorCode.PAYLOAD_TOO_LARGE) {
+          if (unread && !skipped) {
             rc.request().connection().close();
           }
         });
+  }
+
+  /** A body of known, small length: cheaper to read past than a new connection (a bot with a wrong key retrying). */
+  static boolean skippable(HttpServerRequest request) {
+    return request.getHeader(HttpHeaders.TRANSFER_ENCODING) == null
+        && ServerBudget.declaredLength(request.getHeader(HttpHeaders.CONTENT_LENGTH)) <= SKIPPED_BODY_BYTES;
   }
 
   static boolean bodyUnread(HttpServerRequest request) {
