@@ -79,14 +79,14 @@ public final class EventRouter {
     List<String> exposed = DemoKey.exposedIn(config);
     if (!exposed.isEmpty()) {
       LOG.warn("SECURITY: workspaces {} accept the published demo API key, and the server listens on {}: anyone who "
-          + "can reach it can post conversions for them. Give them keys of your own (README, \"API keys\") or "
-          + "set http.host to 127.0.0.1", exposed, config.http().host());
+          + "can reach it can post conversions for them. Give them keys of your own (docs/configuration.md, "
+          + "\"API keys\") or set http.host to 127.0.0.1", exposed, config.http().host());
     }
     List<String> exposedPublishable = DemoKey.publishableExposedIn(config);
     if (!exposedPublishable.isEmpty()) {
       LOG.warn("SECURITY: workspaces {} accept the published demo publishable key, and the server listens on {}: "
           + "any page on their allowed origins can create click sessions for them. Give them publishable keys of "
-          + "your own (docs/configuration.md, \"Publishable keys\") or set http.host to 127.0.0.1", exposedPublishable,
+          + "your own (docs/api.md, \"Prelanding kit\") or set http.host to 127.0.0.1", exposedPublishable,
           config.http().host());
     }
     return Database.open(vertx, config.database(), config.http().requestTimeoutMs(),

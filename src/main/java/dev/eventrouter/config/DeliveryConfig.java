@@ -13,7 +13,7 @@ package dev.eventrouter.config;
  * @param breakerResetMs     how long an open breaker waits before it tries again
  * @param pauseProbeMs       how often an integration paused on a refused token is tried with one held delivery
  * @param keepPayloads       whether each request's outcome stores the payload it sent, for the event debugger (about a
- *                           kilobyte more written per delivery; see the README's benchmark note)
+ *                           kilobyte more written per delivery; see bench/RESULTS.md)
  */
 public record DeliveryConfig(int batchSize, long lingerMs, long requestTimeoutMs, long initialBackoffMs,
                              long maxBackoffMs, long scanIntervalMs, int breakerFailures, long breakerResetMs,
