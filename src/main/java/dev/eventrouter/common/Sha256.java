@@ -43,6 +43,14 @@ public final class Sha256 {
     }
   }
 
+  /**
+   * Whether a presented secret (a webhook secret, a bearer token) is the expected one, compared as digests in constant
+   * time: neither a prefix nor the secret's length shows in the timing. False when none was presented.
+   */
+  public static boolean sameSecret(String expected, String given) {
+    return given != null && MessageDigest.isEqual(bytes(expected), bytes(given));
+  }
+
   /** A value that already is a SHA-256 in hex: sent as is, never hashed twice. */
   public static boolean isHex(String value) {
     return HEX.matcher(value).matches();

@@ -28,7 +28,8 @@ public final class DemoKey {
 
   /** The same for the demo publishable key. */
   public static List<String> publishableExposedIn(AppConfig config) {
-    return exposed(config, w -> w.publishableKeys().stream().anyMatch(k -> Arrays.equals(k.hash(), PUBLISHABLE_DIGEST)));
+    return exposed(config,
+        w -> w.publishableKeys().stream().anyMatch(k -> Arrays.equals(k.hash(), PUBLISHABLE_DIGEST)));
   }
 
   private static List<String> exposed(AppConfig config, Predicate<WorkspaceConfig> accepts) {

@@ -206,14 +206,7 @@ public final class ForwarderVerticle extends VerticleBase {
             .onSuccess(v -> deliveries.count(key, DeliveryMetrics.EXPIRED, expired.size()));
     if (integration.dryRun()) {
       Map<ClaimedDelivery, JsonObject> payloads = new LinkedHashMap<>();
-      Map<String, List<ClaimedDelivery>> broken = new LinkedHashMap<>();
-      for (ClaimedDelivery job : fresh) {
-        try {
-          payloads.put(job, api.body(integration, List.of(job)));
-        } catch (Throwable failure) {
-          broken.computeIfAbsent(IntegrationChannel.unprocessable(failure), why -> new ArrayList<>()).add(job);
-        }
-      }
+      Map<String, List<ClaimedDelivery>> broken = IntegrationChannel.buildEach(api, integration, fresh, payloads::put);
       for (Map.Entry<String, List<ClaimedDelivery>> failing : broken.entrySet()) {
         done = done.compose(v -> store.end(failing.getValue(), "failed", failing.getKey()))
             .onSuccess(v -> deliveries.count(key, DeliveryMetrics.FAILED, failing.getValue().size()));

@@ -27,6 +27,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 
 /**
  * One integration's way out: its own WebClient and circuit breaker, so one broken pixel does not hold up the others,
@@ -131,15 +132,7 @@ final class IntegrationChannel {
   private Future<Outcome> unbuildable(IntegrationConfig integration, List<ClaimedDelivery> jobs,
                                       DeliveryConfig config, Throwable batchFailure) {
     List<ClaimedDelivery> buildable = new ArrayList<>();
-    Map<String, List<ClaimedDelivery>> broken = new LinkedHashMap<>();
-    for (ClaimedDelivery job : jobs) {
-      try {
-        api.body(integration, List.of(job));
-        buildable.add(job);
-      } catch (Throwable failure) {
-        broken.computeIfAbsent(unprocessable(failure), why -> new ArrayList<>()).add(job);
-      }
-    }
+    Map<String, List<ClaimedDelivery>> broken = buildEach(api, integration, jobs, (job, body) -> buildable.add(job));
     if (broken.isEmpty()) {
       broken.put(unprocessable(batchFailure), jobs);
       buildable.clear();
@@ -154,6 +147,24 @@ final class IntegrationChannel {
     Future<Outcome> rest = buildable.isEmpty() ? Future.succeededFuture(new Outcome.Failed(broken.keySet()
         .iterator().next())) : send(integration, buildable, config);
     return Future.all(failed).compose(v -> rest);
+  }
+
+  /**
+   * Builds each delivery's own request body and hands it to {@code built}; returns the deliveries whose body cannot be
+   * built (an Error included), grouped by what went wrong ({@link #unprocessable}).
+   */
+  static Map<String, List<ClaimedDelivery>> buildEach(NetworkApi api, IntegrationConfig integration,
+                                                      List<ClaimedDelivery> jobs,
+                                                      BiConsumer<ClaimedDelivery, JsonObject> built) {
+    Map<String, List<ClaimedDelivery>> broken = new LinkedHashMap<>();
+    for (ClaimedDelivery job : jobs) {
+      try {
+        built.accept(job, api.body(integration, List.of(job)));
+      } catch (Throwable failure) {
+        broken.computeIfAbsent(unprocessable(failure), why -> new ArrayList<>()).add(job);
+      }
+    }
+    return broken;
   }
 
   /** The stored error of a delivery the service failed to process: the failure's kind, never its message. */

@@ -43,8 +43,7 @@ public final class HttpVerticle extends VerticleBase {
   private Buffer openApi;
 
   /**
-   * @param access    who may use the API, or null on a node without the ingest role: it serves health and metrics
-   *                  only
+   * @param access    who may use the API, or null on a node without the ingest role: it serves health only
    * @param readiness what {@code /health/ready} checks: the node can take events now
    * @param budget    the node's connections and buffered bodies, shared by its instances
    */
@@ -69,8 +68,9 @@ public final class HttpVerticle extends VerticleBase {
     router.route().handler(RequestIds::assign).handler(Edge::noSniff);
     // Liveness: the process and its event loop answer. Readiness, here: UP or DOWN only; which check failed, and
     // /metrics, are on the management listener (they name workspaces and integrations).
-    router.get("/health/live").handler(Health.live(vertx));
-    router.get("/health").handler(Health.live(vertx));
+    Handler<RoutingContext> live = Health.live(vertx);
+    router.get("/health/live").handler(live);
+    router.get("/health").handler(live);
     router.get("/health/ready").handler(Health.terse(readiness));
     if (access != null) {
       // The document of the API, where the API is served: a forward-only node serves health only.
@@ -98,7 +98,7 @@ public final class HttpVerticle extends VerticleBase {
     return vertx.fileSystem().readFile(OPENAPI)
         .compose(document -> {
           openApi = document;
-          return vertx.createHttpServer(serverOptions(config))
+          return vertx.createHttpServer(serverOptions(config.host(), config.port(), config.limits().idleTimeoutS()))
               .connectionHandler(connections::connected)
               .invalidRequestHandler(ErrorResponder::invalidRequest)
               .requestHandler(request -> {
@@ -118,10 +118,10 @@ public final class HttpVerticle extends VerticleBase {
    * HTTP/1.0 and 1.1 only: clear-text HTTP/2 (h2c, by upgrade or prior knowledge) is off, as documented; the idle
    * timeout closes a connection with nothing moving. Request line and headers keep Vert.x's bounds (4 KiB, 8 KiB).
    */
-  static HttpServerOptions serverOptions(HttpConfig config) {
-    return new HttpServerOptions().setHost(config.host()).setPort(config.port())
+  static HttpServerOptions serverOptions(String host, int port, int idleTimeoutS) {
+    return new HttpServerOptions().setHost(host).setPort(port)
         .setHttp2ClearTextEnabled(false)
-        .setIdleTimeout(config.limits().idleTimeoutS()).setIdleTimeoutUnit(TimeUnit.SECONDS);
+        .setIdleTimeout(idleTimeoutS).setIdleTimeoutUnit(TimeUnit.SECONDS);
   }
 
   private void openApi(RoutingContext rc) {

@@ -10,8 +10,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 
 /**
- * A token bucket per client (an IPv4 address, an IPv6 /64), for the requests of publishable keys: a prelanding page's key is public, so besides
- * its workspace's limit each caller gets its own. Buckets of callers who went quiet (full again) are dropped when
+ * A token bucket per client (an IPv4 address, an IPv6 /64), for the requests of publishable keys: a prelanding
+ * page's key is public, so besides its workspace's limit each caller gets its own. Buckets of callers who went quiet (full again) are dropped when
  * there are many, so memory stays bounded whatever the number of addresses.
  */
 final class IpRateLimiter {

@@ -8,7 +8,8 @@ import io.micrometer.core.instrument.config.MeterFilter;
 /**
  * Bounds the labels a caller controls on Vert.x's HTTP metrics: a method outside {@link Methods#SERVED} is counted
  * as {@code OTHER}, and each label of the server's and clients' meters (method, code, route) keeps at most
- * {@value #MAX_VALUES} values, further ones dropped (https://docs.micrometer.io/micrometer/reference/concepts/meter-filters.html).
+ * {@value #MAX_VALUES} values, further ones dropped
+ * (https://docs.micrometer.io/micrometer/reference/concepts/meter-filters.html).
  * Without this, every invented method made new series until a scrape no longer fit in the heap.
  */
 public final class MetricLabels {

@@ -1,13 +1,12 @@
 package dev.eventrouter.http;
 
+import dev.eventrouter.common.RandomToken;
 import dev.eventrouter.event.ClickSession;
 import dev.eventrouter.event.InviteSession;
 import io.vertx.core.json.JsonObject;
 
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Base64;
 import java.util.Set;
 import java.util.UUID;
 import java.util.regex.Pattern;
@@ -33,7 +32,6 @@ final class SessionValidator {
   private static final Instant EARLIEST_CLICK = Instant.parse("2000-01-01T00:00:00Z");
   private static final Duration CLOCK_SKEW = Duration.ofMinutes(10);
 
-  private static final SecureRandom RANDOM = new SecureRandom();
 
   private SessionValidator() {}
 
@@ -67,8 +65,6 @@ final class SessionValidator {
 
   /** 128 random bits, base64url without padding: 22 characters of the Telegram start alphabet, unguessable. */
   static String newSessionId() {
-    byte[] bytes = new byte[16];
-    RANDOM.nextBytes(bytes);
-    return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    return RandomToken.of(16);
   }
 }

@@ -13,7 +13,6 @@ import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 
-import java.security.MessageDigest;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
@@ -84,7 +83,7 @@ final class TelegramWebhook {
     if (workspace == null || workspace.telegram() == null) {
       rc.fail(new ApiException(ErrorCode.NOT_FOUND, "No workspace here takes Telegram updates at this address.",
           null, null));
-    } else if (!secretMatches(workspace.telegram().webhookSecret(), rc.request().getHeader(SECRET_HEADER))) {
+    } else if (!Sha256.sameSecret(workspace.telegram().webhookSecret(), rc.request().getHeader(SECRET_HEADER))) {
       rc.fail(new ApiException(ErrorCode.UNAUTHORIZED, "Missing or wrong " + SECRET_HEADER + ".", null, null));
     } else {
       rc.put(WORKSPACE, workspace);
@@ -173,14 +172,6 @@ final class TelegramWebhook {
     } catch (IllegalArgumentException notAUuid) {
       return null;
     }
-  }
-
-  /**
-   * Compared in constant time, as digests: unlike an API key, the secret itself is looked at, and comparing equal
-   * lengths tells nothing of the secret's own length either.
-   */
-  static boolean secretMatches(String expected, String given) {
-    return given != null && MessageDigest.isEqual(Sha256.bytes(expected), Sha256.bytes(given));
   }
 
   /** The event of an update, through the normal ingest path (validated and mapped as any other). */

@@ -100,12 +100,8 @@ final class EmbeddedLogin {
   }
 
   /** Keeps the URL of the started server in the data directory, replacing the one of the previous start. */
-  void keepUrl(Path dataDir, int port) throws IOException {
-    PrivateFiles.write(dataDir.resolve(URL_FILE), url(port) + "\n");
-  }
-
-  String url(int port) {
-    return "postgresql://" + USER + ":" + password + "@localhost:" + port + "/postgres";
+  void keepUrl(Path dataDir, String url) throws IOException {
+    PrivateFiles.write(dataDir.resolve(URL_FILE), url + "\n");
   }
 
   private void prepare(Path dataDir) throws IOException {

@@ -72,6 +72,7 @@ public final class PostgresServer implements AutoCloseable {
     Path serverLog = dataDir.toAbsolutePath().resolveSibling(dataDir.getFileName() + ".log");
     EmbeddedLogin login;
     EmbeddedPostgres pg = null;
+    PostgresServer server;
     try {
       PrivateFiles.file(serverLog);
       login = new EmbeddedLogin(PrivateFiles.directory(dataDir.toAbsolutePath().resolveSibling(
@@ -99,7 +100,9 @@ public final class PostgresServer implements AutoCloseable {
           .setServerConfig("shared_buffers", sharedBuffersMb() + "MB")
           .setPGStartupWait(STARTUP_WAIT));
       guard.watch();
-      login.keepUrl(dataDir, pg.getPort());
+      server = new PostgresServer(new PgConnectOptions().setHost("localhost").setPort(pg.getPort())
+          .setDatabase("postgres").setUser(EmbeddedLogin.USER).setPassword(login.password()), pg, guard);
+      login.keepUrl(dataDir, server.url());
     } catch (IOException | RuntimeException e) {
       if (pg != null) {
         pg.close();
@@ -110,9 +113,7 @@ public final class PostgresServer implements AutoCloseable {
     }
     LOG.info("embedded PostgreSQL started on localhost:{} with data in {}", pg.getPort(),
         dataDir.toAbsolutePath());
-    PgConnectOptions options = new PgConnectOptions().setHost("localhost").setPort(pg.getPort())
-        .setDatabase("postgres").setUser(EmbeddedLogin.USER).setPassword(login.password());
-    return new PostgresServer(options, pg, guard);
+    return server;
   }
 
   /**

@@ -4,6 +4,7 @@ import dev.eventrouter.bus.Addresses;
 import dev.eventrouter.bus.TelegramUpdate;
 import dev.eventrouter.bus.IngestReply;
 import dev.eventrouter.bus.IngestRequest;
+import dev.eventrouter.common.Sha256;
 import dev.eventrouter.config.ApiKeys;
 import dev.eventrouter.config.HttpConfig;
 import dev.eventrouter.config.PublishableKey;
@@ -463,7 +464,8 @@ class TelegramWebhookUnitTest {
           .getJsonObject(0).getString("field")).as(bad).isEqualTo("update_id");
     }
     assertThat(asked).isEmpty();
-    assertThat(TelegramWebhook.secretMatches(SECRET, SECRET)).isTrue();
-    assertThat(TelegramWebhook.secretMatches(SECRET, SECRET + "x")).isFalse();
+    assertThat(Sha256.sameSecret(SECRET, SECRET)).isTrue();
+    assertThat(Sha256.sameSecret(SECRET, SECRET + "x")).isFalse();
+    assertThat(Sha256.sameSecret(SECRET, null)).isFalse();
   }
 }
