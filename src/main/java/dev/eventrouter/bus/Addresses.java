@@ -1,6 +1,9 @@
 package dev.eventrouter.bus;
 
-/** Every event-bus address of the service, in one place. All messages are JSON objects. */
+/**
+ * Every event-bus address of the service, in one place. Messages are JSON objects, except the ingest request and its
+ * reply: sent local-only, they travel as records ({@link LocalCodec}).
+ */
 public final class Addresses {
 
   /** HttpVerticle -> SessionVerticle: an {@link IngestRequest}, answered with an {@link IngestReply} once stored. */

@@ -20,7 +20,7 @@ import java.util.UUID;
 public record ConversionEvent(UUID workspaceId, String eventName, long telegramId, String sessionId, BigDecimal value,
                               String currency, JsonObject userData, Boolean limitedDataUse) {
 
-  /** JSON for the event bus and the store. The value travels as a string so no node rounds it through a double. */
+  /** The event as JSON, from which its digest is made; the value as text, never rounded through a double. */
   public JsonObject toJson() {
     return new JsonObject()
         .put("workspace_id", workspaceId.toString())
@@ -31,19 +31,6 @@ public record ConversionEvent(UUID workspaceId, String eventName, long telegramI
         .put("currency", currency)
         .put("user_data", userData)
         .put("limited_data_use", limitedDataUse);
-  }
-
-  public static ConversionEvent fromJson(JsonObject json) {
-    String value = json.getString("value");
-    return new ConversionEvent(
-        UUID.fromString(json.getString("workspace_id")),
-        json.getString("event_name"),
-        json.getLong("telegram_id"),
-        json.getString("session_id"),
-        value == null ? null : new BigDecimal(value),
-        json.getString("currency"),
-        json.getJsonObject("user_data"),
-        json.getBoolean("limited_data_use"));
   }
 
   /**

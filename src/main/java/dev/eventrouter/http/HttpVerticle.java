@@ -2,6 +2,7 @@ package dev.eventrouter.http;
 
 import dev.eventrouter.bus.Addresses;
 import dev.eventrouter.bus.BreakerOpened;
+import dev.eventrouter.bus.LocalCodec;
 import dev.eventrouter.config.HttpConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
@@ -64,6 +65,7 @@ public final class HttpVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
+    LocalCodec.register(vertx);
     Router router = Router.router(vertx);
     router.route().handler(RequestIds::assign).handler(Edge::noSniff);
     // Liveness: the process and its event loop answer. Readiness, here: UP or DOWN only; which check failed, and

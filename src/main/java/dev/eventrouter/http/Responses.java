@@ -1,5 +1,6 @@
 package dev.eventrouter.http;
 
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
@@ -12,9 +13,14 @@ final class Responses {
   private Responses() {}
 
   static void ok(RoutingContext rc, JsonObject data) {
+    ok(rc, new JsonObject().put("ok", true).put("data", data).toBuffer());
+  }
+
+  /** An envelope already written out. */
+  static void ok(RoutingContext rc, Buffer envelope) {
     rc.response()
         .setStatusCode(200)
         .putHeader(HttpHeaders.CONTENT_TYPE, JSON)
-        .end(new JsonObject().put("ok", true).put("data", data).toBuffer());
+        .end(envelope);
   }
 }

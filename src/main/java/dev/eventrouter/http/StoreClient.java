@@ -1,7 +1,10 @@
 package dev.eventrouter.http;
 
+import dev.eventrouter.bus.Addresses;
 import dev.eventrouter.bus.BusFailure;
 import dev.eventrouter.bus.BusHeaders;
+import dev.eventrouter.bus.IngestReply;
+import dev.eventrouter.bus.IngestRequest;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
@@ -42,7 +45,16 @@ final class StoreClient {
    * "not confirmed, retry later".
    */
   Future<JsonObject> ask(String address, JsonObject message, RoutingContext rc) {
-    return request(address, message, rc, new DeliveryOptions().setSendTimeout(timeoutMs).setLocalOnly(true));
+    return request(address, message, rc, localOnly());
+  }
+
+  /** Asks this node's SessionVerticle to store an event: the request and its reply travel as records. */
+  Future<IngestReply> ingest(IngestRequest request, RoutingContext rc) {
+    return request(Addresses.EVENTS_INGEST, request, rc, localOnly());
+  }
+
+  private DeliveryOptions localOnly() {
+    return new DeliveryOptions().setSendTimeout(timeoutMs).setLocalOnly(true);
   }
 
   /**
@@ -53,11 +65,10 @@ final class StoreClient {
     return request(address, message, rc, new DeliveryOptions().setSendTimeout(timeoutMs + FORWARDER_MARGIN_MS));
   }
 
-  private Future<JsonObject> request(String address, JsonObject message, RoutingContext rc,
-                                     DeliveryOptions options) {
+  private <T> Future<T> request(String address, Object message, RoutingContext rc, DeliveryOptions options) {
     options.addHeader(BusHeaders.REQUEST_ID, RequestIds.of(rc));
     return vertx.eventBus()
-        .<JsonObject>request(address, message, options)
+        .<T>request(address, message, options)
         .map(Message::body)
         .recover(failure -> Future.failedFuture(toApiError(failure)));
   }

@@ -180,9 +180,8 @@ final class TelegramWebhook {
     ConversionEvent event = EventValidator.validate(new JsonObject().put("workspace_id", workspace.id().toString())
         .put("event_name", attribution.eventName()).put("telegram_id", attribution.telegramId())
         .put("session_id", attribution.sessionId()), workspace);
-    return store.ask(Addresses.EVENTS_INGEST,
-            EventsApi.ingestRequest(store, event, receivedAt, idempotencyKey).toJson(), rc)
-        .map(reply -> IngestReply.fromJson(reply).eventId());
+    return store.ingest(EventsApi.ingestRequest(store, event, receivedAt, idempotencyKey), rc)
+        .map(IngestReply::eventId);
   }
 
   /** What the update means for attribution, or null when nothing. */

@@ -7,6 +7,7 @@ import dev.eventrouter.bus.BusFailure;
 import dev.eventrouter.bus.EventRef;
 import dev.eventrouter.bus.IngestReply;
 import dev.eventrouter.bus.IngestRequest;
+import dev.eventrouter.bus.LocalCodec;
 import dev.eventrouter.bus.TelegramUpdate;
 import dev.eventrouter.config.AppConfig;
 import dev.eventrouter.config.LiveConfig;
@@ -87,6 +88,7 @@ public final class SessionVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
+    LocalCodec.register(vertx);
     AppConfig config = live.current();
     events = new EventStore(database.pool(), database.readPool());
     deliveries = new DeliveryStore(database.pool(), database.readPool());
@@ -122,7 +124,7 @@ public final class SessionVerticle extends VerticleBase {
     // Local consumers: the node that took a request stores and answers it; on a clustered bus no other member
     // can be asked, or delay an answer.
     return Future.all(List.of(
-        vertx.eventBus().<JsonObject>localConsumer(Addresses.EVENTS_INGEST, this::ingest).completion(),
+        vertx.eventBus().<IngestRequest>localConsumer(Addresses.EVENTS_INGEST, this::ingest).completion(),
         vertx.eventBus().<JsonObject>localConsumer(Addresses.EVENTS_GET, this::find).completion(),
         vertx.eventBus().<JsonObject>localConsumer(Addresses.EVENTS_LIST, this::listEvents).completion(),
         vertx.eventBus().<JsonObject>localConsumer(Addresses.EVENTS_REDELIVER, this::redeliver).completion(),
@@ -196,8 +198,8 @@ public final class SessionVerticle extends VerticleBase {
     return writes.drained();
   }
 
-  private void ingest(Message<JsonObject> message) {
-    IngestRequest request = IngestRequest.fromJson(message.body());
+  private void ingest(Message<IngestRequest> message) {
+    IngestRequest request = message.body();
     ConversionEvent event = request.event();
     List<NewEvent.Delivery> outbox = outbox(event);
     resolver.resolve(event.workspaceId(), event.telegramId(), event.sessionId())
@@ -210,7 +212,7 @@ public final class SessionVerticle extends VerticleBase {
             failWrite(message, "event", done.cause());
           } else if (done.result() instanceof WriteResult.Stored stored) {
             message.reply(new IngestReply(EventIds.format(stored.eventId()), stored.sessionId(),
-                IngestReply.PROCESSED, stored.replayed()).toJson());
+                IngestReply.PROCESSED, stored.replayed()));
           } else {
             message.fail(BusFailure.IDEMPOTENCY_CONFLICT, "idempotency key reused with a different body");
           }

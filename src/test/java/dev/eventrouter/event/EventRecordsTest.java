@@ -17,16 +17,13 @@ class EventRecordsTest {
   private static final UUID WS = UUID.fromString("7c9e6679-7425-40de-944b-e07fc1f90ae7");
 
   @Test
-  @DisplayName("an event keeps its exact value (as text), and its absence, across JSON")
+  @DisplayName("an event's JSON keeps its exact value (as text), and its absence")
   void conversionEvent() {
     JsonObject userData = new JsonObject().put("email", "a@b.c");
     ConversionEvent priced = new ConversionEvent(WS, "FTD", 42, "s1", new BigDecimal("1E+3"), "EUR", userData, null);
     assertThat(priced.toJson().getValue("value")).isEqualTo("1000");
-    assertThat(ConversionEvent.fromJson(priced.toJson()))
-        .isEqualTo(new ConversionEvent(WS, "FTD", 42, "s1", new BigDecimal("1000"), "EUR", userData, null));
     ConversionEvent bare = new ConversionEvent(WS, "REG", 42, null, null, "USD", null, null);
     assertThat(bare.toJson().getValue("value", "absent")).isNull();
-    assertThat(ConversionEvent.fromJson(bare.toJson())).isEqualTo(bare);
     assertThat(bare.contentHash()).as("no value and no user_data hash alike every time").isEqualTo(
         new ConversionEvent(WS, "REG", 42, null, null, "USD", null, null).contentHash());
     assertThat(bare.contentHash()).isNotEqualTo(
@@ -36,14 +33,14 @@ class EventRecordsTest {
   }
 
   @Test
-  @DisplayName("an event's Limited Data Use choice crosses the bus and makes another event; unsaid, the digest is "
+  @DisplayName("an event's Limited Data Use choice is in its JSON and makes another event; unsaid, the digest is "
       + "the one events had before the field existed")
   void limitedDataUse() {
     ConversionEvent limited = new ConversionEvent(WS, "REG", 42, null, null, "USD", null, true);
     ConversionEvent notLimited = new ConversionEvent(WS, "REG", 42, null, null, "USD", null, false);
     ConversionEvent unsaid = new ConversionEvent(WS, "REG", 42, null, null, "USD", null, null);
-    assertThat(ConversionEvent.fromJson(limited.toJson())).isEqualTo(limited);
-    assertThat(ConversionEvent.fromJson(unsaid.toJson()).limitedDataUse()).isNull();
+    assertThat(limited.toJson().getBoolean("limited_data_use")).isTrue();
+    assertThat(unsaid.toJson().getValue("limited_data_use", "absent")).isNull();
     assertThat(limited.contentHash()).isNotEqualTo(notLimited.contentHash()).isNotEqualTo(unsaid.contentHash());
     assertThat(notLimited.contentHash()).isNotEqualTo(unsaid.contentHash());
     // The canonical JSON of an event without the field, as the digest was made before it: sorted keys, no

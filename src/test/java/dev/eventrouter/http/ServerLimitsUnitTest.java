@@ -64,7 +64,7 @@ class ServerLimitsUnitTest {
     HttpConfig http = new HttpConfig("127.0.0.1", 0, BODY, 1, 5_000).withLimits(limits);
     vertx.eventBus().<JsonObject>consumer(Addresses.EVENTS_INGEST, message -> vertx.setTimer(
         Math.max(1, storeDelayMs.get()),
-        id -> message.reply(new IngestReply("evt_1", "s", IngestReply.PROCESSED, false).toJson())));
+        id -> message.reply(new IngestReply("evt_1", "s", IngestReply.PROCESSED, false))));
     budget = new ServerBudget(limits);
     HttpVerticle verticle = new HttpVerticle(http, new AccessControl(List.of(workspace), http, System::nanoTime),
         new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), HealthChecks.create(vertx), budget);
