@@ -28,35 +28,29 @@ import java.util.function.Supplier;
  */
 public final class EventStore implements EventWriter {
 
-  /**
-   * Stores the events and, in the same statement, moves each user's last known session forward and writes the
-   * outbox rows of the events actually inserted.
-   */
-  static final String INSERT_EVENTS = """
-      WITH inserted AS (
-          INSERT INTO events (event_id, workspace_id, event_name, telegram_id, session_id, session_source, value,
-                              currency, user_data, idempotency_key, status, received_at, limited_data_use)
-          SELECT event_id, workspace_id, event_name, telegram_id, session_id, session_source, value::numeric,
-                 currency, user_data::jsonb, idempotency_key, 'processed', received_at, limited_data_use::boolean
-            FROM unnest($1::bigint[], $2::uuid[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[],
-                        $8::text[], $9::text[], $10::text[], $11::timestamptz[], $16::text[])
-                 AS t(event_id, workspace_id, event_name, telegram_id, session_id, session_source, value, currency,
-                      user_data, idempotency_key, received_at, limited_data_use)
-          RETURNING event_id, workspace_id, telegram_id, session_id, received_at),
-      outbox AS (
-          INSERT INTO deliveries (event_id, workspace_id, integration_id, network, mapped_event, status,
-                                  next_attempt_at)
-          SELECT d.event_id, i.workspace_id, d.integration_id, d.network, d.mapped_event, 'pending', now()
-            FROM unnest($12::bigint[], $13::text[], $14::text[], $15::text[])
-                 AS d(event_id, integration_id, network, mapped_event)
-            JOIN inserted i ON i.event_id = d.event_id)
-      INSERT INTO last_sessions (workspace_id, telegram_id, session_id, updated_at)
-      SELECT DISTINCT ON (workspace_id, telegram_id) workspace_id, telegram_id, session_id, received_at
-        FROM inserted WHERE session_id IS NOT NULL
-       ORDER BY workspace_id, telegram_id, received_at DESC, event_id DESC
-      ON CONFLICT (workspace_id, telegram_id) DO UPDATE
-         SET session_id = EXCLUDED.session_id, updated_at = EXCLUDED.updated_at
-       WHERE last_sessions.updated_at <= EXCLUDED.updated_at""";
+  /** The events rows of a batch, column by column. */
+  private static final String EVENT_ROWS = """
+      INSERT INTO events (event_id, workspace_id, event_name, telegram_id, session_id, session_source, value,
+                          currency, user_data, idempotency_key, status, received_at, limited_data_use)
+      SELECT event_id, workspace_id, event_name, telegram_id, session_id, session_source, value::numeric,
+             currency, user_data::jsonb, idempotency_key, 'processed', received_at, limited_data_use::boolean
+        FROM unnest($1::bigint[], $2::uuid[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[],
+                    $8::text[], $9::text[], $10::text[], $11::timestamptz[], $12::text[])
+             AS t(event_id, workspace_id, event_name, telegram_id, session_id, session_source, value, currency,
+                  user_data, idempotency_key, received_at, limited_data_use)""";
+
+  /** A batch none of whose events has a delivery to make (no integration takes them): the events alone. */
+  static final String INSERT_EVENTS = EVENT_ROWS;
+
+  /** A batch with deliveries: the events and, in the same statement, the outbox rows of the events inserted. */
+  static final String INSERT_EVENTS_WITH_OUTBOX = "WITH inserted AS (\n" + EVENT_ROWS + """
+
+          RETURNING event_id, workspace_id)
+      INSERT INTO deliveries (event_id, workspace_id, integration_id, network, mapped_event, status, next_attempt_at)
+      SELECT d.event_id, i.workspace_id, d.integration_id, d.network, d.mapped_event, 'pending', now()
+        FROM unnest($13::bigint[], $14::text[], $15::text[], $16::text[])
+             AS d(event_id, integration_id, network, mapped_event)
+        JOIN inserted i ON i.event_id = d.event_id""";
 
   /** One event, with the click its session captured, if any. */
   static final String FIND_EVENT = """
@@ -244,11 +238,13 @@ public final class EventStore implements EventWriter {
     Tuple params = Tuple.tuple().addArrayOfLong(eventIds).addArrayOfUUID(workspaceIds).addArrayOfString(names)
         .addArrayOfLong(telegramIds).addArrayOfString(sessionIds).addArrayOfString(sources)
         .addArrayOfString(values).addArrayOfString(currencies).addArrayOfString(userData)
-        .addArrayOfString(keys).addArrayOfOffsetDateTime(receivedAt)
-        .addArrayOfLong(deliveryEvents.toArray(Long[]::new)).addArrayOfString(integrations.toArray(String[]::new))
-        .addArrayOfString(networks.toArray(String[]::new)).addArrayOfString(mappedEvents.toArray(String[]::new))
-        .addArrayOfString(limitedDataUse);
-    return client.preparedQuery(INSERT_EVENTS).execute(params).mapEmpty();
+        .addArrayOfString(keys).addArrayOfOffsetDateTime(receivedAt).addArrayOfString(limitedDataUse);
+    if (deliveryEvents.isEmpty()) { // no outbox to write: the plain insert, cheaper for PostgreSQL to run
+      return client.preparedQuery(INSERT_EVENTS).execute(params).mapEmpty();
+    }
+    params.addArrayOfLong(deliveryEvents.toArray(Long[]::new)).addArrayOfString(integrations.toArray(String[]::new))
+        .addArrayOfString(networks.toArray(String[]::new)).addArrayOfString(mappedEvents.toArray(String[]::new));
+    return client.preparedQuery(INSERT_EVENTS_WITH_OUTBOX).execute(params).mapEmpty();
   }
 
   /** Two batches claiming overlapping keys can still deadlock at the edges; PostgreSQL breaks it, we try again. */

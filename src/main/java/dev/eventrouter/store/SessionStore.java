@@ -11,7 +11,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
 
-/** SQL for click sessions and invite sessions, and the purge of all three session tables. */
+/** SQL for click sessions and invite sessions, and the purge of both session tables. */
 public final class SessionStore {
 
   /** A repeated registration keeps the first click time and fills only what was empty. */
@@ -48,11 +48,9 @@ public final class SessionStore {
   static final int PURGE_BATCH = 5000;
 
   /**
-   * The session tables and the column that says how old a row is: a click's capture, an invite's join, a user's last
-   * event with a session.
+   * The session tables and the column that says how old a row is: a click's capture, an invite's join.
    */
-  static final Map<String, String> AGED = Map.of("click_sessions", "created_at", "invite_sessions", "created_at",
-      "last_sessions", "updated_at");
+  static final Map<String, String> AGED = Map.of("click_sessions", "created_at", "invite_sessions", "created_at");
 
   /**
    * One batch of a table's rows older than their workspace's days ($1 workspace ids, $2 their days; $4 for any other

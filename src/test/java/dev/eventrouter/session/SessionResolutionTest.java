@@ -14,7 +14,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.sql.Connection;
-import java.util.UUID;
 
 import static dev.eventrouter.support.TestApp.KEY_A;
 import static dev.eventrouter.support.TestApp.KEY_B;
@@ -48,17 +47,19 @@ class SessionResolutionTest extends ServiceTest {
         .put("telegram_id", USER).put("session_id", sessionId)).statusCode()).isEqualTo(200);
   }
 
-  /** An earlier event that carried a session (what the analytics source reads), received {@code daysAgo}. */
+  /**
+   * An earlier event that carried a session (what the analytics and last known sources read), received
+   * {@code daysAgo}: its time and its time-ordered id moved back together, so it lies in that day's partition.
+   */
   private void pastEventWithSession(String apiKey, String workspace, String sessionId, int daysAgo) {
     assertThat(app.postEvent(apiKey, event(workspace, sessionId)).statusCode()).isEqualTo(200);
-    app.rows("UPDATE events SET received_at = now() - make_interval(days => $1) WHERE session_id = $2",
-        daysAgo, sessionId);
+    app.rows("UPDATE events SET received_at = received_at - make_interval(days => $1), "
+        + "event_id = event_id - (($1::bigint * 86400000) << 22) WHERE session_id = $2", daysAgo, sessionId);
   }
 
-  private void lastKnown(String workspace, String sessionId) {
-    app.rows("INSERT INTO last_sessions (workspace_id, telegram_id, session_id, updated_at) VALUES ($1, $2, $3, now()) "
-        + "ON CONFLICT (workspace_id, telegram_id) DO UPDATE SET session_id = EXCLUDED.session_id",
-        UUID.fromString(workspace), USER, sessionId);
+  /** A session only the last known source finds: carried by an event from before the 28-day window. */
+  private void lastKnown(String apiKey, String workspace, String sessionId) {
+    pastEventWithSession(apiKey, workspace, sessionId, 40);
   }
 
   @Test
@@ -66,7 +67,7 @@ class SessionResolutionTest extends ServiceTest {
   void suppliedWins() {
     invite(KEY_A, WS_A, "inv_1");
     pastEventWithSession(KEY_A, WS_A, "ana_1", 1);
-    lastKnown(WS_A, "last_1");
+    lastKnown(KEY_A, WS_A, "last_1");
 
     HttpResponse<Buffer> response = app.postEvent(KEY_A, event(WS_A, "sup_1"));
 
@@ -90,7 +91,7 @@ class SessionResolutionTest extends ServiceTest {
   @DisplayName("the analytics source beats the last known session")
   void analyticsBeatsLastKnown() {
     pastEventWithSession(KEY_A, WS_A, "ana_1", 3);
-    lastKnown(WS_A, "last_1");
+    lastKnown(KEY_A, WS_A, "last_1");
 
     assertThat(resolveFor(KEY_A, WS_A)).containsExactly("ana_1", "analytics");
   }
@@ -120,7 +121,7 @@ class SessionResolutionTest extends ServiceTest {
     switch (source) {
       case "invite" -> invite(KEY_B, WS_B, "b_inv");
       case "analytics" -> pastEventWithSession(KEY_B, WS_B, "b_ana", 1);
-      default -> lastKnown(WS_B, "b_last");
+      default -> lastKnown(KEY_B, WS_B, "b_last");
     }
 
     assertThat(resolveFor(KEY_A, WS_A)).containsExactly(null, "none");
@@ -144,13 +145,14 @@ class SessionResolutionTest extends ServiceTest {
   }
 
   @Test
-  @DisplayName("every event that ends with a session moves the user's last known session forward")
+  @DisplayName("the last known session is the newest any earlier event of the user carried, however old, while "
+      + "events are kept")
   void lastKnownFollowsEvents() {
-    app.postEvent(KEY_A, event(WS_A, "first"));
-    app.postEvent(KEY_A, event(WS_A, "second"));
-    app.postEvent(KEY_A, event(WS_A, null));
+    lastKnown(KEY_A, WS_A, "first");
+    app.rows("UPDATE events SET received_at = received_at - interval '10 days', "
+        + "event_id = event_id - ((10::bigint * 86400000) << 22) WHERE session_id = 'first'");
+    lastKnown(KEY_A, WS_A, "second");
 
-    assertThat(app.rows("SELECT session_id FROM last_sessions WHERE telegram_id = $1", USER).get(0).getString(0))
-        .isEqualTo("second");
+    assertThat(resolveFor(KEY_A, WS_A)).containsExactly("second", "last_known");
   }
 }

@@ -58,9 +58,6 @@ class SessionPurgeTest {
     database.pool().preparedQuery("""
         INSERT INTO invite_sessions (workspace_id, telegram_id, session_id, created_at)
         VALUES ($1, $4, $2, now() - make_interval(hours => $3))""").execute(row).await();
-    database.pool().preparedQuery("""
-        INSERT INTO last_sessions (workspace_id, telegram_id, session_id, updated_at)
-        VALUES ($1, $4, $2, now() - make_interval(hours => $3))""").execute(row).await();
   }
 
   private List<String> left(String table) {
@@ -72,7 +69,7 @@ class SessionPurgeTest {
 
   @Test
   @DisplayName("each workspace keeps its sessions for its window plus 7 days; older ones go, in batches, from all "
-      + "three tables; an unconfigured workspace's are kept as long as the longest")
+      + "both tables; an unconfigured workspace's are kept as long as the longest")
   void purgedPastTheWindows(Vertx vertx) {
     open(vertx);
     SessionStore sessions = new SessionStore(database.pool());
@@ -92,7 +89,7 @@ class SessionPurgeTest {
     sessionsAged(GONE, 38 * day);
     List<String> kept = List.of("1111-1", "1111-120", "1111-191", "2222-216", "2222-887", "3333-864");
 
-    assertThat(sessions.purge(RETENTION, 2).await()).as("5 rows in each of 3 tables").isEqualTo(15);
+    assertThat(sessions.purge(RETENTION, 2).await()).as("5 rows in each of 2 tables").isEqualTo(10);
     for (String table : SessionStore.AGED.keySet()) {
       assertThat(left(table)).as(table).containsExactlyElementsOf(kept);
     }

@@ -196,7 +196,7 @@ public final class TestApp {
   public void truncate() {
     for (int attempt = 1; ; attempt++) {
       try {
-        pool().query("TRUNCATE events, idempotency_keys, click_sessions, invite_sessions, last_sessions, deliveries, "
+        pool().query("TRUNCATE events, idempotency_keys, click_sessions, invite_sessions, deliveries, "
             + "integration_pauses, telegram_invite_links, telegram_outbox")
             .execute().await();
         return;
