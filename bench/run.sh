@@ -7,10 +7,11 @@
 #   bench/run.sh --soak     scenario (a) until 20 million events are stored (BENCH_SOAK_EVENTS), printing the
 #                           insert rate of each million
 #   bench/run.sh --parts    also prices each part of the service's insert statement: PostgreSQL alone with partition
-#                           routing, without the (workspace_id, event_id) index, with the last_sessions upsert, and
-#                           the whole statement (bench/PgCeiling.java variants)
+#                           routing (the service's statement), without the (workspace_id, event_id) index, with the
+#                           last_sessions upsert and with an empty outbox insert (bench/PgCeiling.java variants)
 # Environment: DATABASE_URL (an external PostgreSQL instead of the embedded one), BENCH_PORT (default 18080),
-# BENCH_KEEP=1 (keep the work directory with the logs).
+# BENCH_KEEP=1 (keep the work directory with the logs), BENCH_HTTP_SERVER_METRICS=true (the service with Vert.x's
+# per-request HTTP server meters, management.http_server_metrics, to price them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -70,7 +71,8 @@ unlimited='{"per_second": 1000000, "burst": 1000000}'
 cat > "$work/config.json" << EOF
 {
   "http": {"host": "127.0.0.1", "port": $port},
-  "management": {"host": "127.0.0.1", "port": $management_port},
+  "management": {"host": "127.0.0.1", "port": $management_port,
+                 "http_server_metrics": ${BENCH_HTTP_SERVER_METRICS:-false}},
   "database": {"data_dir": "$work/postgres"${BENCH_DATABASE:+, $BENCH_DATABASE}},
   "workspaces": [
     {"id": "$plain_ws", "name": "bench", "api_keys": ["$(printf '%s' "$key" | java -jar "$jar" hash-key)"],
@@ -355,7 +357,7 @@ rows = [json.loads(line) for line in open(sys.argv[1])]
 print(max(1, round(next(r for r in rows if r["scenario"] == "a-session-supplied")["per_commit"])))' "$results")
 ceiling_postgres "$a_batch"
 if [ "$parts" = 1 ]; then
-  for variant in partitioned partitioned-no-workspace-index last-sessions service; do
+  for variant in partitioned partitioned-no-workspace-index last-sessions empty-outbox; do
     ceiling_postgres "$a_batch" "$variant" "pg-$variant"
   done
 fi
@@ -401,8 +403,9 @@ print("\nceiling-durable: its own process in the service column (it has no heap 
       "are its commit times, events/commit is the commit size the service reached in the first (a) row")
 errors = sum(r.get("errors", 0) for r in rows if r["scenario"] != "ceiling-401")
 if any(r["scenario"].startswith("pg-") for r in rows):
-    print("\npg-*: bench/PgCeiling.java's variants at the same commit size, each adding one part of the service's "
-          "statement (partition routing, the workspace index, the last_sessions upsert, the empty outbox insert)")
+    print("\npg-*: bench/PgCeiling.java's variants at the same commit size, each adding or taking one part of the "
+          "insert statement: partition routing (the service's statement), without the workspace index, with the "
+          "last_sessions upsert (before V14), with the empty outbox insert (before V14)")
 print(f"\nrequests answered other than 200 in the stored scenarios and the durable ceiling: {errors}")
 
 # The targets, each read in this run: shares of the durable ceiling, never absolute times.

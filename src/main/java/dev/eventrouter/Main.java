@@ -149,7 +149,7 @@ public final class Main {
       return 1;
     }
     PrometheusMeterRegistry metrics = ServiceMetrics.registry();
-    VertxOptions options = ServiceMetrics.options();
+    VertxOptions options = ServiceMetrics.options(initial.management().httpServerMetrics());
     VertxBuilder builder = ServiceMetrics.builder(metrics);
     Vertx vertx;
     ClusterManager clusterManager = null;

@@ -31,12 +31,17 @@ public final class ServiceMetrics {
     return metrics;
   }
 
-  public static VertxOptions options() {
-    return new VertxOptions().setMetricsOptions(new MicrometerMetricsOptions()
+  /** @param httpServerMetrics whether Vert.x's per-request HTTP server meters are kept (management config) */
+  public static VertxOptions options(boolean httpServerMetrics) {
+    MicrometerMetricsOptions metrics = new MicrometerMetricsOptions()
         .setEnabled(true)
         // Event-bus metrics re-register a gauge for every reply handler (one per request here): measurable
-        // CPU for little insight. HTTP server, pool and client metrics stay.
-        .addDisabledMetricsCategory(MetricsDomain.EVENT_BUS));
+        // CPU for little insight. Pool and client metrics stay.
+        .addDisabledMetricsCategory(MetricsDomain.EVENT_BUS);
+    if (!httpServerMetrics) {
+      metrics.addDisabledMetricsCategory(MetricsDomain.HTTP_SERVER);
+    }
+    return new VertxOptions().setMetricsOptions(metrics);
   }
 
   /** A Vert.x builder whose metrics go to the registry. */

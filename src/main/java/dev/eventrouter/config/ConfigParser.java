@@ -24,7 +24,7 @@ public final class ConfigParser {
       Set.of("host", "port", "max_body_bytes", "instances", "request_timeout_ms", "trusted_proxies",
           "publishable_rate_limit", "publishable_share", "idle_timeout_s", "read_timeout_ms", "max_connections",
           "max_buffered_bytes");
-  private static final Set<String> MANAGEMENT_KEYS = Set.of("host", "port", "token");
+  private static final Set<String> MANAGEMENT_KEYS = Set.of("host", "port", "token", "http_server_metrics");
   /** A bearer token: long enough not to be guessed, in the characters a header carries unquoted. */
   private static final Pattern TOKEN = Pattern.compile("[A-Za-z0-9._~+/=-]{24,256}");
   /** An IPv4 or IPv6 address, optionally /prefix (checked further by trustedProxies). */
@@ -192,7 +192,9 @@ public final class ConfigParser {
           + "it out of the file)");
     }
     return new ManagementConfig(r.string(json, "host", "management.host", "127.0.0.1"),
-        (int) r.integer(json, "port", "management.port", ManagementConfig.DEFAULT_PORT, 0, 65535), token);
+        (int) r.integer(json, "port", "management.port", ManagementConfig.DEFAULT_PORT, 0, 65535), token,
+        r.bool(json, "http_server_metrics", "management.http_server_metrics",
+            ManagementConfig.DEFAULT_HTTP_SERVER_METRICS));
   }
 
   /** IP addresses or CIDR blocks, each checked (an address literal; a prefix no longer than the address). */

@@ -163,7 +163,7 @@ class ConfigTest {
     assertThat(config.workspaces().get(0).rateLimit()).isEqualTo(RateLimitConfig.DEFAULT);
     assertThat(config.http().publishableShare()).isEqualTo(0.5);
     assertThat(config.http().limits()).isEqualTo(new HttpConfig.ServerLimits(60, 10_000, 4096, 64L * 1024 * 1024));
-    assertThat(config.management()).isEqualTo(new ManagementConfig("127.0.0.1", 9464, null));
+    assertThat(config.management()).isEqualTo(new ManagementConfig("127.0.0.1", 9464, null, false));
   }
 
   @Test
@@ -173,11 +173,11 @@ class ConfigTest {
     config.getJsonObject("http").put("publishable_share", 1).put("idle_timeout_s", 1).put("read_timeout_ms", 100)
         .put("max_connections", 1).put("max_buffered_bytes", 1024);
     config.put("management", new JsonObject().put("host", "0.0.0.0").put("port", 0)
-        .put("token", "${MGMT_TOKEN}"));
+        .put("token", "${MGMT_TOKEN}").put("http_server_metrics", true));
     AppConfig resolved = resolve(config, Map.of("MGMT_TOKEN", "t".repeat(24)));
     assertThat(resolved.http().publishableShare()).isEqualTo(1.0);
     assertThat(resolved.http().limits()).isEqualTo(new HttpConfig.ServerLimits(1, 100, 1, 1024));
-    assertThat(resolved.management()).isEqualTo(new ManagementConfig("0.0.0.0", 0, "t".repeat(24)));
+    assertThat(resolved.management()).isEqualTo(new ManagementConfig("0.0.0.0", 0, "t".repeat(24), true));
     config.getJsonObject("http").put("idle_timeout_s", 3600).put("read_timeout_ms", 600_000)
         .put("max_connections", 1_000_000).put("max_buffered_bytes", 64L * 1024 * 1024 * 1024)
         .put("publishable_share", 0.01);

@@ -58,7 +58,7 @@ class ServerHardeningTest {
   /** A service whose http section is changed by {@code http}, on a Vert.x of its own with metrics. */
   private TestApp start(Consumer<JsonObject> http) {
     PrometheusMeterRegistry metrics = ServiceMetrics.registry();
-    vertx = ServiceMetrics.builder(metrics).with(ServiceMetrics.options()).build();
+    vertx = ServiceMetrics.builder(metrics).with(ServiceMetrics.options(true)).build();
     JsonObject config = TestApp.config(databaseUrl);
     http.accept(config.getJsonObject("http"));
     config.getJsonArray("workspaces").getJsonObject(0)
