@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Throughput benchmark of the packaged service: see bench/README.md.
-#   bench/run.sh            full run: the ceiling and scenarios (a), (b), (c), about 4 minutes
+#   bench/run.sh            full run: the ceilings and scenarios (a), (b), (c), about 7 minutes
 #   bench/run.sh --smoke    the same table in small, a few seconds a scenario (exercised by BenchSmokeIT)
-#   bench/run.sh --profile  also records the service with JDK Flight Recorder during scenario (a) at the higher
+#   bench/run.sh --profile  also records the service (scenario (a)) and the durable ceiling with JDK Flight Recorder, at the higher
 #                           connection count and prints its hottest frames
 #   bench/run.sh --soak     scenario (a) until 20 million events are stored (BENCH_SOAK_EVENTS), printing the
 #                           insert rate of each million
@@ -177,8 +177,8 @@ run() {
   local stored0 commits0 pg svc0 pg0 fake0 all0 peak=0 h
   stored0=$(stored); commits0=$(commits); pg=$(postgres_pids)
   svc0=$(ticks "$at_pid"); pg0=$(ticks $pg); fake0=$(ticks "$fake_pid"); all0=$(machine_ticks)
-  [ "$record" = 1 ] && "$jdk_bin/jcmd" "$at_pid" JFR.start name=bench settings=default \
-    filename="$work/service.jfr" > /dev/null
+  [ "$record" = 1 ] && "$jdk_bin/jcmd" "$at_pid" JFR.start name=bench settings=profile \
+    filename="$work/$name.jfr" > /dev/null
   local seconds=$duration started=$SECONDS backlog="$work/backlog-$name.txt"
   [ "$forwarded" = 1 ] && seconds=$forward_duration
   : > "$backlog"
@@ -345,6 +345,8 @@ wait_for "http://127.0.0.1:$ceiling_port/stats" 60
 target=ceiling
 run ceiling-durable "$plain_ws" "$key" 1 "$high" 0
 run ceiling-durable "$plain_ws" "$key" 1 "$low" 0
+# Its profile beside the service's: the same load, recorded the same way.
+[ "$profile" = 1 ] && run ceiling-profiled "$plain_ws" "$key" 1 "$high" 0 1
 target=service
 kill "$ceiling_pid"; wait "$ceiling_pid" 2> /dev/null || true; ceiling_pid=
 run a-session-supplied "$plain_ws" "$key" 1 "$high" 0
@@ -435,10 +437,13 @@ print(f"  heap: peak {peak:.0f} MB (target 512 MB at most): {verdict(peak <= 512
 EOF
 
 if [ "$profile" = 1 ]; then
-  "$jdk_bin/jfr" print --json --events jdk.ExecutionSample "$work/service.jfr" > "$work/samples.json"
-  python3 - "$work/samples.json" "$work/service.jfr" << 'EOF'
+  for recorded in ceiling-profiled a-profiled; do
+    "$jdk_bin/jfr" print --json --events jdk.ExecutionSample "$work/$recorded.jfr" > "$work/$recorded.json"
+  done
+  python3 - "$work" "$results" << 'EOF'
 import collections, json, sys
-events = json.load(open(sys.argv[1]))["recording"]["events"]
+work, results = sys.argv[1:]
+rows = {r["scenario"]: r for r in (json.loads(line) for line in open(results))}
 def name(frame):
     method = frame["method"]
     return method["type"]["name"].replace("/", ".") + "." + method["name"]
@@ -447,22 +452,50 @@ LIBRARIES = ["dev.eventrouter", "io.netty", "com.fasterxml.jackson", "io.vertx.p
              "java.util.regex", "java.util", "java.lang", "jdk", "sun"]
 def library(frame_name):
     return next((lib for lib in LIBRARIES if frame_name.startswith(lib + ".")), "other")
-top, ours, threads, libraries = (collections.Counter() for _ in range(4))
-for event in events:
-    frames = event["values"]["stackTrace"]["frames"]
-    if not frames:
-        continue
-    top[name(frames[0])] += 1
-    libraries[library(name(frames[0]))] += 1
-    mine = next((name(f) for f in frames if name(f).startswith("dev.eventrouter.")), "(no dev.eventrouter frame)")
-    ours[mine] += 1
-    threads[event["values"]["sampledThread"]["javaName"].rstrip("0123456789-")] += 1
-total = sum(top.values())
-print(f"\nprofile of scenario (a) (a-profiled above): {total} CPU samples, recording kept at {sys.argv[2]} (BENCH_KEEP=1)")
-for title, counter in (("by library (top frame)", libraries), ("hottest frames", top),
-                       ("nearest dev.eventrouter frame", ours), ("threads", threads)):
-    print(f"\n{title}:")
-    for key, count in counter.most_common(15):
-        print(f"  {count / total:6.1%}  {key}")
+def profile(recorded):
+    events = json.load(open(f"{work}/{recorded}.json"))["recording"]["events"]
+    top, ours, libraries = (collections.Counter() for _ in range(3))
+    for event in events:
+        frames = event["values"]["stackTrace"]["frames"]
+        if not frames:
+            continue
+        top[name(frames[0])] += 1
+        libraries[library(name(frames[0]))] += 1
+        ours[next((name(f) for f in frames if name(f).startswith("dev.eventrouter.")),
+                  "(no dev.eventrouter frame)")] += 1
+    return sum(top.values()), top, ours, libraries
+# Each side's CPU per event comes from its unrecorded row at the same connections; the profile splits it.
+sides = [("ceiling-durable", "ceiling-profiled"), ("a-session-supplied", "a-profiled")]
+conns = rows["a-profiled"]["connections"]
+unrecorded = {}
+for line in open(results):
+    r = json.loads(line)
+    if r["connections"] == conns and r["scenario"] in ("ceiling-durable", "a-session-supplied"):
+        unrecorded[r["scenario"]] = r["cpu"]["service"] / r["per_second"] * 1e6
+profiles = {plain: profile(recorded) for plain, recorded in sides}
+print(f"\nprofiles at {conns} connections (JFR, recorded in runs of their own): the JVM's CPU per stored event split "
+      f"by the library of the top frame, the durable ceiling beside the service")
+print("\n| library (top frame) | ceiling-durable µs/event | service µs/event | difference |")
+print("|---|---|---|---|")
+libs = set()
+for total, top, ours, libraries in profiles.values():
+    libs |= set(libraries)
+def micros(plain, lib):
+    total, _, _, libraries = profiles[plain]
+    return libraries[lib] / total * unrecorded[plain] if total else 0
+for lib in sorted(libs, key=lambda l: micros("ceiling-durable", l) - micros("a-session-supplied", l)):
+    c, a = micros("ceiling-durable", lib), micros("a-session-supplied", lib)
+    print(f"| {lib} | {c:.1f} | {a:.1f} | {a - c:+.1f} |")
+print(f"| **all** | {unrecorded['ceiling-durable']:.1f} | {unrecorded['a-session-supplied']:.1f} | "
+      f"{unrecorded['a-session-supplied'] - unrecorded['ceiling-durable']:+.1f} |")
+for plain, recorded in sides:
+    total, top, ours, _ = profiles[plain]
+    print(f"\n{recorded}: {total} CPU samples, recording kept at {work}/{recorded}.jfr (BENCH_KEEP=1)")
+    for title, counter in (("hottest frames", top), ("nearest dev.eventrouter frame", ours)):
+        if plain == "ceiling-durable" and title.startswith("nearest"):
+            continue
+        print(f"  {title}:")
+        for key, count in counter.most_common(12):
+            print(f"    {count / total:6.1%}  {key}")
 EOF
 fi
