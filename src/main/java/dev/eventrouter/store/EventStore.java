@@ -28,8 +28,8 @@ import java.util.function.Supplier;
  */
 public final class EventStore implements EventWriter {
 
-  /** The events rows of a batch, column by column. */
-  private static final String EVENT_ROWS = """
+  /** A batch none of whose events has a delivery to make (no integration takes them): the events rows alone. */
+  static final String INSERT_EVENTS = """
       INSERT INTO events (event_id, workspace_id, event_name, telegram_id, session_id, session_source, value,
                           currency, user_data, idempotency_key, status, received_at, limited_data_use)
       SELECT event_id, workspace_id, event_name, telegram_id, session_id, session_source, value::numeric,
@@ -39,11 +39,8 @@ public final class EventStore implements EventWriter {
              AS t(event_id, workspace_id, event_name, telegram_id, session_id, session_source, value, currency,
                   user_data, idempotency_key, received_at, limited_data_use)""";
 
-  /** A batch none of whose events has a delivery to make (no integration takes them): the events alone. */
-  static final String INSERT_EVENTS = EVENT_ROWS;
-
   /** A batch with deliveries: the events and, in the same statement, the outbox rows of the events inserted. */
-  static final String INSERT_EVENTS_WITH_OUTBOX = "WITH inserted AS (\n" + EVENT_ROWS + """
+  static final String INSERT_EVENTS_WITH_OUTBOX = "WITH inserted AS (\n" + INSERT_EVENTS + """
 
           RETURNING event_id, workspace_id)
       INSERT INTO deliveries (event_id, workspace_id, integration_id, network, mapped_event, status, next_attempt_at)
