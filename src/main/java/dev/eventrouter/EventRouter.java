@@ -1,6 +1,7 @@
 package dev.eventrouter;
 
 import dev.eventrouter.config.AppConfig;
+import dev.eventrouter.conversion.ConversionVerticle;
 import dev.eventrouter.config.DemoKey;
 import dev.eventrouter.event.EventIds;
 import dev.eventrouter.config.LiveConfig;
@@ -112,6 +113,8 @@ public final class EventRouter {
       if (ingest) {
         chain = chain.compose(id -> vertx.deployVerticle(new SessionVerticle(database, ids, live, metrics,
                 writers.apply(database))))
+            .onSuccess(deployments::add);
+        chain = chain.compose(id -> vertx.deployVerticle(new ConversionVerticle(database, ids, live, metrics)))
             .onSuccess(deployments::add);
       }
       if (forward) {

@@ -61,6 +61,31 @@ public final class Addresses {
    */
   public static final String CONFIG_RELOADED = "event-router.config.reloaded";
 
+  /**
+   * HttpVerticle -> ConversionVerticle: a partner's postback (a {@code Postback} as JSON), answered with the short
+   * answer the partner gets once it is logged (and, when it matched, its conversion stored).
+   */
+  public static final String POSTBACKS_RECORD = "event-router.postbacks.record";
+
+  /**
+   * HttpVerticle -> ConversionVerticle: {@code {"workspace_id", "before", "outcome", "limit"}}, answered with a page
+   * of the workspace's postbacks, newest first.
+   */
+  public static final String POSTBACKS_LIST = "event-router.postbacks.list";
+
+  /**
+   * Published to this node by the SessionVerticle when it stored a click or invite session
+   * ({@code {"workspace_id", "session_id"}}): the ConversionVerticle matches the postbacks that waited for it. Safe
+   * to lose: its periodic sweep finds them too.
+   */
+  public static final String SESSIONS_SAVED = "event-router.sessions.saved";
+
+  /**
+   * HttpVerticle -> ConversionVerticle: {@code {"workspace_id", "telegram_id"}}, a subscriber left the workspace's
+   * channel; answered once their JoinRequest conversion (if one is within the unsubscribe window) is rejected.
+   */
+  public static final String TELEGRAM_LEFT = "event-router.telegram.left";
+
   /** Published when deliveries of a network are due, to wake its ForwarderVerticles (any node may claim them). */
   public static String deliveriesDue(String network) {
     return "event-router.deliveries.due." + network;

@@ -17,6 +17,8 @@ import java.util.Set;
  * @param webhook       a webhook's request (its HMAC secret is {@code accessToken}); null for the ad networks
  * @param allowPrivateNetwork whether its requests may go to loopback, link-local and private addresses (a receiver
  *                      or a test double on the operator's own network); false: public addresses only
+ * @param sendOn        the conversion statuses that forward an event: Meta and TikTok get a conversion once, at the
+ *                      first of them it reaches; a webhook gets every change to one of them
  */
 public record IntegrationConfig(String id, Network network, String pixel, String accessToken, String apiBase,
                                 String apiVersion, String source, String pageUrl, String testEventCode,
@@ -25,14 +27,34 @@ public record IntegrationConfig(String id, Network network, String pixel, String
                                 Set<String> events,
                                 DataProcessing dataProcessing,
                                 WebhookConfig webhook,
-                                boolean allowPrivateNetwork) {
+                                boolean allowPrivateNetwork,
+                                Set<String> sendOn) {
+
+  /**
+   * What an integration forwards when its config names no {@code send_on}: the ad networks approved conversions only
+   * (as trackers post back by default, BeMob's "only Approved", since neither network can take one back), a webhook
+   * every status, so the advertiser's tracker learns of each change. Events without a status are approved, so both
+   * forward them as before statuses existed.
+   */
+  public static Set<String> defaultSendOn(Network network) {
+    return network == Network.WEBHOOK ? Set.copyOf(ConversionStatus.ALL) : Set.of(ConversionStatus.APPROVED);
+  }
+
+  /** An integration with the default {@code send_on} of its network. */
+  public IntegrationConfig(String id, Network network, String pixel, String accessToken, String apiBase,
+                           String apiVersion, String source, String pageUrl, String testEventCode, boolean enabled,
+                           boolean dryRun, Set<String> events, DataProcessing dataProcessing, WebhookConfig webhook,
+                           boolean allowPrivateNetwork) {
+    this(id, network, pixel, accessToken, apiBase, apiVersion, source, pageUrl, testEventCode, enabled, dryRun, events,
+        dataProcessing, webhook, allowPrivateNetwork, defaultSendOn(network));
+  }
 
   /** An integration whose requests go to public addresses only. */
   public IntegrationConfig(String id, Network network, String pixel, String accessToken, String apiBase,
                            String apiVersion, String source, String pageUrl, String testEventCode, boolean enabled,
                            boolean dryRun, Set<String> events, DataProcessing dataProcessing, WebhookConfig webhook) {
     this(id, network, pixel, accessToken, apiBase, apiVersion, source, pageUrl, testEventCode, enabled, dryRun, events,
-        dataProcessing, webhook, false);
+        dataProcessing, webhook, false, defaultSendOn(network));
   }
 
   /** Whether an event of this name gets a delivery to this integration. */
@@ -40,10 +62,20 @@ public record IntegrationConfig(String id, Network network, String pixel, String
     return events == null || events.contains(eventName);
   }
 
+  /** Whether a conversion of this status is forwarded. */
+  public boolean sendsOn(String status) {
+    return sendOn.contains(status);
+  }
+
+  /** Whether each conversion goes once (an ad network) rather than with every change of status (a webhook). */
+  public boolean sendsOnce() {
+    return network != Network.WEBHOOK;
+  }
+
   /** This integration sending with another test_event_code (a credential test's). */
   public IntegrationConfig withTestEventCode(String code) {
     return new IntegrationConfig(id, network, pixel, accessToken, apiBase, apiVersion, source, pageUrl, code, enabled,
-        dryRun, events, dataProcessing, webhook, allowPrivateNetwork);
+        dryRun, events, dataProcessing, webhook, allowPrivateNetwork, sendOn);
   }
 
   /** Never print the token. */

@@ -18,17 +18,18 @@ import java.util.regex.Pattern;
 final class IntegrationParser {
 
   private static final Set<String> COMMON_INTEGRATION_KEYS = Set.of("id", "type", "access_token", "api_base",
-      "test_event_code", "enabled", "dry_run", "events", "limited_data_use", "allow_private_network");
+      "test_event_code", "enabled", "dry_run", "events", "limited_data_use", "allow_private_network", "send_on");
   private static final Set<String> META_KEYS = union(COMMON_INTEGRATION_KEYS, "pixel_id", "api_version",
       "action_source", "data_processing_options_country", "data_processing_options_state");
   private static final Set<String> TIKTOK_KEYS = union(COMMON_INTEGRATION_KEYS, "pixel_code", "event_source",
       "page_url");
   private static final Set<String> WEBHOOK_KEYS = Set.of("id", "type", "url", "method", "headers", "secret",
-      "event_map", "enabled", "dry_run", "events", "allow_private_network");
+      "event_map", "enabled", "dry_run", "events", "allow_private_network", "send_on");
   private static final Set<String> WEBHOOK_METHODS = Set.of("POST", "PUT", "GET");
   /** Set by the service itself: the body's type and length, the signature. */
   private static final Set<String> RESERVED_HEADERS = Set.of("content-type", "content-length", "host",
-      "transfer-encoding", "connection", "x-event-router-signature", "x-event-router-event-id");
+      "transfer-encoding", "connection", "x-event-router-signature", "x-event-router-event-id",
+      "x-event-router-change");
   private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}");
   private static final Pattern URL_PLACEHOLDER = Pattern.compile("\\{([^{}]*)}");
   /** An HMAC-SHA256 key shorter than this is easy to guess. */
@@ -104,7 +105,14 @@ final class IntegrationParser {
         r.bool(json, "dry_run", path + ".dry_run", false),
         r.strings(json, "events", path + ".events", WorkspaceParser.EVENT_NAME,
             "an event name (1 to 50 letters, digits, _ - or spaces)"),
-        dataProcessing(json, path), null, allowPrivate);
+        dataProcessing(json, path), null, allowPrivate, sendOn(json, path, network));
+  }
+
+  /** The statuses that forward a conversion; the network's default when absent. */
+  private Set<String> sendOn(JsonObject json, String path, Network network) {
+    Set<String> statuses = r.strings(json, "send_on", path + ".send_on",
+        Pattern.compile(String.join("|", ConversionStatus.ALL)), "a status: " + String.join(", ", ConversionStatus.ALL));
+    return statuses == null ? IntegrationConfig.defaultSendOn(network) : Set.copyOf(statuses);
   }
 
   /**
@@ -141,7 +149,7 @@ final class IntegrationParser {
         r.bool(json, "dry_run", path + ".dry_run", false),
         r.strings(json, "events", path + ".events", WorkspaceParser.EVENT_NAME,
             "an event name (1 to 50 letters, digits, _ - or spaces)"),
-        DataProcessing.NONE, webhook, allowPrivate);
+        DataProcessing.NONE, webhook, allowPrivate, sendOn(json, path, Network.WEBHOOK));
   }
 
   /**

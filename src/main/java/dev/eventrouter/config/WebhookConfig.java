@@ -14,9 +14,13 @@ import java.util.Map;
  */
 public record WebhookConfig(String url, String method, Map<String, String> headers, Map<String, String> eventMap) {
 
-  /** What a URL may name: the event's fields, the mapped name, and the click ids of its session. */
+  /**
+   * What a URL may name: the event's fields, the mapped name, the click ids of its session, and its conversion's
+   * status, status before this change and value at it ({status}, {previous_status}, {value}).
+   */
   public static final List<String> PLACEHOLDERS = List.of("event_id", "event_name", "mapped_event", "workspace_id",
-      "telegram_id", "session_id", "value", "currency", "received_at", "fbclid", "fbc", "fbp", "ttclid", "ttp");
+      "telegram_id", "session_id", "value", "currency", "received_at", "fbclid", "fbc", "fbp", "ttclid", "ttp",
+      "status", "previous_status");
 
   /** The name an event goes to the receiver under. */
   public String eventName(String sent) {

@@ -12,13 +12,32 @@ import java.util.UUID;
  * @param integrations          where its events are forwarded
  * @param eventMap              overrides and additions to the default mapping table, by our event name
  * @param telegram              its bot's webhook settings, or null when it has no Telegram connector
+ * @param postbackSources       the partners that report its conversions by URL
+ * @param unsubscribeWindowDays a subscriber who joined the channel through a per-visitor link and leaves within this
+ *                              many days turns the JoinRequest conversion to rejected; 0 turns this off
  */
 public record WorkspaceConfig(UUID id, String name, List<byte[]> apiKeyHashes, List<PublishableKey> publishableKeys,
                               RateLimitConfig rateLimit,
                               String botName, int attributionWindowDays, List<IntegrationConfig> integrations,
-                              Map<String, EventMappingOverride> eventMap, TelegramConfig telegram) {
+                              Map<String, EventMappingOverride> eventMap, TelegramConfig telegram,
+                              List<PostbackSource> postbackSources, int unsubscribeWindowDays) {
 
   public static final int DEFAULT_ATTRIBUTION_WINDOW_DAYS = 28;
+  public static final int DEFAULT_UNSUBSCRIBE_WINDOW_DAYS = 7;
+
+  /** A workspace without postback sources, with the default unsubscribe window. */
+  public WorkspaceConfig(UUID id, String name, List<byte[]> apiKeyHashes, List<PublishableKey> publishableKeys,
+                         RateLimitConfig rateLimit, String botName, int attributionWindowDays,
+                         List<IntegrationConfig> integrations, Map<String, EventMappingOverride> eventMap,
+                         TelegramConfig telegram) {
+    this(id, name, apiKeyHashes, publishableKeys, rateLimit, botName, attributionWindowDays, integrations, eventMap,
+        telegram, List.of(), DEFAULT_UNSUBSCRIBE_WINDOW_DAYS);
+  }
+
+  /** The postback source of this id, or null. */
+  public PostbackSource postbackSource(String sourceId) {
+    return postbackSources.stream().filter(s -> s.id().equals(sourceId)).findFirst().orElse(null);
+  }
 
   @Override
   public String toString() {

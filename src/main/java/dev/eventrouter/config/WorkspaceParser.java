@@ -21,7 +21,8 @@ final class WorkspaceParser {
   /** An event name as the networks take it, and as an integration's {@code events} list names ours. */
   static final Pattern EVENT_NAME = Pattern.compile("[A-Za-z0-9_ -]{1,50}");
   private static final Set<String> WORKSPACE_KEYS = Set.of("id", "name", "api_keys", "publishable_keys",
-      "rate_limit", "bot_name", "attribution_window_days", "integrations", "event_map", "telegram");
+      "rate_limit", "bot_name", "attribution_window_days", "integrations", "event_map", "telegram",
+      "postback_sources", "unsubscribe_window_days");
   private static final Set<String> TELEGRAM_KEYS = Set.of("webhook_secret", "start_event", "bot_token", "channel_id",
       "invite_link_pool", "approve_join_requests", "api_base", "pass_through");
   private static final Set<String> PASS_THROUGH_KEYS = Set.of("url", "secret_token");
@@ -47,12 +48,14 @@ final class WorkspaceParser {
 
   private final JsonReader r;
   private final IntegrationParser integrationParser;
+  private final PostbackSourceParser postbackParser;
   /** Every key hash seen so far, in any workspace, with where: one key may open one workspace only. */
   private final Map<String, String> seenKeys = new HashMap<>();
 
   WorkspaceParser(JsonReader reader) {
     this.r = reader;
     this.integrationParser = new IntegrationParser(reader);
+    this.postbackParser = new PostbackSourceParser(reader, this::keyHash);
   }
 
   List<WorkspaceConfig> workspaces(Object value) {
@@ -77,9 +80,13 @@ final class WorkspaceParser {
     Map<String, EventMappingOverride> eventMap =
         eventMap(r.object(json, "event_map", path + ".event_map"), path + ".event_map");
     TelegramConfig telegram = telegram(json.getValue("telegram"), path + ".telegram");
+    List<PostbackSource> postbacks = r.uniqueObjects(json.getValue("postback_sources"), path + ".postback_sources",
+        postbackParser::source, PostbackSource::id, "postback source");
+    int unsubscribeWindow = (int) r.integer(json, "unsubscribe_window_days", path + ".unsubscribe_window_days",
+        WorkspaceConfig.DEFAULT_UNSUBSCRIBE_WINDOW_DAYS, 0, 3650);
     return id == null ? null
         : new WorkspaceConfig(id, name, keys, publishable, rateLimit, botName, window, integrations, eventMap,
-            telegram);
+            telegram, postbacks, unsubscribeWindow);
   }
 
   /** The Telegram connector's settings, or null when the workspace has none. */

@@ -17,7 +17,10 @@ public record UserDataMapping(Function<List<String>, Object> externalIds, List<U
 
   /** The network's user object for this delivery. */
   public JsonObject user(ClaimedDelivery job) {
-    JsonObject user = new JsonObject().put("external_id", externalIds.apply(UserField.externalIds(job)));
+    List<String> ids = UserField.externalIds(job);
+    // A partner's conversion whose Telegram user is not known has no id: the click's keys carry the match alone.
+    JsonObject user = ids.isEmpty() ? new JsonObject()
+        : new JsonObject().put("external_id", externalIds.apply(ids));
     UserField.putAll(fields, job, user);
     KnownValue.putAll(known, job, user);
     return user;

@@ -40,12 +40,14 @@ public record UserField(String key, String wireName, UnaryOperator<String> rule,
   }
 
   /**
-   * The user's ids, hashed: the telegram id's (decimal), then the sender's own external_id when given (trimmed only,
+   * The user's ids, hashed: the telegram id's (decimal) when known, then the sender's own external_id when given (trimmed only,
    * see {@link Normalize#externalId}).
    */
   public static List<String> externalIds(ClaimedDelivery job) {
     List<String> ids = new ArrayList<>(2);
-    ids.add(Sha256.hex(Long.toString(job.telegramId())));
+    if (job.telegramId() != null) {
+      ids.add(Sha256.hex(Long.toString(job.telegramId())));
+    }
     String raw = job.userValue("external_id");
     String external = raw == null ? null : Normalize.hashed(raw, Normalize::externalId);
     if (external != null) {

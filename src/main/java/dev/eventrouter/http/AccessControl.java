@@ -30,6 +30,8 @@ public final class AccessControl {
   private volatile RateLimiter rateLimiter;
   private volatile Handler<RoutingContext> cors;
   private volatile Map<UUID, WorkspaceConfig> byId;
+  private volatile PostbackSources postbacks;
+  private final LongSupplier nanoClock;
 
   public AccessControl(List<WorkspaceConfig> workspaces, LongSupplier nanoClock) {
     this(workspaces, new HttpConfig("127.0.0.1", 0, 1, 1, 1), nanoClock);
@@ -42,6 +44,8 @@ public final class AccessControl {
     rateLimiter = new RateLimiter(workspaces, http.publishableShare(), nanoClock);
     cors = cors(workspaces);
     byId = byId(workspaces);
+    this.nanoClock = nanoClock;
+    postbacks = new PostbackSources(workspaces, nanoClock, null);
   }
 
   /** Keys are replaced; rate-limit buckets carry over for the workspaces whose limit is unchanged. */
@@ -50,6 +54,17 @@ public final class AccessControl {
     rateLimiter = rateLimiter.reloaded(workspaces);
     cors = cors(workspaces);
     byId = byId(workspaces);
+    postbacks = new PostbackSources(workspaces, nanoClock, postbacks);
+  }
+
+  /** The postback source whose URL token this is, or null. */
+  PostbackSources.Entry postbackSource(String token) {
+    return postbacks.find(token);
+  }
+
+  /** The per-source limit of postbacks: 0, or the seconds to wait. */
+  long tryAcquirePostback(PostbackSources.Entry source) {
+    return postbacks.tryAcquire(source);
   }
 
   private static Map<UUID, WorkspaceConfig> byId(List<WorkspaceConfig> workspaces) {

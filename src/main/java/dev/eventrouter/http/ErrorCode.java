@@ -10,6 +10,9 @@ public enum ErrorCode {
   BAD_REQUEST(400, "bad_request", "The request is not valid HTTP or its path cannot be read."),
   INVALID_JSON(400, "invalid_json", "The request body is not a JSON object."),
   VALIDATION_FAILED(400, "validation_failed", "The request has invalid fields; see details."),
+  MACRO_NOT_EXPANDED(400, "macro_not_expanded",
+      "A postback parameter still holds the partner's macro (such as {subid}): the partner did not fill it in. Fix "
+          + "the macro's name in the postback URL at the partner."),
   UNAUTHORIZED(401, "unauthorized", "Missing or unknown x-api-key."),
   FORBIDDEN(403, "forbidden", "This API key does not belong to the workspace named in the request."),
   NOT_FOUND(404, "not_found", "No such resource."),

@@ -1,5 +1,6 @@
 package dev.eventrouter.http;
 
+import dev.eventrouter.common.LogSafe;
 import dev.eventrouter.bus.BusHeaders;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
@@ -66,7 +67,7 @@ public final class ErrorResponder implements Handler<RoutingContext> {
     if (error.code() == ErrorCode.INTERNAL_ERROR) {
       // In the message for a text log, and as its own field (MDC) for a JSON one.
       try (MDC.MDCCloseable ignored = MDC.putCloseable(BusHeaders.REQUEST_ID, RequestIds.of(rc))) {
-        LOG.error("request {} {} {} failed", RequestIds.of(rc), rc.request().method(), rc.request().path(),
+        LOG.error("request {} {} {} failed", RequestIds.of(rc), rc.request().method(), LogSafe.path(rc.request().path()),
             rc.failure());
       }
     }

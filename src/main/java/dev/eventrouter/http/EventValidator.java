@@ -1,6 +1,7 @@
 package dev.eventrouter.http;
 
 import dev.eventrouter.event.ConversionEvent;
+import dev.eventrouter.config.ConversionStatus;
 import dev.eventrouter.config.WorkspaceConfig;
 import dev.eventrouter.event.EventMap;
 import io.vertx.core.json.JsonObject;
@@ -28,7 +29,8 @@ final class EventValidator {
 
   private static final Set<String> FIELDS =
       Set.of("event_name", "telegram_id", "workspace_id", "session_id", "value", "currency", "user_data",
-          "limited_data_use");
+          "limited_data_use", "conversion_status", "transaction_id");
+  private static final Pattern TRANSACTION_ID = Pattern.compile("[\\x21-\\x7E]{1,200}");
   // ASCII letters, digits, _ - and inner spaces: names both ad networks take as custom events.
   static final Pattern EVENT_NAME = Pattern.compile("[A-Za-z0-9_-](?:[A-Za-z0-9_ -]{0,48}[A-Za-z0-9_-])?");
 
@@ -45,9 +47,31 @@ final class EventValidator {
     String currency = currency(fields);
     JsonObject userData = userData(fields);
     Boolean limitedDataUse = fields.optionalBoolean("limited_data_use");
+    String status = conversionStatus(fields);
+    String transactionId = transactionId(fields);
     fields.throwIfInvalid();
     return new ConversionEvent(workspaceId, eventName, telegramId, sessionId, value, currency, userData,
-        limitedDataUse);
+        limitedDataUse, status, transactionId);
+  }
+
+  /** One of the four statuses, or null (approved). */
+  private static String conversionStatus(Fields fields) {
+    Object value = fields.raw("conversion_status");
+    if (value == null || value instanceof String text && ConversionStatus.ALL.contains(text)) {
+      return (String) value;
+    }
+    fields.error("conversion_status", "must be one of " + String.join(", ", ConversionStatus.ALL));
+    return null;
+  }
+
+  /** The sender's id of the conversion: a later event with the same one updates it. */
+  private static String transactionId(Fields fields) {
+    Object value = fields.raw("transaction_id");
+    if (value == null || value instanceof String text && TRANSACTION_ID.matcher(text).matches()) {
+      return (String) value;
+    }
+    fields.error("transaction_id", "must be 1 to 200 visible ASCII characters");
+    return null;
   }
 
   private static String eventName(Fields fields) {

@@ -10,6 +10,7 @@ import io.vertx.core.Handler;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.json.JsonObject;
@@ -151,6 +152,14 @@ public final class HttpVerticle extends VerticleBase {
     authenticated(api.get("/deliveries")).handler(deliveries::list);
     post(api, "/deliveries/redeliver", deliveries::redeliver);
     authenticated(api.get("/integrations")).handler(integrations::summary);
+    // A partner's postback: its token in the path is its only credential, checked (with its rate limit) before the
+    // body is read.
+    PostbacksApi postbacks = new PostbacksApi(access, store);
+    readBody(api.route("/postbacks/:token").method(HttpMethod.GET).method(HttpMethod.POST)
+        .setName("/postbacks/{token}").handler(beforeBody(postbacks::authenticate)), config.maxBodyBytes())
+        .handler(postbacks::handle);
+    authenticated(api.get("/postbacks")).handler(postbacks::list);
+    authenticated(api.get("/postback-sources")).handler(postbacks::sources);
     // No body is read (any is drained within the size limit): the integration is in the path, the event name an
     // optional query parameter.
     readBody(authenticated(api.post("/integrations/:integration_id/test")), config.maxBodyBytes())

@@ -110,10 +110,15 @@ final class TelegramWebhook {
         telegram.passThrough() == null ? null : rc.body().asString(), found == null ? null : found.inviteLink(),
         found == null ? null : found.sessionId(),
         ours && telegram.approveJoinRequests() ? approval(update) : null);
+    // A subscriber who left the channel: their JoinRequest conversion, if recent, becomes rejected.
+    Long leaver = ours ? leaver(update, telegram.channelId()) : null;
+    Future<JsonObject> left = leaver == null ? Future.succeededFuture()
+        : store.ask(Addresses.TELEGRAM_LEFT, new JsonObject().put("workspace_id", workspace.id().toString())
+            .put("telegram_id", leaver), rc);
     // The store is asked first when the update leaves work (pass-through, approval) or names a link it may know.
-    Future<String> session = queued.passThrough() == null && queued.inviteLink() == null
+    Future<String> session = left.compose(v -> queued.passThrough() == null && queued.inviteLink() == null
         ? Future.succeededFuture(found == null ? null : found.sessionId())
-        : store.ask(Addresses.TELEGRAM_UPDATE, queued.toJson(), rc).map(reply -> reply.getString("session_id"));
+        : store.ask(Addresses.TELEGRAM_UPDATE, queued.toJson(), rc).map(reply -> reply.getString("session_id")));
     // A session comes only with an attribution: from the update itself, or from the store for its link.
     session.compose(sessionId -> sessionId == null
             ? Future.succeededFuture(new JsonObject().put("handled", false))
@@ -154,6 +159,22 @@ final class TelegramWebhook {
     }
     // A missing or odd id is "null", which no channel id is.
     return String.valueOf(wholeNumber(chat.getValue("id"))).equals(channelId);
+  }
+
+  /**
+   * The user of a {@code chat_member} update in which a member of the workspace's channel left or was removed
+   * ({@code left}, {@code kicked}: https://core.telegram.org/bots/api#chatmember), or null. Only with a configured
+   * channel: without one, which chat a join counted for is not known.
+   */
+  static Long leaver(JsonObject update, String channelId) {
+    if (channelId == null || !(update.getValue("chat_member") instanceof JsonObject change)
+        || !(change.getValue("old_chat_member") instanceof JsonObject old)
+        || !(change.getValue("new_chat_member") instanceof JsonObject now)) {
+      return null;
+    }
+    boolean wasMember = List.of("member", "restricted").contains(String.valueOf(old.getValue("status")));
+    boolean gone = List.of("left", "kicked").contains(String.valueOf(now.getValue("status")));
+    return wasMember && gone ? userId(now.getValue("user")) : null;
   }
 
   /** The chat and user of a join request, for approveChatJoinRequest; null for any other update. */

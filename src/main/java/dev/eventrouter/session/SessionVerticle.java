@@ -17,9 +17,10 @@ import dev.eventrouter.event.ConversionEvent;
 import dev.eventrouter.event.DeliveryFilter;
 import dev.eventrouter.event.EventFilter;
 import dev.eventrouter.event.EventIds;
-import dev.eventrouter.event.EventMap;
 import dev.eventrouter.event.InviteSession;
 import dev.eventrouter.event.Resolution;
+import dev.eventrouter.store.ConfiguredPlan;
+import dev.eventrouter.store.ConversionStore;
 import dev.eventrouter.store.DeliveryStore;
 import dev.eventrouter.store.Database;
 import dev.eventrouter.store.EventStore;
@@ -35,13 +36,16 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.pgclient.PgException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -69,6 +73,8 @@ public final class SessionVerticle extends VerticleBase {
   private final MeterRegistry metrics;
   private final EventWriter writer;
   private EventStore events;
+  private ConversionStore conversions;
+  private ConfiguredPlan plan;
   private DeliveryStore deliveries;
   private SessionStore sessions;
   private TelegramStore telegram;
@@ -91,6 +97,8 @@ public final class SessionVerticle extends VerticleBase {
     LocalCodec.register(vertx);
     AppConfig config = live.current();
     events = new EventStore(database.pool(), database.readPool());
+    conversions = new ConversionStore(database.pool(), database.readPool());
+    plan = new ConfiguredPlan(live);
     deliveries = new DeliveryStore(database.pool(), database.readPool());
     sessions = new SessionStore(database.pool());
     telegram = new TelegramStore(database.pool());
@@ -201,12 +209,11 @@ public final class SessionVerticle extends VerticleBase {
   private void ingest(Message<IngestRequest> message) {
     IngestRequest request = message.body();
     ConversionEvent event = request.event();
-    List<NewEvent.Delivery> outbox = outbox(event);
+    List<NewEvent.Delivery> outbox = ConfiguredPlan.deliveries(plan, event.workspaceId(), event.eventName(),
+        event.status());
     resolver.resolve(event.workspaceId(), event.telegramId(), event.sessionId())
-        .compose(session -> writes.submit(new NewEvent(ids.next(), event, request.receivedAt(),
-                request.idempotencyKey(), request.requestHash(), session, outbox),
-                request.deadline().toEpochMilli())
-            .onSuccess(outcome -> stored(outcome, session, outbox)))
+        .compose(session -> write(new NewEvent(ids.next(), event, request.receivedAt(), request.idempotencyKey(),
+            request.requestHash(), session, outbox), request.deadline()))
         .onComplete(done -> {
           if (done.failed()) {
             failWrite(message, "event", done.cause());
@@ -220,36 +227,42 @@ public final class SessionVerticle extends VerticleBase {
   }
 
   /**
-   * One delivery per enabled integration of the event's workspace that takes its name, as configured now, with the
-   * mapped name.
+   * Stores an event: through the group commit; or, when it names a transaction id, in a transaction of its own that
+   * makes it a new conversion or a change of the one that id made (its deliveries as the change's status says).
    */
-  private List<NewEvent.Delivery> outbox(ConversionEvent event) {
-    return live.current().workspace(event.workspaceId())
-        .map(workspace -> workspace.integrations().stream()
-            .filter(i -> i.enabled() && i.takes(event.eventName()))
-            .map(i -> new NewEvent.Delivery(i.id(), i.network().id,
-                EventMap.nameFor(workspace, i, event.eventName())))
-            .toList())
-        .orElse(List.of());
+  private Future<WriteResult> write(NewEvent event, Instant deadline) {
+    if (event.event().transactionId() == null) {
+      return writes.submit(event, deadline.toEpochMilli())
+          .onSuccess(outcome -> stored(outcome, event.session(), event.deliveries().stream()
+              .map(NewEvent.Delivery::network).toList()));
+    }
+    return conversions.reportEvent(event, plan).map(reported -> {
+      stored(reported.result(), event.session(), reported.networks());
+      return reported.result();
+    });
   }
 
   /**
    * Counts the stored event by how its session was found ({@code session_source="none"} counts the unattributed)
    * and wakes the forwarders of its deliveries.
    */
-  private void stored(WriteResult outcome, Resolution session, List<NewEvent.Delivery> outbox) {
+  private void stored(WriteResult outcome, Resolution session, List<String> networks) {
     if (outcome instanceof WriteResult.Stored stored && !stored.replayed()) {
       storedBySource.computeIfAbsent(session.source(),
           source -> metrics.counter("event_router.events.stored", "session_source", source)).increment();
-      wakeForwarders(outbox.stream().map(NewEvent.Delivery::network).toList());
+      wakeForwarders(networks);
     }
   }
 
-  /** The stored event with its deliveries, if it exists in the asking workspace. */
+  /** The stored event with its deliveries and its status history, if it exists in the asking workspace. */
   private void find(Message<JsonObject> message) {
     EventRef ref = EventRef.fromJson(message.body());
-    answer(message, ifEventExists(ref, found -> deliveries.forEvent(ref.eventId())
-        .map(list -> found.put("deliveries", list))));
+    answer(message, ifEventExists(ref, found -> {
+      Future<JsonArray> sent = deliveries.forEvent(ref.eventId());
+      Future<JsonArray> history = conversions.history(ref.eventId());
+      return Future.all(sent, history).map(v -> found.put("deliveries", sent.result())
+          .put("status_history", history.result()));
+    }));
   }
 
   /** Re-queues the event's failed, expired and unconfirmed deliveries and wakes their forwarders. */
@@ -367,13 +380,19 @@ public final class SessionVerticle extends VerticleBase {
     }
   }
 
-  /** A consumer that stores what it is sent and replies with the same JSON once stored. */
+  /**
+   * A consumer that stores a session it is sent and replies with the same JSON once stored; the postbacks that
+   * waited for that session are told.
+   */
   private Future<Void> reply(String address, Function<JsonObject, Future<Void>> store) {
     return vertx.eventBus().<JsonObject>localConsumer(address, message -> store.apply(message.body()).onComplete(done -> {
       if (done.failed()) {
         failWrite(message, address, done.cause());
       } else {
         message.reply(message.body());
+        vertx.eventBus().publish(Addresses.SESSIONS_SAVED, new JsonObject()
+            .put("workspace_id", message.body().getString("workspace_id"))
+            .put("session_id", message.body().getString("session_id")), new DeliveryOptions().setLocalOnly(true));
       }
     })).completion();
   }

@@ -15,14 +15,28 @@ import java.util.UUID;
  * @param sessionId   the event's advertising session, or null
  * @param click the click data of the event's session; {@link ClickData#NONE} (never null) when none was captured
  * @param limitedDataUse the event's own Limited Data Use choice, or null for the integration's default
+ * @param telegramId  the user, or null for a partner's conversion whose user is not known
+ * @param value       the conversion's value at the change this delivery carries
+ * @param conversionStatus the conversion's status at that change
+ * @param previousStatus   its status before that change; null for the conversion as first received
+ * @param change      the change it carries: 0 for the conversion as first received, then 1, 2, ...
  */
 public record ClaimedDelivery(long deliveryId, long eventId, UUID workspaceId, String integrationId, String eventName,
-                              String mappedEvent, int attempts, long telegramId, String sessionId, BigDecimal value,
+                              String mappedEvent, int attempts, Long telegramId, String sessionId, BigDecimal value,
                               String currency, JsonObject userData, Instant receivedAt, ClickData click,
-                              Boolean limitedDataUse) {
+                              Boolean limitedDataUse, String conversionStatus, String previousStatus, int change) {
 
   public ClaimedDelivery {
     click = click == null ? ClickData.NONE : click;
+  }
+
+  /** The delivery of an approved conversion as first received. */
+  public ClaimedDelivery(long deliveryId, long eventId, UUID workspaceId, String integrationId, String eventName,
+                         String mappedEvent, int attempts, long telegramId, String sessionId, BigDecimal value,
+                         String currency, JsonObject userData, Instant receivedAt, ClickData click,
+                         Boolean limitedDataUse) {
+    this(deliveryId, eventId, workspaceId, integrationId, eventName, mappedEvent, attempts, telegramId, sessionId,
+        value, currency, userData, receivedAt, click, limitedDataUse, "approved", null, 0);
   }
 
   /** A user_data value as text (numbers and booleans too), or null when absent or empty. */

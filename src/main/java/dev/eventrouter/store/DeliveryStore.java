@@ -50,10 +50,15 @@ public final class DeliveryStore implements DeliveryQueue {
         FROM due
         JOIN events e ON e.event_id = due.event_id
         LEFT JOIN click_sessions c ON c.workspace_id = e.workspace_id AND c.session_id = e.session_id
+        LEFT JOIN conversion_changes h ON h.event_id = due.event_id AND h.seq = due.change_seq
        WHERE d.event_id = due.event_id AND d.delivery_id = due.delivery_id AND due.claims < %d
       RETURNING d.delivery_id, d.event_id, d.workspace_id, d.integration_id, e.event_name, d.mapped_event,
-                d.attempts, e.telegram_id, e.session_id, e.value, e.currency, e.user_data, e.received_at,
-                e.limited_data_use,
+                d.attempts, e.telegram_id, e.session_id, e.user_data, e.received_at, e.limited_data_use,
+                d.change_seq, h.previous_status,
+                CASE WHEN h.seq IS NULL THEN e.value ELSE h.value END AS value,
+                CASE WHEN h.seq IS NULL THEN e.currency ELSE h.currency END AS currency,
+                CASE WHEN h.seq IS NULL THEN coalesce(e.conversion_status, 'approved') ELSE h.status END
+                  AS conversion_status,
                 c.session_id AS click_session, c.fbclid, c.fbc, c.fbp, c.ttclid, c.ttp, c.client_ip, c.user_agent,
                 c.landing_url, c.clicked_at""".formatted(MAX_CLAIMS);
 
@@ -65,7 +70,7 @@ public final class DeliveryStore implements DeliveryQueue {
    */
   static final String CLAIM = """
       WITH due AS (
-          SELECT delivery_id, event_id, claims FROM deliveries
+          SELECT delivery_id, event_id, claims, change_seq FROM deliveries
            WHERE network = $1 AND status IN ('pending', 'retrying') AND next_attempt_at <= now()
            ORDER BY next_attempt_at
            LIMIT $2
@@ -79,7 +84,7 @@ public final class DeliveryStore implements DeliveryQueue {
   /** One held delivery of a paused integration ($4 workspace, $5 integration), the oldest, for a probe. */
   static final String CLAIM_HELD = """
       WITH due AS (
-          SELECT delivery_id, event_id, 0 AS claims FROM deliveries
+          SELECT delivery_id, event_id, 0 AS claims, change_seq FROM deliveries
            WHERE workspace_id = $4 AND integration_id = $5 AND network = $1 AND status = 'paused'
              AND next_attempt_at <= now()
            ORDER BY event_id
@@ -223,8 +228,8 @@ public final class DeliveryStore implements DeliveryQueue {
 
   static final String FOR_EVENT = """
       SELECT integration_id, network, mapped_event, status, attempts, last_error, delivered_at, payload,
-             next_attempt_at
-        FROM deliveries WHERE event_id = $1 ORDER BY network, integration_id""";
+             next_attempt_at, change_seq
+        FROM deliveries WHERE event_id = $1 ORDER BY network, integration_id, change_seq""";
 
   static final String REQUEUE = """
       UPDATE deliveries SET status = 'pending', next_attempt_at = now(), claims = 0, updated_at = now()
@@ -294,7 +299,8 @@ public final class DeliveryStore implements DeliveryQueue {
         row.getInteger("attempts"), row.getLong("telegram_id"), row.getString("session_id"),
         row.getBigDecimal("value"), row.getString("currency"),
         userData instanceof JsonObject json ? json : null, row.getOffsetDateTime("received_at").toInstant(), click,
-        row.getBoolean("limited_data_use"));
+        row.getBoolean("limited_data_use"), row.getString("conversion_status"), row.getString("previous_status"),
+        row.getInteger("change_seq"));
   }
 
   @Override
@@ -384,6 +390,7 @@ public final class DeliveryStore implements DeliveryQueue {
         // The payload of its last request (dry run: of the request it would have been), null before any.
         deliveries.add(state(row).put("event_name", row.getString("mapped_event"))
             .put("next_attempt_at", WAITING.contains(row.getString("status")) ? instant(row, "next_attempt_at") : null)
+            .put("change", row.getInteger("change_seq"))
             .put("payload", row.getJson("payload")));
       }
       return deliveries;

@@ -31,13 +31,15 @@ public final class EventStore implements EventWriter {
   /** A batch none of whose events has a delivery to make (no integration takes them): the events rows alone. */
   static final String INSERT_EVENTS = """
       INSERT INTO events (event_id, workspace_id, event_name, telegram_id, session_id, session_source, value,
-                          currency, user_data, idempotency_key, status, received_at, limited_data_use)
+                          currency, user_data, idempotency_key, status, received_at, limited_data_use,
+                          conversion_status, transaction_id)
       SELECT event_id, workspace_id, event_name, telegram_id, session_id, session_source, value::numeric,
-             currency, user_data::jsonb, idempotency_key, 'processed', received_at, limited_data_use::boolean
+             currency, user_data::jsonb, idempotency_key, 'processed', received_at, limited_data_use::boolean,
+             conversion_status, transaction_id
         FROM unnest($1::bigint[], $2::uuid[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[],
-                    $8::text[], $9::text[], $10::text[], $11::timestamptz[], $12::text[])
+                    $8::text[], $9::text[], $10::text[], $11::timestamptz[], $12::text[], $13::text[], $14::text[])
              AS t(event_id, workspace_id, event_name, telegram_id, session_id, session_source, value, currency,
-                  user_data, idempotency_key, received_at, limited_data_use)""";
+                  user_data, idempotency_key, received_at, limited_data_use, conversion_status, transaction_id)""";
 
   /** A batch with deliveries: the events and, in the same statement, the outbox rows of the events inserted. */
   static final String INSERT_EVENTS_WITH_OUTBOX = "WITH inserted AS (\n" + INSERT_EVENTS + """
@@ -45,17 +47,34 @@ public final class EventStore implements EventWriter {
           RETURNING event_id, workspace_id)
       INSERT INTO deliveries (event_id, workspace_id, integration_id, network, mapped_event, status, next_attempt_at)
       SELECT d.event_id, i.workspace_id, d.integration_id, d.network, d.mapped_event, 'pending', now()
-        FROM unnest($13::bigint[], $14::text[], $15::text[], $16::text[])
+        FROM unnest($15::bigint[], $16::text[], $17::text[], $18::text[])
              AS d(event_id, integration_id, network, mapped_event)
         JOIN inserted i ON i.event_id = d.event_id""";
+
+  /**
+   * A conversion as it stands now: its last change (status, value), if it has one. The event row keeps what was
+   * first received.
+   */
+  static final String LAST_CHANGE = """
+        LEFT JOIN LATERAL (SELECT h.status, h.value FROM conversion_changes h WHERE h.event_id = e.event_id
+                            ORDER BY h.seq DESC LIMIT 1) last ON true""";
+
+  /** The columns of a conversion now: its last change's status and value, else those it was received with. */
+  static final String NOW = """
+      coalesce(last.status, e.conversion_status, 'approved') AS current_status,
+             CASE WHEN last.status IS NULL THEN e.value ELSE last.value END AS current_value""";
 
   /** One event, with the click its session captured, if any. */
   static final String FIND_EVENT = """
       SELECT e.event_id, e.workspace_id, e.event_name, e.telegram_id, e.session_id, e.session_source, e.value,
-             e.currency, e.status, e.received_at, c.session_id AS click_session, c.fbclid, c.fbc, c.fbp, c.ttclid,
-             c.ttp, c.client_ip, c.user_agent, c.landing_url, c.clicked_at, c.utm
+             e.currency, e.status, e.received_at, e.conversion_status, e.transaction_id, c.session_id AS click_session,
+             c.fbclid, c.fbc, c.fbp, c.ttclid, c.ttp, c.client_ip, c.user_agent, c.landing_url, c.clicked_at, c.utm,
+      """ + NOW + """
+
         FROM events e
         LEFT JOIN click_sessions c ON c.workspace_id = e.workspace_id AND c.session_id = e.session_id
+      """ + LAST_CHANGE + """
+
        WHERE e.event_id = $1 AND e.workspace_id = $2""";
 
   /**
@@ -64,12 +83,16 @@ public final class EventStore implements EventWriter {
    */
   private static final String LIST = """
       SELECT e.event_id, e.event_name, e.telegram_id, e.session_id, e.session_source, e.value, e.currency, e.status,
-             e.received_at,
+             e.received_at, e.conversion_status, e.transaction_id,
+      """ + NOW + """
+      ,
              coalesce((SELECT jsonb_agg(jsonb_build_object('integration_id', d.integration_id, 'network', d.network,
                                         'event_name', d.mapped_event, 'status', d.status, 'attempts', d.attempts)
                                         ORDER BY d.network, d.integration_id)
                          FROM deliveries d WHERE d.event_id = e.event_id), '[]'::jsonb) AS deliveries
         FROM events e
+      """ + LAST_CHANGE + """
+
        WHERE e.workspace_id = $1 AND e.event_id >= $2 AND e.event_id < $3
          AND ($4::text IS NULL OR e.event_name = $4)
          AND ($5::text IS NULL OR e.session_source = $5)
@@ -81,8 +104,8 @@ public final class EventStore implements EventWriter {
        ORDER BY e.event_id %s
        LIMIT $9""";
 
-  static final String LIST_NEWEST_FIRST = LIST.formatted("DESC");
-  static final String LIST_OLDEST_FIRST = LIST.formatted("ASC");
+  static final String LIST_NEWEST_FIRST = LIST.replace("%s", "DESC");
+  static final String LIST_OLDEST_FIRST = LIST.replace("%s", "ASC");
 
   /** A workspace's events since an event id ($2), counted by how their session was found. */
   static final String BY_SESSION_SOURCE = """
@@ -170,7 +193,7 @@ public final class EventStore implements EventWriter {
 
   /** An event row as the API shows it. */
   private static JsonObject event(Row row) {
-    BigDecimal value = row.getBigDecimal("value");
+    BigDecimal value = row.getBigDecimal("current_value");
     return new JsonObject()
         .put("event_id", EventIds.format(row.getLong("event_id")))
         .put("event_name", row.getString("event_name"))
@@ -180,6 +203,8 @@ public final class EventStore implements EventWriter {
         .put("value", value == null ? null : value.toPlainString())
         .put("currency", row.getString("currency"))
         .put("status", row.getString("status"))
+        .put("conversion_status", row.getString("current_status"))
+        .put("transaction_id", row.getString("transaction_id"))
         .put("received_at", row.getOffsetDateTime("received_at").toInstant().toString());
   }
 
@@ -188,7 +213,7 @@ public final class EventStore implements EventWriter {
     return IdempotencyKeys.purge(pool);
   }
 
-  private static Future<Void> insert(SqlClient client, List<NewEvent> batch) {
+  static Future<Void> insert(SqlClient client, List<NewEvent> batch) {
     if (batch.isEmpty()) {
       return Future.succeededFuture();
     }
@@ -206,6 +231,8 @@ public final class EventStore implements EventWriter {
     String[] keys = new String[n];
     OffsetDateTime[] receivedAt = new OffsetDateTime[n];
     String[] limitedDataUse = new String[n]; // text too: null stays null, as for values
+    String[] conversionStatuses = new String[n];
+    String[] transactionIds = new String[n];
     List<Long> deliveryEvents = new ArrayList<>();
     List<String> integrations = new ArrayList<>();
     List<String> networks = new ArrayList<>();
@@ -225,6 +252,8 @@ public final class EventStore implements EventWriter {
       keys[i] = e.idempotencyKey();
       receivedAt[i] = e.receivedAt().atOffset(ZoneOffset.UTC);
       limitedDataUse[i] = event.limitedDataUse() == null ? null : event.limitedDataUse().toString();
+      conversionStatuses[i] = event.conversionStatus();
+      transactionIds[i] = event.transactionId();
       for (NewEvent.Delivery d : e.deliveries()) {
         deliveryEvents.add(e.eventId());
         integrations.add(d.integrationId());
@@ -235,7 +264,8 @@ public final class EventStore implements EventWriter {
     Tuple params = Tuple.tuple().addArrayOfLong(eventIds).addArrayOfUUID(workspaceIds).addArrayOfString(names)
         .addArrayOfLong(telegramIds).addArrayOfString(sessionIds).addArrayOfString(sources)
         .addArrayOfString(values).addArrayOfString(currencies).addArrayOfString(userData)
-        .addArrayOfString(keys).addArrayOfOffsetDateTime(receivedAt).addArrayOfString(limitedDataUse);
+        .addArrayOfString(keys).addArrayOfOffsetDateTime(receivedAt).addArrayOfString(limitedDataUse)
+        .addArrayOfString(conversionStatuses).addArrayOfString(transactionIds);
     if (deliveryEvents.isEmpty()) { // no outbox to write: the plain insert, cheaper for PostgreSQL to run
       return client.preparedQuery(INSERT_EVENTS).execute(params).mapEmpty();
     }

@@ -42,6 +42,9 @@ final class IdempotencyKeys {
         JOIN idempotency_keys k USING (workspace_id, idempotency_key)
         JOIN events e ON e.event_id = k.event_id""";
 
+  static final String REPOINT = """
+      UPDATE idempotency_keys SET event_id = $3 WHERE workspace_id = $1 AND idempotency_key = $2""";
+
   static final String PURGE_KEYS = "DELETE FROM idempotency_keys WHERE created_at < now() - interval '24 hours'";
 
   private IdempotencyKeys() {}
@@ -91,6 +94,11 @@ final class IdempotencyKeys {
     }
     return claimLeaders(conn, leaders)
         .compose(won -> standingClaims(conn, leaders, won).map(standing -> new Claims(standing, won)));
+  }
+
+  /** Points a key claimed in this transaction at another event: the one its request turned out to update. */
+  static Future<Void> repoint(SqlClient conn, UUID workspaceId, String key, long eventId) {
+    return conn.preparedQuery(REPOINT).execute(Tuple.of(workspaceId, key, eventId)).mapEmpty();
   }
 
   static Future<Integer> purge(Pool pool) {

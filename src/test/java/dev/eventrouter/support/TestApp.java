@@ -197,7 +197,7 @@ public final class TestApp {
     for (int attempt = 1; ; attempt++) {
       try {
         pool().query("TRUNCATE events, idempotency_keys, click_sessions, invite_sessions, deliveries, "
-            + "integration_pauses, telegram_invite_links, telegram_outbox")
+            + "integration_pauses, telegram_invite_links, telegram_outbox, conversions, conversion_changes, postbacks")
             .execute().await();
         return;
       } catch (PgException e) {

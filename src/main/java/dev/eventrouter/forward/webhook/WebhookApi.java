@@ -23,7 +23,8 @@ import java.util.List;
 import java.util.concurrent.TimeoutException;
 
 /**
- * A webhook to the advertiser's own tracker, CRM or backend (Keitaro, Binom, ...): one request per event, to the
+ * A webhook to the advertiser's own tracker, CRM or backend (Keitaro, Binom, ...): one request per event and per change
+ * of its conversion status (so an upstream tracker learns of approvals and chargebacks), to the
  * configured URL with its placeholders filled in, the configured method and headers, and the event as a JSON body:
  * the fields the bot sent, with the event id, the mapped name and the click data of its session. Each request is
  * signed with HMAC-SHA256 and the integration's secret, as GitHub signs its webhooks
@@ -37,6 +38,11 @@ public final class WebhookApi implements NetworkApi {
   public static final String SIGNATURE_HEADER = "X-Event-Router-Signature";
   /** The event's id, the same on every retry, so a receiver can drop what it already has. */
   public static final String EVENT_ID_HEADER = "X-Event-Router-Event-Id";
+  /**
+   * Which change of the conversion the request carries (0: as first received): with the event id, what a receiver
+   * drops a retry by, since one conversion sends a request per change of its status.
+   */
+  public static final String CHANGE_HEADER = "X-Event-Router-Change";
 
   /** No user data is hashed or dropped: the receiver is the advertiser's own system and gets it as sent. */
   private static final UserDataMapping AS_SENT = new UserDataMapping(ids -> ids, List.of(), List.of());
@@ -74,6 +80,9 @@ public final class WebhookApi implements NetworkApi {
         .put("currency", job.currency())
         .put("user_data", job.userData())
         .put("received_at", job.receivedAt().toString())
+        .put("conversion_status", job.conversionStatus())
+        .put("previous_status", job.previousStatus())
+        .put("change", job.change())
         .put("session", session(job.click()));
     if (job.limitedDataUse() != null) {
       event.put("limited_data_use", job.limitedDataUse());
@@ -102,7 +111,8 @@ public final class WebhookApi implements NetworkApi {
       return Future.failedFuture(refused);
     }
     return out.request(integration, HttpMethod.valueOf(webhook.method()), url).compose(request -> {
-      request.timeout(timeoutMs).putHeader(EVENT_ID_HEADER, body.getString("event_id"));
+      request.timeout(timeoutMs).putHeader(EVENT_ID_HEADER, body.getString("event_id"))
+          .putHeader(CHANGE_HEADER, String.valueOf(body.getInteger("change", 0)));
       webhook.headers().forEach(request::putHeader);
       if ("GET".equals(webhook.method())) {
         return signed(request, integration, url.getBytes(StandardCharsets.UTF_8)).send();

@@ -58,6 +58,9 @@ final class WebhookUrl {
   }
 
   private static Object value(JsonObject body, String name) {
+    if (name.equals("status")) { // the conversion's; the body's own name says which status it is
+      return body.getValue("conversion_status");
+    }
     if (body.containsKey(name)) {
       return body.getValue(name);
     }

@@ -1,0 +1,177 @@
+package dev.eventrouter.http;
+
+import dev.eventrouter.bus.Addresses;
+import dev.eventrouter.config.PostbackSource;
+import dev.eventrouter.config.WorkspaceConfig;
+import dev.eventrouter.event.Postback;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import io.vertx.core.MultiMap;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * {@code GET|POST /api/v1/postbacks/{token}}: a partner's postback, as affiliate trackers take them. The token in the
+ * path is the only credential (a partner cannot set a header): checked by digest, then the source's rate limit,
+ * both before any body is read; an unknown token is answered as any unknown path. Parameters come from the query
+ * string and, for a POST, a form or JSON body. A postback that was understood gets 200 whether it matched a click or
+ * not (partners retry on anything else); one that was not gets the documented error, and both are logged for the
+ * debugger. Also the workspace's own views: the postback log and each source's URL template.
+ */
+final class PostbacksApi {
+
+  private static final String SOURCE = "postback_source";
+  private static final String FORM = "application/x-www-form-urlencoded";
+
+  private final AccessControl access;
+  private final StoreClient store;
+
+  PostbacksApi(AccessControl access, StoreClient store) {
+    this.access = access;
+    this.store = store;
+  }
+
+  /** The token and the source's rate limit, from the path and headers alone. */
+  void authenticate(RoutingContext rc) {
+    PostbackSources.Entry source = access.postbackSource(rc.pathParam("token"));
+    if (source == null) {
+      rc.fail(new ApiException(ErrorCode.NOT_FOUND));
+      return;
+    }
+    long retryAfter = access.tryAcquirePostback(source);
+    if (retryAfter > 0) {
+      rc.fail(ApiException.retryLater(ErrorCode.RATE_LIMITED, retryAfter));
+      return;
+    }
+    rc.put(SOURCE, source);
+    rc.next();
+  }
+
+  void handle(RoutingContext rc) {
+    Instant receivedAt = Instant.now();
+    PostbackSources.Entry entry = rc.get(SOURCE);
+    WorkspaceConfig workspace = entry.workspace();
+    PostbackSource source = entry.source();
+    Map<String, String> params = params(rc);
+    String method = rc.request().method().name();
+    String macro = PostbackReader.unexpanded(params);
+    if (macro != null) {
+      refuse(rc, Postback.refused(workspace.id(), source.id(), method, PostbackReader.logged(params),
+          Postback.MACRO_NOT_EXPANDED, "parameter " + macro + " holds an unexpanded macro", receivedAt),
+          new ApiException(ErrorCode.MACRO_NOT_EXPANDED, "Parameter '" + macro + "' still holds the partner's "
+              + "macro, not a value: fix the macro's name in the postback URL at the partner.",
+              List.of(new ApiException.FieldError(macro, "unexpanded macro")), null));
+      return;
+    }
+    Postback postback;
+    try {
+      postback = PostbackReader.read(params, workspace, source, method, receivedAt);
+    } catch (ApiException invalid) {
+      refuse(rc, Postback.refused(workspace.id(), source.id(), method, PostbackReader.logged(params),
+          Postback.REFUSED, invalid.toJson().encode(), receivedAt), invalid);
+      return;
+    }
+    store.ask(Addresses.POSTBACKS_RECORD, postback.toJson(), rc)
+        .onSuccess(answer -> Responses.ok(rc, answer))
+        .onFailure(rc::fail);
+  }
+
+  /** Logs a postback that was not understood, then answers its error (logged or not: the partner must learn why). */
+  private void refuse(RoutingContext rc, Postback refused, ApiException error) {
+    store.ask(Addresses.POSTBACKS_RECORD, refused.toJson(), rc).onComplete(logged -> rc.fail(error));
+  }
+
+  /**
+   * The query string's parameters, then a form's or a JSON object's (a JSON value that is not text is read as its
+   * JSON text); the first of a repeated name counts.
+   */
+  private static Map<String, String> params(RoutingContext rc) {
+    Map<String, String> params = new LinkedHashMap<>();
+    add(params, rc.queryParams());
+    if (rc.body() != null && rc.body().length() > 0) {
+      String type = rc.request().getHeader(HttpHeaders.CONTENT_TYPE);
+      String mediaType = type == null ? "" : type.split(";", 2)[0].trim().toLowerCase(Locale.ROOT);
+      if (mediaType.equals("application/json")) {
+        JsonBody.parse(rc.body().buffer()).forEach(e -> {
+          if (e.getValue() != null && params.size() < PostbackReader.MAX_PARAMS) {
+            params.putIfAbsent(e.getKey(), e.getValue() instanceof String text ? text
+                : e.getValue() instanceof JsonObject || e.getValue() instanceof JsonArray ? e.getValue().toString()
+                : String.valueOf(e.getValue()));
+          }
+        });
+      } else if (mediaType.equals(FORM)) {
+        new QueryStringDecoder(rc.body().asString(), StandardCharsets.UTF_8, false).parameters()
+            .forEach((name, values) -> {
+              if (!values.isEmpty() && params.size() < PostbackReader.MAX_PARAMS) {
+                params.putIfAbsent(name, values.get(0));
+              }
+            });
+      } else {
+        throw new ApiException(ErrorCode.UNSUPPORTED_MEDIA_TYPE, "A postback's body must be a form "
+            + "(application/x-www-form-urlencoded) or JSON (application/json); or send its parameters in the URL.",
+            null, null);
+      }
+    }
+    return params;
+  }
+
+  private static void add(Map<String, String> params, MultiMap query) {
+    for (String name : query.names()) {
+      if (params.size() < PostbackReader.MAX_PARAMS) {
+        params.putIfAbsent(name, query.get(name));
+      }
+    }
+  }
+
+  /** {@code GET /api/v1/postbacks}: the workspace's postback log, newest first; {@code outcome}, {@code before}. */
+  void list(RoutingContext rc) {
+    WorkspaceConfig workspace = Edge.workspace(rc);
+    String outcome = rc.queryParams().get("outcome");
+    if (outcome != null && !List.of(Postback.MATCHED, Postback.UNMATCHED, Postback.DUPLICATE,
+        Postback.MACRO_NOT_EXPANDED, Postback.REFUSED).contains(outcome)) {
+      throw ApiException.validation(List.of(new ApiException.FieldError("outcome",
+          "must be matched, unmatched, duplicate, macro_not_expanded or refused")));
+    }
+    long before = Long.MAX_VALUE;
+    String given = rc.queryParams().get("before");
+    if (given != null) {
+      if (!given.matches("[0-9]{1,18}")) {
+        throw ApiException.validation(List.of(new ApiException.FieldError("before", "must be a postback_id")));
+      }
+      before = Long.parseLong(given);
+    }
+    store.ask(Addresses.POSTBACKS_LIST, new JsonObject().put("workspace_id", workspace.id().toString())
+            .put("before", before).put("outcome", outcome).put("limit", 50), rc)
+        .onSuccess(page -> Responses.ok(rc, page))
+        .onFailure(rc::fail);
+  }
+
+  /**
+   * {@code GET /api/v1/postback-sources}: each source of the workspace with its URL template, {@code <token>} where
+   * its token goes (only its digest is kept; {@code postback-url} prints the URL with the token filled in).
+   */
+  void sources(RoutingContext rc) {
+    WorkspaceConfig workspace = Edge.workspace(rc);
+    String base = origin(rc);
+    JsonArray sources = new JsonArray();
+    workspace.postbackSources().forEach(source -> sources.add(new JsonObject().put("id", source.id())
+        .put("click_id_holds", source.clickIdHolds())
+        .put("url_template", source.urlTemplate(base, "<token>"))));
+    Responses.ok(rc, new JsonObject().put("sources", sources));
+  }
+
+  /** This service's address as the request reached it (scheme and host). */
+  private static String origin(RoutingContext rc) {
+    String host = rc.request().authority() == null ? "localhost" : rc.request().authority().toString();
+    return rc.request().scheme() + "://" + host;
+  }
+
+}

@@ -1,0 +1,46 @@
+package dev.eventrouter.store;
+
+import dev.eventrouter.config.IntegrationConfig;
+import dev.eventrouter.config.LiveConfig;
+import dev.eventrouter.config.WorkspaceConfig;
+import dev.eventrouter.event.EventMap;
+
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * The deliveries of an event or of a conversion's change, as the config in force says: one per enabled integration
+ * of the workspace that takes the event's name and forwards at its status ({@code send_on}), with the mapped name.
+ */
+public final class ConfiguredPlan implements ConversionStore.Plan {
+
+  private final LiveConfig live;
+
+  public ConfiguredPlan(LiveConfig live) {
+    this.live = live;
+  }
+
+  @Override
+  public List<ConversionStore.Candidate> candidates(UUID workspaceId, String eventName, String status) {
+    return live.current().workspace(workspaceId)
+        .map(workspace -> workspace.integrations().stream()
+            .filter(i -> i.enabled() && i.takes(eventName) && i.sendsOn(status))
+            .map(i -> candidate(workspace, i, eventName))
+            .toList())
+        .orElse(List.of());
+  }
+
+  /** The deliveries of a new event: all of a plan's candidates, each made with it. */
+  public static List<NewEvent.Delivery> deliveries(ConversionStore.Plan plan, UUID workspaceId, String eventName,
+                                                   String status) {
+    return plan.candidates(workspaceId, eventName, status).stream()
+        .map(c -> new NewEvent.Delivery(c.integrationId(), c.network(), c.mappedEvent()))
+        .toList();
+  }
+
+  private static ConversionStore.Candidate candidate(WorkspaceConfig workspace, IntegrationConfig integration,
+                                                     String eventName) {
+    return new ConversionStore.Candidate(integration.id(), integration.network().id,
+        EventMap.nameFor(workspace, integration, eventName), integration.sendsOnce());
+  }
+}
