@@ -83,6 +83,9 @@ public final class Main {
     if (args.length > 0 && args[0].equals("postgres")) {
       return postgres(args, out, err);
     }
+    if (args.length > 0 && args[0].equals("postback-url")) {
+      return PostbackUrlCommand.run(args, in, System.getenv(), out, err);
+    }
     if (args.length > 0 && args[0].equals("telegram-webhook")) {
       return SetWebhookCommand.run(args, System.getenv(), out, err);
     }
@@ -96,7 +99,8 @@ public final class Main {
       } else {
         err.println("usage: java -jar event-router.jar [--config PATH] [--cluster] | hash-key < KEY_ON_STDIN"
             + " | generate-key | postgres [--data-dir DIR] [--port PORT]"
-            + " | telegram-webhook --workspace ID --url PUBLIC_URL");
+            + " | telegram-webhook --workspace ID --url PUBLIC_URL"
+            + " | postback-url --base PUBLIC_URL [--config PATH] < TOKEN_ON_STDIN");
         return 2;
       }
     }

@@ -48,6 +48,24 @@ class MainTest {
   }
 
   @Test
+  @DisplayName("postback-url prints the source's ready URL for the token on standard input, its macros in place; "
+      + "a token no source has is exit 1")
+  void postbackUrl(@TempDir Path dir) throws Exception {
+    Path config = dir.resolve("config.json");
+    Files.writeString(config, "{\"database\": {\"url\": \"postgresql://u:p@127.0.0.1:1/x\"}, \"workspaces\": [{"
+        + "\"id\": \"7c9e6679-7425-40de-944b-e07fc1f90ae7\", \"api_keys\": [\"" + KEY_VALUE.replace('0', '1')
+        + "\"], \"postback_sources\": [{\"id\": \"casino\", \"token\": \"" + KEY_VALUE + "\","
+        + " \"macros\": {\"click_id\": \"{subid}\", \"value\": \"{payout}\"}, \"default_event\": \"FTD\"}]}]}");
+    assertThat(runWithInput(KEY + "\n", "postback-url", "--base", "https://tracker.example/", "--config",
+        config.toString())).as(err.toString()).isZero();
+    assertThat(out.toString(StandardCharsets.UTF_8).strip()).isEqualTo("https://tracker.example/api/v1/postbacks/"
+        + KEY + "?subid={subid}&payout={payout}&status={status}&tid={tid}");
+    assertThat(runWithInput("another-token-0000000000000\n", "postback-url", "--base", "https://t.example",
+        "--config", config.toString())).isEqualTo(1);
+    assertThat(run("postback-url")).isEqualTo(2);
+  }
+
+  @Test
   @DisplayName("hash-key reads the key from standard input (one line, blanks around it dropped) and prints the "
       + "sha256: value to paste into api_keys")
   void hashKey() {

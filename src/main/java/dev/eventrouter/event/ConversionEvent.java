@@ -40,7 +40,7 @@ public record ConversionEvent(UUID workspaceId, String eventName, Long telegramI
 
   /** The event as JSON, from which its digest is made; the value as text, never rounded through a double. */
   public JsonObject toJson() {
-    return new JsonObject()
+    JsonObject json = new JsonObject()
         .put("workspace_id", workspaceId.toString())
         .put("event_name", eventName)
         .put("telegram_id", telegramId)
@@ -48,9 +48,15 @@ public record ConversionEvent(UUID workspaceId, String eventName, Long telegramI
         .put("value", value == null ? null : value.toPlainString())
         .put("currency", currency)
         .put("user_data", userData)
-        .put("limited_data_use", limitedDataUse)
-        .put("conversion_status", conversionStatus)
-        .put("transaction_id", transactionId);
+        .put("limited_data_use", limitedDataUse);
+    // Only when given: the digest of an event without them stays what it was before these fields existed.
+    if (conversionStatus != null) {
+      json.put("conversion_status", conversionStatus);
+    }
+    if (transactionId != null) {
+      json.put("transaction_id", transactionId);
+    }
+    return json;
   }
 
   /**
@@ -63,13 +69,6 @@ public record ConversionEvent(UUID workspaceId, String eventName, Long telegramI
         .put("user_data", userData == null ? null : new JsonObject(new TreeMap<>(userData.getMap())));
     if (limitedDataUse == null) {
       canonical.remove("limited_data_use"); // the digest of an event without it stays what it was before the field
-    }
-    // Likewise for the fields added with conversion statuses.
-    if (conversionStatus == null) {
-      canonical.remove("conversion_status");
-    }
-    if (transactionId == null) {
-      canonical.remove("transaction_id");
     }
     return Sha256.hex(new JsonObject(new TreeMap<>(canonical.getMap())).encode());
   }

@@ -520,7 +520,7 @@ class ForwardingTest extends FakeNetworksTest {
     assertThat(list).hasSize(2);
     JsonObject meta = list.getJsonObject(0);
     assertThat(meta.fieldNames()).containsExactlyInAnyOrder("integration_id", "network", "event_name", "status",
-        "attempts", "last_error", "delivered_at", "next_attempt_at", "payload");
+        "attempts", "last_error", "delivered_at", "next_attempt_at", "change", "payload");
     assertThat(meta.getValue("next_attempt_at")).as("delivered: nothing next").isNull();
     assertThat(meta.getString("integration_id")).isEqualTo("meta-main");
     assertThat(meta.getString("event_name")).isEqualTo("Purchase");

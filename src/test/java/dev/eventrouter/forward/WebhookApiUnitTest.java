@@ -99,6 +99,7 @@ class WebhookApiUnitTest {
         .put("mapped_event", "sale").put("telegram_id", 42L).put("session_id", "ses 1").put("value", "100")
         .put("currency", "EUR").put("user_data", new JsonObject().put("email", "A@b.co"))
         .put("received_at", "2026-11-22T10:00:00Z")
+        .put("conversion_status", "approved").putNull("previous_status").put("change", 0)
         .put("session", new JsonObject().put("fbclid", "fb 1").put("fbc", "fb.1.1.fb 1").put("fbp", "fb.1.2.3")
             .put("ttclid", "tt/1").put("ttp", "ttp1").put("client_ip", "203.0.113.9").put("user_agent", "UA")
             .put("landing_url", "https://lp/x"))

@@ -71,7 +71,8 @@ class EventStatusApiTest {
     assertThat(response.statusCode()).isEqualTo(200);
     JsonObject data = response.bodyAsJsonObject().getJsonObject("data");
     assertThat(data.fieldNames()).containsExactlyInAnyOrder("event_id", "workspace_id", "event_name", "telegram_id",
-        "session_id", "session_source", "value", "currency", "status", "received_at", "click", "deliveries");
+        "session_id", "session_source", "value", "currency", "status", "received_at", "click", "deliveries",
+        "conversion_status", "transaction_id", "status_history");
     assertThat(data.containsKey("click")).isTrue();
     assertThat(data.getValue("click")).as("no click captured for s_31").isNull();
     assertThat(data.getJsonArray("deliveries")).as("a workspace without integrations").isEmpty();
