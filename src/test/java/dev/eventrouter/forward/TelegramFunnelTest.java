@@ -9,6 +9,7 @@ import dev.eventrouter.support.TestApp;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
+import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import org.junit.jupiter.api.BeforeEach;
@@ -19,6 +20,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import static dev.eventrouter.support.TestApp.KEY_A;
 import static dev.eventrouter.support.TestApp.WS_A;
@@ -189,6 +191,54 @@ class TelegramFunnelTest extends FakeNetworksTest {
         .contains("event_router_telegram_jobs_total{kind=\"approve\",outcome=\"delivered\"} 1.0")
         .contains("event_router_telegram_invite_links_total{outcome=\"made\",workspace=\"" + WS_A + "\"} "
             + app.count("telegram_invite_links") + ".0");
+  }
+
+  @Test
+  @DisplayName("a subscriber who joined through their own link and leaves within the unsubscribe window: the "
+      + "JoinRequest turns rejected (left_channel), the webhook is told, Meta and TikTok are not sent it again")
+  void unsubscribe() {
+    List<JsonObject> hooked = new CopyOnWriteArrayList<>();
+    HttpServer tracker = vertx.createHttpServer().requestHandler(request -> request.body().onSuccess(body -> {
+      hooked.add(body.toJsonObject().put("uri", request.uri()));
+      request.response().end();
+    })).listen(0, "127.0.0.1").await();
+    try {
+      JsonObject config = ForwardingTestConfig.config(databaseUrl, fake.baseUrl());
+      JsonObject workspace = config.getJsonArray("workspaces").getJsonObject(0);
+      workspace.put("telegram", new JsonObject().put("webhook_secret", SECRET).put("bot_token", FakeTelegram.TOKEN)
+          .put("channel_id", -1009990001L).put("invite_link_pool", 1).put("api_base", telegram.baseUrl()));
+      workspace.getJsonArray("integrations").add(new JsonObject().put("id", "cpa").put("type", "webhook")
+          .put("url", "http://127.0.0.1:" + tracker.actualPort() + "/sub?status={status}&was={previous_status}")
+          .put("secret", "whsec-unsubscribe-0123456789").put("allow_private_network", true));
+      app = TestApp.start(vertx, config);
+      Await.until("the pool made ahead", DEADLINE, () -> freeLinks() == 1);
+      String link = capture(new JsonObject().put("fbclid", "IwAR-unsub")).getString("invite_link");
+      JsonObject join = joinRequest(950, 6161, link);
+      join.getJsonObject("chat_join_request").getJsonObject("chat").put("id", -1009990001L);
+      String eventId = update(join).bodyAsJsonObject().getJsonObject("data").getString("event_id");
+      Await.until("delivered to all three", DEADLINE, () -> count("meta", "delivered") == 1
+          && count("tiktok", "delivered") == 1 && hooked.size() == 1);
+
+      JsonObject left = new JsonObject().put("update_id", 951).put("chat_member", new JsonObject()
+          .put("chat", new JsonObject().put("id", -1009990001L).put("type", "channel"))
+          .put("from", new JsonObject().put("id", 6161).put("is_bot", false).put("first_name", "Ann"))
+          .put("date", 1795406099)
+          .put("old_chat_member", new JsonObject().put("status", "member").put("user", new JsonObject().put("id", 6161)))
+          .put("new_chat_member", new JsonObject().put("status", "left").put("user", new JsonObject().put("id", 6161))));
+      assertThat(update(left).statusCode()).isEqualTo(200);
+
+      Await.until("the webhook told", DEADLINE, () -> hooked.size() == 2);
+      assertThat(hooked.get(1).getString("uri")).isEqualTo("/sub?status=rejected&was=approved");
+      JsonObject event = app.get("/api/v1/events/" + eventId, KEY_A).bodyAsJsonObject().getJsonObject("data");
+      assertThat(event.getString("conversion_status")).isEqualTo("rejected");
+      JsonObject change = event.getJsonArray("status_history").getJsonObject(1);
+      assertThat(change.getString("reason")).isEqualTo("left_channel");
+      assertThat(change.getString("origin")).isEqualTo("telegram");
+      assertThat(count("meta", "delivered") + count("meta", "pending")).as("Meta: still the one delivery")
+          .isEqualTo(1);
+    } finally {
+      tracker.close().await();
+    }
   }
 
   @Test
