@@ -203,6 +203,36 @@ class ConfigTest {
         .isEqualTo(4);
   }
 
+  @Test
+  @DisplayName("a postback source: its token kept as a digest, the partner's names over the synonyms, its words over "
+      + "the defaults; send_on defaults to approved for the networks and every status for webhooks")
+  void postbackSource() {
+    JsonObject json = valid();
+    ws(json).put("postback_sources", new JsonArray().add(new JsonObject().put("id", "casino")
+            .put("token", ApiKeys.configValue("token-0123456789abcdefghij")).put("click_id_holds", "telegram_id")
+            .put("params", new JsonObject().put("click_id", new JsonArray().add("sub1").add("aff_sub")))
+            .put("events", new JsonObject().put("Dep", "FTD"))
+            .put("statuses", new JsonObject().put("approved", new JsonArray().add(1)).put("rejected", "fraud"))
+            .put("default_currency", "eur")))
+        .put("integrations", new JsonArray().add(new JsonObject().put("id", "h").put("type", "webhook")
+            .put("url", "https://hook.example/x").put("secret", "s".repeat(16))));
+    WorkspaceConfig workspace = resolve(json, Map.of()).workspaces().get(0);
+    PostbackSource source = workspace.postbackSources().get(0);
+    assertThat(source.tokenHash()).isEqualTo(ApiKeys.digest("token-0123456789abcdefghij"));
+    assertThat(source.clickIdHolds()).isEqualTo("telegram_id");
+    assertThat(source.params().get("click_id")).containsExactly("sub1", "aff_sub");
+    assertThat(source.params().get("value")).containsExactly("payout", "revenue", "amount", "sum", "value");
+    assertThat(source.events()).containsEntry("dep", "FTD").containsEntry("ftd", "FTD")
+        .containsEntry("registration", "REG");
+    assertThat(source.statuses()).containsEntry("1", "approved").containsEntry("fraud", "rejected")
+        .containsEntry("hold", "pending").containsEntry("chargeback", "chargeback");
+    assertThat(source.defaultCurrency()).isEqualTo("EUR");
+    assertThat(workspace.unsubscribeWindowDays()).isEqualTo(WorkspaceConfig.DEFAULT_UNSUBSCRIBE_WINDOW_DAYS);
+    assertThat(workspace.integrations().get(0).sendOn())
+        .containsExactlyInAnyOrder("pending", "approved", "rejected", "chargeback");
+    assertThat(IntegrationConfig.defaultSendOn(Network.META)).containsExactly("approved");
+  }
+
   static Stream<Arguments> invalidConfigs() {
     return Stream.of(
         bad("http.publishable_share: must be at most 1", c -> c.getJsonObject("http").put("publishable_share", 1.01)),
@@ -220,6 +250,22 @@ class ConfigTest {
         bad("management.port", c -> c.put("management", new JsonObject().put("port", 65536))),
         bad("management.path: unknown key", c -> c.put("management", new JsonObject().put("path", "/m"))),
         bad("workspaces[0].id", c -> ws(c).put("id", "not-a-uuid")),
+        bad("workspaces[0].postback_sources[0].token: looks like a plain API key", c -> ws(c)
+            .put("postback_sources", new JsonArray().add(new JsonObject().put("id", "p").put("token", "plain")))),
+        bad("workspaces[0].postback_sources[0].token: the same API key is already configured", c -> ws(c)
+            .put("postback_sources", new JsonArray().add(new JsonObject().put("id", "p").put("token", HASH)))),
+        bad("workspaces[0].postback_sources[0].click_id_holds", c -> ws(c).put("postback_sources", new JsonArray()
+            .add(new JsonObject().put("id", "p").put("token", ApiKeys.configValue("t1")).put("click_id_holds", "x")))),
+        bad("workspaces[0].postback_sources[0].statuses.paid: unknown key", c -> ws(c).put("postback_sources",
+            new JsonArray().add(new JsonObject().put("id", "p").put("token", ApiKeys.configValue("t1"))
+                .put("statuses", new JsonObject().put("paid", "ok"))))),
+        bad("workspaces[0].postback_sources[0].params.clickid: unknown key", c -> ws(c).put("postback_sources",
+            new JsonArray().add(new JsonObject().put("id", "p").put("token", ApiKeys.configValue("t1"))
+                .put("params", new JsonObject().put("clickid", "sub1"))))),
+        bad("workspaces[0].integrations[0].send_on[0]: must be a status", c -> ws(c).put("integrations",
+            new JsonArray().add(new JsonObject().put("id", "h").put("type", "webhook")
+                .put("url", "https://hook.example/x").put("secret", "s".repeat(16))
+                .put("send_on", new JsonArray().add("paid"))))),
         bad("workspaces[1].id: duplicate", c -> c.getJsonArray("workspaces").add(ws(c).copy()
             .put("api_keys", new JsonArray().add(ApiKeys.configValue("k2"))))),
         bad("workspaces[0].api_keys[0]: malformed", c -> ws(c).put("api_keys", new JsonArray().add("sha256:ABC"))),

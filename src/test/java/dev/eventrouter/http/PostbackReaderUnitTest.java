@@ -1,0 +1,129 @@
+package dev.eventrouter.http;
+
+import dev.eventrouter.config.ApiKeys;
+import dev.eventrouter.config.ConfigLoader;
+import dev.eventrouter.config.PostbackSource;
+import dev.eventrouter.config.WorkspaceConfig;
+import dev.eventrouter.event.Postback;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** How a partner's parameters are read: synonyms, words, macros, the documented errors, what the log keeps. */
+class PostbackReaderUnitTest {
+
+  private static final Instant NOW = Instant.parse("2026-11-24T10:00:00Z");
+
+  private static WorkspaceConfig workspace(JsonObject source) {
+    JsonObject config = new JsonObject().put("database", new JsonObject().put("url", (Object) null))
+        .put("workspaces", new JsonArray().add(new JsonObject().put("id", "7c9e6679-7425-40de-944b-e07fc1f90ae7")
+            .put("api_keys", new JsonArray().add(ApiKeys.configValue("k1")))
+            .put("postback_sources", new JsonArray().add(source.put("id", "p")
+                .put("token", ApiKeys.configValue("token-0123456789abcdefghij"))))));
+    return new ConfigLoader(Map.of()).resolve(config).workspaces().get(0);
+  }
+
+  private static Postback read(WorkspaceConfig workspace, Map<String, String> params) {
+    PostbackSource source = workspace.postbackSources().get(0);
+    return PostbackReader.read(params, workspace, source, "GET", NOW);
+  }
+
+  private static Map<String, String> params(String... pairs) {
+    Map<String, String> params = new LinkedHashMap<>();
+    for (int i = 0; i < pairs.length; i += 2) {
+      params.put(pairs[i], pairs[i + 1]);
+    }
+    return params;
+  }
+
+  @Test
+  @DisplayName("the synonyms partners use, any case: click id, event word, payout, status word, transaction id")
+  void synonyms() {
+    Postback postback = read(workspace(new JsonObject()), params("AFF_CLICK_ID", "ses_1", "goal", "First_Deposit",
+        "revenue", "12.50", "currency", "eur", "status", "Hold", "txid", "X-9", "tg_id", "4242"));
+    assertThat(postback.clickId()).isEqualTo("ses_1");
+    assertThat(postback.eventName()).isEqualTo("FTD");
+    assertThat(postback.value()).isEqualByComparingTo(new BigDecimal("12.5"));
+    assertThat(postback.currency()).isEqualTo("EUR");
+    assertThat(postback.status()).isEqualTo("pending");
+    assertThat(postback.transactionId()).isEqualTo("X-9");
+    assertThat(postback.telegramId()).isEqualTo(4242L);
+  }
+
+  @Test
+  @DisplayName("without status a postback is approved; without currency the source's default; an unknown event word "
+      + "that is a valid name passes through as a custom event")
+  void defaults() {
+    Postback postback = read(workspace(new JsonObject().put("default_currency", "GBP")),
+        params("subid", "ses_2", "event", "kyc_passed"));
+    assertThat(postback.status()).isEqualTo("approved");
+    assertThat(postback.currency()).isEqualTo("GBP");
+    assertThat(postback.eventName()).isEqualTo("kyc_passed");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"{subid}", "{{click_id}}", "[SUBID]", "%subid%", "$subid", "ses_{sub_id}",
+      "{ clickid }"})
+  @DisplayName("each macro form a partner may leave unexpanded is found, naming its parameter")
+  void macros(String value) {
+    assertThat(PostbackReader.unexpanded(params("goal", "ftd", "subid", value))).isEqualTo("subid");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"ses_1", "$10", "50%", "a-b_c", "[1]"})
+  @DisplayName("values that are not macros are not taken for one")
+  void notMacros(String value) {
+    assertThat(PostbackReader.unexpanded(params("subid", value))).isNull();
+  }
+
+  @Test
+  @DisplayName("bad values get validation_failed naming the partner's parameter: number, currency, status word, "
+      + "missing click id, a monetary event without payout")
+  void errors() {
+    WorkspaceConfig workspace = workspace(new JsonObject());
+    assertThatThrownBy(() -> read(workspace, params("subid", "s", "goal", "ftd", "payout", "-1")))
+        .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.toJson().encode())
+            .contains("validation_failed").contains("\"field\":\"payout\""));
+    assertThatThrownBy(() -> read(workspace, params("subid", "s", "goal", "reg", "currency", "XYZ")))
+        .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.toJson().encode())
+            .contains("\"field\":\"currency\""));
+    assertThatThrownBy(() -> read(workspace, params("subid", "s", "goal", "reg", "status", "maybe")))
+        .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.toJson().encode())
+            .contains("\"field\":\"status\"").contains("unknown status word"));
+    assertThatThrownBy(() -> read(workspace, params("goal", "reg")))
+        .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.toJson().encode())
+            .contains("\"field\":\"subid\""));
+    assertThatThrownBy(() -> read(workspace, params("subid", "s", "goal", "ftd")))
+        .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.toJson().encode())
+            .contains("required for FTD events"));
+  }
+
+  @Test
+  @DisplayName("a click id that holds a Telegram user must be one")
+  void telegramClickId() {
+    WorkspaceConfig workspace = workspace(new JsonObject().put("click_id_holds", "telegram_id"));
+    assertThat(read(workspace, params("subid", "777", "goal", "reg")).clickId()).isEqualTo("777");
+    assertThatThrownBy(() -> read(workspace, params("subid", "ses_1", "goal", "reg")))
+        .isInstanceOf(ApiException.class);
+  }
+
+  @Test
+  @DisplayName("the log keeps what was sent, credentials and user data masked")
+  void logged() {
+    JsonObject logged = PostbackReader.logged(params("subid", "s1", "api_key", "secret-1", "email", "a@b.co",
+        "phone", "123", "sign", "abc", "payout", "5"));
+    assertThat(logged).isEqualTo(new JsonObject().put("subid", "s1").put("api_key", "***").put("email", "***")
+        .put("phone", "***").put("sign", "***").put("payout", "5"));
+  }
+}
