@@ -12,7 +12,10 @@
   const REDELIVERABLE = ['failed', 'expired', 'unconfirmed'];
   const CLICK_FIELDS = ['fbclid', 'fbc', 'fbp', 'ttclid', 'ttp', 'client_ip', 'user_agent', 'landing_url', 'clicked_at'];
   const EVENT_FIELDS = ['event_id', 'event_name', 'telegram_id', 'session_id', 'session_source', 'value', 'currency',
-    'status', 'received_at'];
+    'status', 'conversion_status', 'transaction_id', 'received_at'];
+  const POSTBACK_OUTCOME_KIND = {
+    matched: 'delivered', unmatched: 'pending', duplicate: 'dry_run', macro_not_expanded: 'failed', refused: 'failed',
+  };
 
   const $ = (id) => document.getElementById(id);
   const state = {
@@ -200,6 +203,48 @@
       attention.append(el('li', 'chip ok', 'none'));
     }
     integrationsTable(summary.integrations);
+    refreshPostbacks();
+  }
+
+  // ---- partners' postbacks --------------------------------------------------------------------------------------
+
+  async function refreshPostbacks() {
+    const session = state.session;
+    let page;
+    try {
+      page = await api('GET', '/postbacks');
+    } catch (error) {
+      if (session === state.session) failed(error);
+      return;
+    }
+    if (session !== state.session) return;
+    const body = $('postbacks').tBodies[0];
+    body.replaceChildren(...page.postbacks.map(postbackRow));
+    show($('no-postbacks'), !page.postbacks.length);
+  }
+
+  function postbackRow(postback) {
+    const tr = el('tr');
+    tr.dataset.postback = postback.postback_id;
+    const outcome = el('td');
+    outcome.append(badge(postback.outcome.replaceAll('_', ' '), POSTBACK_OUTCOME_KIND[postback.outcome]));
+    if (postback.detail && postback.outcome !== 'refused') outcome.append(el('div', 'muted', postback.detail));
+    const conversion = el('td');
+    if (postback.event_id) {
+      const link = el('button', 'link', postback.event_id);
+      link.type = 'button';
+      link.addEventListener('click', () => showDetail(postback.event_id));
+      conversion.append(link);
+    } else {
+      conversion.append(el('span', 'muted', '–'));
+    }
+    const params = Object.entries(postback.params || {}).map(([k, v]) => k + '=' + v).join('&');
+    tr.append(el('td', null, when(postback.received_at)), el('td', null, postback.source_id), outcome,
+      el('td', null, postback.click_id || '–'), el('td', null, postback.event_name || '–'),
+      el('td', null, postback.conversion_status || '–'),
+      el('td', null, postback.value === null ? '–' : postback.value + ' ' + (postback.currency || '')),
+      conversion, el('td', 'params', params));
+    return tr;
   }
 
   function integrationsTable(integrations) {
@@ -413,6 +458,16 @@
       pairs($('detail-click'), CLICK_FIELDS.map((f) => [f, f === 'clicked_at' ? when(event.click[f]) : event.click[f]])
         .concat(Object.entries(event.click.utm || {})));
     }
+    $('detail-history').tBodies[0].replaceChildren(...(event.status_history || []).map((change) => {
+      const tr = el('tr');
+      const status = el('td');
+      status.append(badge(change.status, change.status === 'approved' ? 'delivered'
+        : change.status === 'pending' ? 'pending' : 'failed'));
+      tr.append(el('td', null, change.seq), status, el('td', null, change.previous_status || '–'),
+        el('td', null, change.value === null ? '–' : change.value + ' ' + (change.currency || '')),
+        el('td', null, change.origin), el('td', null, change.reason || '–'), el('td', null, when(change.changed_at)));
+      return tr;
+    }));
     const list = $('detail-deliveries');
     list.replaceChildren(...event.deliveries.map(deliveryBlock));
     if (!event.deliveries.length) list.append(el('p', 'muted', 'No integration takes this event.'));
@@ -425,7 +480,8 @@
     return {
       event_id: event.event_id, event_name: event.event_name, telegram_id: event.telegram_id,
       session_id: event.session_id, session_source: event.session_source, value: event.value,
-      currency: event.currency, status: event.status, received_at: event.received_at,
+      currency: event.currency, status: event.status, conversion_status: event.conversion_status,
+      transaction_id: event.transaction_id, received_at: event.received_at,
       deliveries: event.deliveries.map((d) => ({
         integration_id: d.integration_id, network: d.network, event_name: d.event_name, status: d.status,
         attempts: d.attempts,
@@ -438,7 +494,8 @@
     block.dataset.integration = delivery.integration_id;
     const head = el('div', 'delivery-head');
     head.append(el('strong', null, delivery.integration_id), el('span', 'muted', ' ' + delivery.network + ' → '
-      + delivery.event_name + ' '), badge(delivery.status, delivery.status));
+      + delivery.event_name + (delivery.change ? ' (change ' + delivery.change + ')' : '') + ' '),
+    badge(delivery.status, delivery.status));
     const facts = el('dl', 'pairs');
     pairs(facts, [
       ['attempts', delivery.attempts],

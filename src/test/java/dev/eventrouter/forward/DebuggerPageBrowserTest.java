@@ -1,10 +1,12 @@
 package dev.eventrouter.forward;
 
+import dev.eventrouter.config.ApiKeys;
 import dev.eventrouter.support.Await;
 import dev.eventrouter.support.Browser;
 import dev.eventrouter.support.FakeAdNetworks;
 import dev.eventrouter.support.FakeAdNetworks.Reply;
 import dev.eventrouter.support.TestApp;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -143,6 +145,41 @@ class DebuggerPageBrowserTest extends FakeNetworksTest {
   /** The state badge of one delivery of the open event. */
   private String deliveryState(String integrationId) {
     return text("#detail-deliveries article[data-integration='" + integrationId + "'] .delivery-head .badge");
+  }
+
+  @Test
+  @DisplayName("received postbacks are listed with their outcome and parameters, the token-bearing ones masked; the "
+      + "conversion one made opens with its status history")
+  void postbacks() {
+    JsonObject config = ForwardingTestConfig.config(databaseUrl, fake.baseUrl());
+    config.getJsonArray("workspaces").getJsonObject(0).put("postback_sources", new JsonArray().add(new JsonObject()
+        .put("id", "casino").put("token", ApiKeys.configValue(PostbackTest.TOKEN))));
+    app = TestApp.start(vertx, config);
+    app.postJson("/api/v1/sessions", KEY_A, new JsonObject().put("workspace_id", WS_A).put("session_id", "ses_ui"));
+    String base = "/api/v1/postbacks/" + PostbackTest.TOKEN;
+    var matched = app.get(base + "?subid=ses_ui&goal=ftd&payout=25&status=hold&tid=U-1&api_key=hunter2", null);
+    assertThat(matched.statusCode()).as(matched.bodyAsString()).isEqualTo(200);
+    String eventId = matched.bodyAsJsonObject().getJsonObject("data").getString("event_id");
+    assertThat(app.get(base + "?subid=ses_ui&goal=ftd&payout=25&status=approved&tid=U-1", null).statusCode())
+        .isEqualTo(200);
+    assertThat(app.get(base + "?subid={subid}&goal=reg", null).statusCode()).isEqualTo(400);
+
+    open();
+    signIn(KEY_A);
+    waiting().until(d -> d.findElements(By.cssSelector("#postbacks tbody tr")).size() == 3);
+    List<String> outcomes = browser.findElements(By.cssSelector("#postbacks tbody tr td:nth-child(3) .badge"))
+        .stream().map(WebElement::getText).toList();
+    assertThat(outcomes).containsExactly("macro not expanded", "matched", "matched");
+    String params = text("#postbacks tbody tr:last-child td.params");
+    assertThat(params).contains("subid=ses_ui").contains("api_key=***").doesNotContain("hunter2");
+
+    click(By.cssSelector("#postbacks tbody tr:last-child td:nth-child(8) button"));
+    waiting().until(d -> text("#detail-title").endsWith(eventId));
+    waiting().until(d -> d.findElements(By.cssSelector("#detail-history tbody tr")).size() == 2);
+    assertThat(browser.findElements(By.cssSelector("#detail-history tbody tr td:nth-child(2)")).stream()
+        .map(WebElement::getText).toList()).containsExactly("pending", "approved");
+    assertThat(text("#detail-event")).contains("postback").contains("U-1");
+    assertThat(browser.executeScript("return window.pwned === undefined")).isEqualTo(true);
   }
 
   @Test
