@@ -90,6 +90,12 @@ public final class EventRouter {
           + "your own (docs/api.md, \"Prelanding kit\") or set http.host to 127.0.0.1", exposedPublishable,
           config.http().host());
     }
+    List<String> exposedPostback = DemoKey.postbackExposedIn(config);
+    if (!exposedPostback.isEmpty()) {
+      LOG.warn("SECURITY: workspaces {} accept the published demo postback token, and the server listens on {}: "
+          + "anyone who can reach it can report conversions for them. Give their postback sources tokens of your "
+          + "own (docs/postbacks.md) or set http.host to 127.0.0.1", exposedPostback, config.http().host());
+    }
     return Database.open(vertx, config.database(), config.http().requestTimeoutMs(),
         config.session().sourceTimeoutMs()).compose(database -> {
       List<String> deployments = new ArrayList<>();

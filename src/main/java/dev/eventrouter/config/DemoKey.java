@@ -7,7 +7,8 @@ import java.util.List;
 import java.util.function.Predicate;
 
 /**
- * The demo keys ({@value #KEY}, and the publishable {@value #PUBLISHABLE_KEY}) are published in the README and the
+ * The demo keys ({@value #KEY}, the publishable {@value #PUBLISHABLE_KEY} and the postback token
+ * {@value #POSTBACK_TOKEN}) are published in the README and the
  * shipped config, so anyone can use them. A workspace that accepts one on a server reachable from other machines
  * accepts conversions (or click sessions) from anyone.
  */
@@ -15,6 +16,9 @@ public final class DemoKey {
 
   public static final String KEY = "demo-key-change-me";
   public static final String PUBLISHABLE_KEY = "demo-publishable-key";
+  /** The demo workspace's postback source token, in the README's partner walkthrough. */
+  public static final String POSTBACK_TOKEN = "demo-postback-token-change-me";
+  private static final byte[] POSTBACK_DIGEST = ApiKeys.digest(POSTBACK_TOKEN);
   private static final byte[] DIGEST = ApiKeys.digest(KEY);
   private static final byte[] PUBLISHABLE_DIGEST = ApiKeys.digest(PUBLISHABLE_KEY);
   private static final byte[] IPV6_LOOPBACK = NetUtil.LOCALHOST6.getAddress();
@@ -30,6 +34,12 @@ public final class DemoKey {
   public static List<String> publishableExposedIn(AppConfig config) {
     return exposed(config,
         w -> w.publishableKeys().stream().anyMatch(k -> Arrays.equals(k.hash(), PUBLISHABLE_DIGEST)));
+  }
+
+  /** The same for the demo postback token. */
+  public static List<String> postbackExposedIn(AppConfig config) {
+    return exposed(config,
+        w -> w.postbackSources().stream().anyMatch(s -> Arrays.equals(s.tokenHash(), POSTBACK_DIGEST)));
   }
 
   private static List<String> exposed(AppConfig config, Predicate<WorkspaceConfig> accepts) {

@@ -108,8 +108,9 @@ public final class ConversionVerticle extends VerticleBase {
   private void sweep() {
     live.current().workspaces().stream().filter(w -> !w.postbackSources().isEmpty())
         .forEach(workspace -> rematch(workspace, null));
-    postbacks.purge(live.current().database().retentionDays())
-        .onFailure(e -> LOG.warn("purging old postbacks failed: {}", LogSafe.describe(e)));
+    int retention = live.current().database().retentionDays();
+    postbacks.purge(retention).compose(n -> conversions.purge(retention))
+        .onFailure(e -> LOG.warn("purging old postbacks and conversions failed: {}", LogSafe.describe(e)));
   }
 
   private void rematch(WorkspaceConfig workspace, String sessionId) {

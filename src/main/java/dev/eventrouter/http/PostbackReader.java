@@ -25,7 +25,7 @@ import java.util.regex.Pattern;
  */
 final class PostbackReader {
 
-  /** At most this many parameters are read or logged; a postback carries a handful. */
+  /** At most this many parameters are logged; a postback carries a handful. */
   static final int MAX_PARAMS = 50;
   static final int MAX_VALUE_CHARS = 500;
   /**

@@ -91,7 +91,8 @@ final class PostbacksApi {
 
   /**
    * The query string's parameters, then a form's or a JSON object's (a JSON value that is not text is read as its
-   * JSON text); the first of a repeated name counts.
+   * JSON text); the first of a repeated name counts. All are read (the request line and the body are bounded);
+   * the log keeps the first {@link PostbackReader#MAX_PARAMS}.
    */
   private static Map<String, String> params(RoutingContext rc) {
     Map<String, String> params = new LinkedHashMap<>();
@@ -101,7 +102,7 @@ final class PostbacksApi {
       String mediaType = type == null ? "" : type.split(";", 2)[0].trim().toLowerCase(Locale.ROOT);
       if (mediaType.equals("application/json")) {
         JsonBody.parse(rc.body().buffer()).forEach(e -> {
-          if (e.getValue() != null && params.size() < PostbackReader.MAX_PARAMS) {
+          if (e.getValue() != null) {
             params.putIfAbsent(e.getKey(), e.getValue() instanceof String text ? text
                 : e.getValue() instanceof JsonObject || e.getValue() instanceof JsonArray ? e.getValue().toString()
                 : String.valueOf(e.getValue()));
@@ -110,7 +111,7 @@ final class PostbacksApi {
       } else if (mediaType.equals(FORM)) {
         new QueryStringDecoder(rc.body().asString(), StandardCharsets.UTF_8, false).parameters()
             .forEach((name, values) -> {
-              if (!values.isEmpty() && params.size() < PostbackReader.MAX_PARAMS) {
+              if (!values.isEmpty()) {
                 params.putIfAbsent(name, values.get(0));
               }
             });
@@ -123,12 +124,9 @@ final class PostbacksApi {
     return params;
   }
 
+  /** In the order sent: the log keeps the first {@link PostbackReader#MAX_PARAMS}. */
   private static void add(Map<String, String> params, MultiMap query) {
-    for (String name : query.names()) {
-      if (params.size() < PostbackReader.MAX_PARAMS) {
-        params.putIfAbsent(name, query.get(name));
-      }
-    }
+    query.forEach(entry -> params.putIfAbsent(entry.getKey(), entry.getValue()));
   }
 
   /** {@code GET /api/v1/postbacks}: the workspace's postback log, newest first; {@code outcome}, {@code before}. */

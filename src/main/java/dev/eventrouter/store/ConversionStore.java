@@ -47,6 +47,19 @@ public final class ConversionStore {
   static final String HOLDER = """
       SELECT event_id FROM conversions WHERE workspace_id = $1 AND source = $2 AND transaction_id = $3""";
 
+  /**
+   * A transaction id whose event is gone (its day dropped by retention) is given to the new event; $4 the event
+   * that held it.
+   */
+  static final String RETAKE = """
+      UPDATE conversions SET event_id = $5, created_at = now()
+       WHERE workspace_id = $1 AND source = $2 AND transaction_id = $3 AND event_id = $4""";
+
+  /** Conversions and changes older than retention ($1 days): their events are gone with their partitions. */
+  static final String PURGE_CONVERSIONS = "DELETE FROM conversions WHERE created_at < now() - make_interval(days => $1)";
+  static final String PURGE_CHANGES =
+      "DELETE FROM conversion_changes WHERE event_id < event_id_floor(now() - make_interval(days => $1))";
+
   /** The conversion as it stands, its event's row locked until the change is written. */
   static final String LOCK = """
       SELECT e.event_id, e.workspace_id, e.event_name, e.session_id, e.currency,
@@ -159,15 +172,40 @@ public final class ConversionStore {
         expiresAfterHours == 0 ? null : OffsetDateTime.now(ZoneOffset.UTC).plusHours(expiresAfterHours));
     return conn.preparedQuery(TAKE_TRANSACTION).execute(take).compose(taken -> {
       if (taken.size() > 0) {
-        List<String> networks = event.deliveries().stream().map(NewEvent.Delivery::network).toList();
-        return EventStore.insert(conn, List.of(event)).map(v -> new Result(event.eventId(),
-            event.session().sessionId(), event.event().status(), Result.CREATED, networks));
+        return insertNew(conn, event);
       }
       return conn.preparedQuery(HOLDER).execute(Tuple.of(event.event().workspaceId(), source, transactionId))
-          .compose(held -> change(conn, held.iterator().next().getLong("event_id"),
-              new Change(event.event().status(), event.event().value(), event.event().currency(), null,
-                  source, false), plan));
+          .compose(held -> {
+            long holder = held.iterator().next().getLong("event_id");
+            return change(conn, holder, new Change(event.event().status(), event.event().value(),
+                    event.event().currency(), null, source, false), plan)
+                .recover(failure -> failure instanceof EventGone
+                    ? conn.preparedQuery(RETAKE).execute(Tuple.of(event.event().workspaceId(), source,
+                            transactionId, holder, event.eventId()))
+                        .compose(v -> insertNew(conn, event))
+                    : Future.failedFuture(failure));
+          });
     });
+  }
+
+  private static Future<Result> insertNew(SqlClient conn, NewEvent event) {
+    List<String> networks = event.deliveries().stream().map(NewEvent.Delivery::network).toList();
+    return EventStore.insert(conn, List.of(event)).map(v -> new Result(event.eventId(),
+        event.session().sessionId(), event.event().status(), Result.CREATED, networks));
+  }
+
+  /** The event a transaction id names no longer exists: retention dropped its day. */
+  static final class EventGone extends RuntimeException {
+    EventGone() {
+      super("the conversion's event is past retention", null, false, false);
+    }
+  }
+
+  /** Deletes the conversions and changes of events past retention; returns how many rows. */
+  public Future<Integer> purge(int retentionDays) {
+    return pool.preparedQuery(PURGE_CONVERSIONS).execute(Tuple.of(retentionDays))
+        .compose(a -> pool.preparedQuery(PURGE_CHANGES).execute(Tuple.of(retentionDays))
+            .map(b -> a.rowCount() + b.rowCount()));
   }
 
   /**
@@ -176,6 +214,9 @@ public final class ConversionStore {
    */
   static Future<Result> change(SqlClient conn, long eventId, Change change, Plan plan) {
     return conn.preparedQuery(LOCK).execute(Tuple.of(eventId)).compose(rows -> {
+      if (rows.size() == 0) {
+        return Future.failedFuture(new EventGone());
+      }
       Row row = rows.iterator().next();
       String before = row.getString("current_status");
       BigDecimal valueBefore = row.getBigDecimal("current_value");

@@ -71,4 +71,20 @@ class DemoKeyUnitTest {
     assertThat(DemoKey.publishableExposedIn(withDemoKey("0.0.0.0"))).as("the demo API key is not the publishable one")
         .isEmpty();
   }
+
+  @Test
+  @DisplayName("a workspace whose postback source takes the demo token is exposed unless the server listens on "
+      + "loopback only")
+  void postbackTokenExposedUnlessLoopback() {
+    for (String host : new String[] {"0.0.0.0", "127.0.0.1"}) {
+      JsonObject config = TestApp.config("postgresql://unused/db");
+      config.getJsonObject("http").put("host", host);
+      config.getJsonArray("workspaces").getJsonObject(1).put("postback_sources", new JsonArray()
+          .add(new JsonObject().put("id", "own").put("token", ApiKeys.configValue("a-token-of-its-own-0123456")))
+          .add(new JsonObject().put("id", "demo").put("token", ApiKeys.configValue(DemoKey.POSTBACK_TOKEN))));
+      AppConfig resolved = new ConfigLoader(Map.of()).resolve(config);
+      assertThat(DemoKey.postbackExposedIn(resolved)).as(host)
+          .isEqualTo(host.equals("0.0.0.0") ? java.util.List.of("ws-2") : java.util.List.of());
+    }
+  }
 }

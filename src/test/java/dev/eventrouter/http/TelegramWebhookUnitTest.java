@@ -345,6 +345,54 @@ class TelegramWebhookUnitTest {
   }
 
   @Test
+  @DisplayName("a leaver: a member (or restricted member) of the channel who left or was removed; nobody without a "
+      + "channel, for a join, or for any other update; the full receiver asks the store once for a leaver")
+  void leaver() {
+    JsonObject left = new JsonObject().put("update_id", 80).put("chat_member", new JsonObject()
+        .put("chat", new JsonObject().put("id", -100123L).put("type", "channel"))
+        .put("old_chat_member", new JsonObject().put("status", "member").put("user", new JsonObject().put("id", USER)))
+        .put("new_chat_member", new JsonObject().put("status", "left").put("user", new JsonObject().put("id", USER))));
+    JsonObject change = left.getJsonObject("chat_member");
+    assertThat(TelegramWebhook.leaver(left, "-100123")).isEqualTo(USER);
+    assertThat(TelegramWebhook.leaver(left, null)).isNull();
+    change.getJsonObject("new_chat_member").put("status", "kicked");
+    assertThat(TelegramWebhook.leaver(left, "-100123")).isEqualTo(USER);
+    change.getJsonObject("old_chat_member").put("status", "restricted");
+    assertThat(TelegramWebhook.leaver(left, "-100123")).isEqualTo(USER);
+    change.getJsonObject("old_chat_member").put("status", "left");
+    assertThat(TelegramWebhook.leaver(left, "-100123")).as("was no member").isNull();
+    change.getJsonObject("old_chat_member").put("status", "member");
+    change.getJsonObject("new_chat_member").put("status", "administrator");
+    assertThat(TelegramWebhook.leaver(left, "-100123")).as("still in").isNull();
+    change.getJsonObject("new_chat_member").put("status", "left").put("user", new JsonObject().put("id", 0));
+    assertThat(TelegramWebhook.leaver(left, "-100123")).as("no user id").isNull();
+    change.remove("old_chat_member");
+    assertThat(TelegramWebhook.leaver(left, "-100123")).isNull();
+    change.put("old_chat_member", new JsonObject().put("status", "member")).remove("new_chat_member");
+    assertThat(TelegramWebhook.leaver(left, "-100123")).isNull();
+    assertThat(TelegramWebhook.leaver(joinRequest(81, "er:s"), "-100123")).isNull();
+  }
+
+  @Test
+  @DisplayName("the receiver tells the store of a leaver of its channel, and of nobody else")
+  void leaverToldToStore(Vertx vertx) {
+    List<JsonObject> told = new CopyOnWriteArrayList<>();
+    Await.result(vertx.eventBus().<JsonObject>consumer(Addresses.TELEGRAM_LEFT, message -> {
+      told.add(message.body());
+      message.reply(new JsonObject().put("event_id", "evt_1"));
+    }).completion());
+    JsonObject left = new JsonObject().put("update_id", 82).put("chat_member", new JsonObject()
+        .put("chat", new JsonObject().put("id", -100123L).put("type", "channel"))
+        .put("old_chat_member", new JsonObject().put("status", "member").put("user", new JsonObject().put("id", USER)))
+        .put("new_chat_member", new JsonObject().put("status", "left").put("user", new JsonObject().put("id", USER))));
+    assertThat(send(FULL, SECRET, left.encode()).statusCode()).isEqualTo(200);
+    assertThat(told).containsExactly(new JsonObject().put("workspace_id", FULL.toString()).put("telegram_id", USER));
+    left.getJsonObject("chat_member").getJsonObject("chat").put("id", -100999L);
+    assertThat(send(FULL, SECRET, left.put("update_id", 83).encode()).statusCode()).isEqualTo(200);
+    assertThat(told).as("another chat").hasSize(1);
+  }
+
+  @Test
   @DisplayName("a join is the channel's by its chat's id, or its username for an @username; other updates, and "
       + "any join without a channel, are the workspace's")
   void ofChannel() {

@@ -1,0 +1,254 @@
+package dev.eventrouter.http;
+
+import dev.eventrouter.bus.Addresses;
+import dev.eventrouter.bus.BusFailure;
+import dev.eventrouter.config.ApiKeys;
+import dev.eventrouter.config.ConfigLoader;
+import dev.eventrouter.config.HttpConfig;
+import dev.eventrouter.config.WorkspaceConfig;
+import dev.eventrouter.event.Postback;
+import dev.eventrouter.support.Await;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.eventbus.Message;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.healthchecks.HealthChecks;
+import io.vertx.ext.web.client.HttpResponse;
+import io.vertx.ext.web.client.WebClient;
+import io.vertx.junit5.VertxExtension;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.math.BigDecimal;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+import java.util.stream.IntStream;
+
+import static dev.eventrouter.support.ApiAssertions.assertError;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The postback route at the HTTP edge, the store's side of the bus answered by the test: the token, the source's
+ * rate limit, parameters from the query, a form or JSON, the macro check, the errors, and what the store is handed.
+ */
+@ExtendWith(VertxExtension.class)
+class PostbackEdgeUnitTest {
+
+  private static final String WS = "7c9e6679-7425-40de-944b-e07fc1f90ae7";
+  private static final String KEY = "edge-postback-key-1";
+  private static final String TOKEN = "pb-edge-token-0123456789abc";
+  private static final String PATH = "/api/v1/postbacks/" + TOKEN;
+
+  private WebClient client;
+  private int port;
+  private final List<Message<JsonObject>> asked = new CopyOnWriteArrayList<>();
+  private volatile Consumer<Message<JsonObject>> store = message -> message.reply(new JsonObject()
+      .put("postback_id", "1").put("outcome", "matched").put("event_id", "evt_9").put("conversion_status", "approved"));
+
+  private static WorkspaceConfig workspace(double burst) {
+    JsonObject config = new JsonObject().put("database", new JsonObject().put("url", (Object) null))
+        .put("workspaces", new JsonArray().add(new JsonObject().put("id", WS)
+            .put("api_keys", new JsonArray().add(ApiKeys.configValue(KEY)))
+            .put("rate_limit", new JsonObject().put("per_second", 0.001).put("burst", burst))
+            .put("postback_sources", new JsonArray().add(new JsonObject().put("id", "casino")
+                .put("token", ApiKeys.configValue(TOKEN))
+                .put("macros", new JsonObject().put("click_id", "{subid}").put("value", "{payout}"))))));
+    return new ConfigLoader(Map.of()).resolve(config).workspaces().get(0);
+  }
+
+  @BeforeEach
+  void start(Vertx vertx) {
+    for (String address : List.of(Addresses.POSTBACKS_RECORD, Addresses.POSTBACKS_LIST)) {
+      Await.result(vertx.eventBus().<JsonObject>consumer(address, message -> {
+        asked.add(message);
+        store.accept(message);
+      }).completion());
+    }
+    HttpConfig http = new HttpConfig("127.0.0.1", 0, 4096, 1, 500);
+    AccessControl access = new AccessControl(List.of(workspace(5)), http, System::nanoTime);
+    HttpVerticle verticle = new HttpVerticle(http, access, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
+        HealthChecks.create(vertx));
+    Await.result(vertx.deployVerticle(verticle));
+    port = verticle.actualPort();
+    client = WebClient.create(vertx);
+  }
+
+  @AfterEach
+  void stop() {
+    client.close();
+  }
+
+  private HttpResponse<Buffer> get(String pathAndQuery) {
+    return Await.result(client.get(port, "127.0.0.1", pathAndQuery).send());
+  }
+
+  private HttpResponse<Buffer> post(String pathAndQuery, String type, String body) {
+    return Await.result(client.post(port, "127.0.0.1", pathAndQuery).putHeader("Content-Type", type)
+        .sendBuffer(Buffer.buffer(body)));
+  }
+
+  private Postback handed(int i) {
+    return Postback.fromJson(asked.get(i).body());
+  }
+
+  @Test
+  @DisplayName("a GET is read through the source's names and words, handed to the store, and its answer relayed")
+  void get() {
+    HttpResponse<Buffer> response = get(PATH + "?subid=ses_1&goal=deposit&payout=7.50&currency=eur&status=sale"
+        + "&tid=T-1&api_key=secret-of-partner");
+    assertThat(response.statusCode()).isEqualTo(200);
+    assertThat(response.bodyAsJsonObject()).isEqualTo(new JsonObject().put("ok", true).put("data", new JsonObject()
+        .put("postback_id", "1").put("outcome", "matched").put("event_id", "evt_9")
+        .put("conversion_status", "approved")));
+    Postback postback = handed(0);
+    assertThat(asked.get(0).address()).isEqualTo(Addresses.POSTBACKS_RECORD);
+    assertThat(postback.workspaceId().toString()).isEqualTo(WS);
+    assertThat(postback.sourceId()).isEqualTo("casino");
+    assertThat(postback.method()).isEqualTo("GET");
+    assertThat(postback.clickId()).isEqualTo("ses_1");
+    assertThat(postback.eventName()).isEqualTo("DEP");
+    assertThat(postback.value()).isEqualByComparingTo(new BigDecimal("7.5"));
+    assertThat(postback.currency()).isEqualTo("EUR");
+    assertThat(postback.status()).isEqualTo("approved");
+    assertThat(postback.transactionId()).isEqualTo("T-1");
+    assertThat(postback.outcome()).isNull();
+    assertThat(postback.params().getString("api_key")).isEqualTo("***");
+    assertThat(postback.params().getString("subid")).isEqualTo("ses_1");
+  }
+
+  @Test
+  @DisplayName("a form POST and a JSON POST are read like a GET; a query parameter wins over the body's; JSON "
+      + "numbers and objects are read as their text")
+  void bodies() {
+    assertThat(post(PATH + "?goal=reg", "application/x-www-form-urlencoded; charset=UTF-8",
+        "subid=ses_2&goal=ftd&status=pending").statusCode()).isEqualTo(200);
+    assertThat(handed(0).eventName()).as("the query's").isEqualTo("REG");
+    assertThat(handed(0).status()).isEqualTo("pending");
+    assertThat(handed(0).method()).isEqualTo("POST");
+    assertThat(post(PATH, "application/json", new JsonObject().put("click_id", "ses_3").put("event", "ftd")
+        .put("amount", 12).put("meta", new JsonObject().put("a", 1)).put("none", (Object) null).encode())
+        .statusCode()).isEqualTo(200);
+    Postback json = handed(1);
+    assertThat(json.clickId()).isEqualTo("ses_3");
+    assertThat(json.value()).isEqualByComparingTo(new BigDecimal("12"));
+    assertThat(json.params().getString("meta")).isEqualTo("{\"a\":1}");
+    assertThat(json.params().containsKey("none")).isFalse();
+    assertError(post(PATH, "text/plain", "subid=x"), 415, "unsupported_media_type");
+    assertThat(asked).hasSize(2);
+  }
+
+  @Test
+  @DisplayName("an unknown or short token is a plain 404 and the store is never asked")
+  void unknownToken() {
+    assertError(get("/api/v1/postbacks/pb-edge-token-0123456789abd?subid=s"), 404, "not_found");
+    assertError(get("/api/v1/postbacks/short?subid=s"), 404, "not_found");
+    assertError(get("/api/v1/postbacks/" + "x".repeat(201)), 404, "not_found");
+    assertThat(asked).isEmpty();
+  }
+
+  @Test
+  @DisplayName("a macro left unexpanded: 400 macro_not_expanded naming it, and logged with why")
+  void macro() {
+    HttpResponse<Buffer> response = get(PATH + "?subid=%7Bsubid%7D&goal=ftd&payout=1");
+    assertError(response, 400, "macro_not_expanded");
+    assertThat(response.bodyAsJsonObject().getJsonObject("error").getJsonArray("details").getJsonObject(0)
+        .getString("field")).isEqualTo("subid");
+    Postback logged = handed(0);
+    assertThat(logged.outcome()).isEqualTo(Postback.MACRO_NOT_EXPANDED);
+    assertThat(logged.detail()).contains("subid");
+    assertThat(logged.params().getString("subid")).isEqualTo("{subid}");
+  }
+
+  @Test
+  @DisplayName("an invalid one: 400 validation_failed, logged as refused with the error; still 400 when the log "
+      + "cannot be written")
+  void refused() {
+    assertError(get(PATH + "?subid=s&goal=ftd&payout=abc"), 400, "validation_failed");
+    assertThat(handed(0).outcome()).isEqualTo(Postback.REFUSED);
+    assertThat(handed(0).detail()).contains("payout");
+    store = message -> message.fail(BusFailure.UNAVAILABLE, "down");
+    assertError(get(PATH + "?subid=s&goal=ftd&payout=abc"), 400, "validation_failed");
+  }
+
+  @Test
+  @DisplayName("a valid one the store cannot take: 503, so the partner retries")
+  void unavailable() {
+    store = message -> message.fail(BusFailure.UNAVAILABLE, "down");
+    assertError(get(PATH + "?subid=s&goal=reg"), 503, "unavailable");
+  }
+
+  @Test
+  @DisplayName("the source's own rate limit: 429 with Retry-After once its burst is spent")
+  void rateLimited() {
+    IntStream.range(0, 5).forEach(i -> assertThat(get(PATH + "?subid=s&goal=reg").statusCode()).isEqualTo(200));
+    HttpResponse<Buffer> limited = get(PATH + "?subid=s&goal=reg");
+    assertError(limited, 429, "rate_limited");
+    assertThat(limited.getHeader("Retry-After")).isNotNull();
+    assertThat(asked).hasSize(5);
+  }
+
+  @Test
+  @DisplayName("every parameter is read, in the order sent; the log keeps the first 50")
+  void boundedParams() {
+    StringBuilder query = new StringBuilder("?");
+    IntStream.range(0, 60).forEach(i -> query.append("p").append(i).append("=v&"));
+    assertThat(get(PATH + query + "subid=s&goal=reg").statusCode()).isEqualTo(200);
+    assertThat(handed(0).clickId()).as("read past the 50th").isEqualTo("s");
+    assertThat(handed(0).params().fieldNames()).hasSize(50).contains("p0", "p49").doesNotContain("p50", "subid");
+  }
+
+  @Test
+  @DisplayName("the log asks the store with the key's workspace, the outcome and the page; bad ones are 400")
+  void list() {
+    store = message -> message.reply(new JsonObject().put("postbacks", new JsonArray()));
+    HttpResponse<Buffer> page = Await.result(client.get(port, "127.0.0.1", "/api/v1/postbacks?outcome=unmatched"
+        + "&before=40").putHeader("x-api-key", KEY).send());
+    assertThat(page.statusCode()).isEqualTo(200);
+    assertThat(asked.get(0).address()).isEqualTo(Addresses.POSTBACKS_LIST);
+    assertThat(asked.get(0).body()).isEqualTo(new JsonObject().put("workspace_id", WS).put("before", 40L)
+        .put("outcome", "unmatched").put("limit", 50));
+    assertThat(Await.result(client.get(port, "127.0.0.1", "/api/v1/postbacks").putHeader("x-api-key", KEY).send())
+        .statusCode()).isEqualTo(200);
+    assertThat(asked.get(1).body().getLong("before")).isEqualTo(Long.MAX_VALUE);
+    assertError(Await.result(client.get(port, "127.0.0.1", "/api/v1/postbacks?outcome=lost")
+        .putHeader("x-api-key", KEY).send()), 400, "validation_failed");
+    assertError(Await.result(client.get(port, "127.0.0.1", "/api/v1/postbacks?before=x")
+        .putHeader("x-api-key", KEY).send()), 400, "validation_failed");
+    assertError(Await.result(client.get(port, "127.0.0.1", "/api/v1/postbacks").send()), 401, "unauthorized");
+    assertThat(asked).hasSize(2);
+  }
+
+  @Test
+  @DisplayName("the sources' URL templates, from the address the request reached")
+  void sources() {
+    HttpResponse<Buffer> sources = Await.result(client.get(port, "127.0.0.1", "/api/v1/postback-sources")
+        .putHeader("x-api-key", KEY).send());
+    assertThat(sources.bodyAsJsonObject().getJsonObject("data")).isEqualTo(new JsonObject().put("sources",
+        new JsonArray().add(new JsonObject().put("id", "casino").put("click_id_holds", "session_id")
+            .put("url_template", "http://127.0.0.1:" + port + "/api/v1/postbacks/<token>?subid={subid}"
+                + "&event={event}&payout={payout}&status={status}&tid={tid}"))));
+  }
+
+  @Test
+  @DisplayName("a reload keeps a source's bucket when its limit is unchanged, and starts a new one when it changed")
+  void reloadKeepsBucket() {
+    long[] now = {0};
+    PostbackSources first = new PostbackSources(List.of(workspace(1)), () -> now[0], null);
+    PostbackSources.Entry entry = first.find(TOKEN);
+    assertThat(first.tryAcquire(entry)).isZero();
+    assertThat(first.tryAcquire(entry)).isPositive();
+    PostbackSources same = new PostbackSources(List.of(workspace(1)), () -> now[0], first);
+    assertThat(same.tryAcquire(same.find(TOKEN))).as("the spent bucket carried over").isPositive();
+    PostbackSources changed = new PostbackSources(List.of(workspace(2)), () -> now[0], first);
+    assertThat(changed.tryAcquire(changed.find(TOKEN))).as("a new limit, a new bucket").isZero();
+    assertThat(first.find(null)).isNull();
+  }
+}
