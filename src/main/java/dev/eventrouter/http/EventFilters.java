@@ -19,7 +19,8 @@ final class EventFilters {
 
   static final int LIMIT = 50;
   static final int MAX_LIMIT = 200;
-  static final List<String> SESSION_SOURCES = List.of("supplied", "invite", "analytics", "last_known", "none");
+  static final List<String> SESSION_SOURCES = List.of("supplied", "invite", "analytics", "last_known", "none",
+      "postback");
   private static final Set<String> PARAMETERS = Set.of("event_name", "session_source", "telegram_id",
       "integration_id", "status", "since", "until", "before", "after", "limit");
   private static final Pattern SESSION_SOURCE = Pattern.compile(String.join("|", SESSION_SOURCES));

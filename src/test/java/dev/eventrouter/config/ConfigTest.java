@@ -231,6 +231,13 @@ class ConfigTest {
     assertThat(workspace.integrations().get(0).sendOn())
         .containsExactlyInAnyOrder("pending", "approved", "rejected", "chargeback");
     assertThat(IntegrationConfig.defaultSendOn(Network.META)).containsExactly("approved");
+    IntegrationConfig hook = workspace.integrations().get(0);
+    assertThat(hook.sendsOnce()).as("a webhook gets every change").isFalse();
+    assertThat(hook.sendsOn("chargeback")).isTrue();
+    assertThat(hook.withTestEventCode("T").sendOn()).isEqualTo(hook.sendOn());
+    assertThat(source.urlTemplate("https://t.example", "<token>")).isEqualTo("https://t.example/api/v1/postbacks/"
+        + "<token>?sub1={sub1}&event={event}&payout={payout}&status={status}&tid={tid}");
+    assertThat(source.toString()).doesNotContain("token");
   }
 
   static Stream<Arguments> invalidConfigs() {

@@ -51,6 +51,40 @@ class EventRecordsTest {
   }
 
   @Test
+  @DisplayName("conversion status and transaction id: absent, they leave the digest what it was; given, they change it")
+  void conversionFields() {
+    ConversionEvent plain = new ConversionEvent(WS, "FTD", 42, null, BigDecimal.TEN, "USD", null, null);
+    ConversionEvent nulls = new ConversionEvent(WS, "FTD", 42L, null, BigDecimal.TEN, "USD", null, null,
+        null, null);
+    assertThat(plain.toJson().containsKey("conversion_status")).isFalse();
+    assertThat(plain.toJson().containsKey("transaction_id")).isFalse();
+    assertThat(nulls.contentHash()).isEqualTo(plain.contentHash());
+    assertThat(plain.status()).isEqualTo("approved");
+    ConversionEvent pending = new ConversionEvent(WS, "FTD", 42L, null, BigDecimal.TEN, "USD", null, null,
+        "pending", null);
+    ConversionEvent withId = new ConversionEvent(WS, "FTD", 42L, null, BigDecimal.TEN, "USD", null, null,
+        null, "T-1");
+    assertThat(pending.toJson().getString("conversion_status")).isEqualTo("pending");
+    assertThat(withId.toJson().getString("transaction_id")).isEqualTo("T-1");
+    assertThat(pending.status()).isEqualTo("pending");
+    assertThat(pending.contentHash()).isNotEqualTo(plain.contentHash()).isNotEqualTo(withId.contentHash());
+    assertThat(withId.contentHash()).isNotEqualTo(plain.contentHash());
+  }
+
+  @Test
+  @DisplayName("a postback survives the bus whole, a refused one with its outcome and detail")
+  void postbackJson() {
+    Postback postback = new Postback(WS, "casino", "GET", new JsonObject().put("subid", "s"), "s", "session_id",
+        7L, "FTD", "pending", new BigDecimal("12.50"), "EUR", "T-1",
+        Instant.parse("2026-11-24T10:00:00Z"), null, null);
+    assertThat(Postback.fromJson(postback.toJson())).isEqualTo(postback);
+    Postback refused = Postback.refused(WS, "casino", "POST", new JsonObject(), Postback.REFUSED, "why",
+        Instant.parse("2026-11-24T10:00:00Z"));
+    assertThat(Postback.fromJson(refused.toJson())).isEqualTo(refused);
+    assertThat(refused.value()).isNull();
+  }
+
+  @Test
   @DisplayName("click and invite sessions survive the bus whole; resolutions name their source")
   void sessions() {
     ClickSession click = new ClickSession(WS, "s1", "fbclid", "fb.1.1.fbclid", "fb.1.1.2", "ttclid", "ttp",

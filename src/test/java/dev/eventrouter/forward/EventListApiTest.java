@@ -124,7 +124,7 @@ class EventListApiTest extends FakeNetworksTest {
         .getJsonObject("data").getJsonObject("events");
     assertThat(summary.getLong("accepted")).as("this workspace's events of the hour").isEqualTo(4);
     assertThat(summary.getJsonObject("by_session_source")).isEqualTo(new JsonObject().put("supplied", 1)
-        .put("invite", 0).put("analytics", 1).put("last_known", 0).put("none", 2));
+        .put("invite", 0).put("analytics", 1).put("last_known", 0).put("none", 2).put("postback", 0));
 
     JsonObject status = app.get("/api/v1/events/" + ids.get(3), KEY_A).bodyAsJsonObject().getJsonObject("data");
     JsonObject sent = status.getJsonArray("deliveries").getJsonObject(0).getJsonObject("payload");

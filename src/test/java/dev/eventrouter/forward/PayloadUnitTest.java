@@ -55,6 +55,17 @@ class PayloadUnitTest {
   }
 
   @Test
+  @DisplayName("a conversion whose Telegram user is not known goes without external_id, matched on the click alone")
+  void unknownUser() {
+    ClaimedDelivery job = new ClaimedDelivery(4, 10, UUID.randomUUID(), "i", "FTD", "Purchase", 0, null, "sess1",
+        new BigDecimal("5"), "USD", null, AT, CLICK, null, "approved", null, 0);
+    assertThat(UserField.externalIds(job)).isEmpty();
+    assertThat(MetaApi.USER_DATA.user(job).containsKey("external_id")).isFalse();
+    assertThat(MetaApi.USER_DATA.user(job).getString("fbc")).isEqualTo(CLICK.fbc());
+    assertThat(MetaApi.USER_DATA.user(purchase()).getJsonArray("external_id")).containsExactly(TELEGRAM_HASH);
+  }
+
+  @Test
   @DisplayName("Meta: value, event_source_url, fbc and fbp when known; test_event_code only when set")
   void meta() {
     MetaApi api = new MetaApi();

@@ -297,7 +297,7 @@ class HttpEdgeUnitTest {
 
     assertThat(data.getJsonObject("events")).isEqualTo(new JsonObject().put("accepted", 5)
         .put("by_session_source", new JsonObject().put("supplied", 3).put("invite", 0).put("analytics", 0)
-            .put("last_known", 0).put("none", 2)));
+            .put("last_known", 0).put("none", 2).put("postback", 0)));
     JsonArray integrations = data.getJsonArray("integrations");
     assertThat(integrations.stream().map(i -> ((JsonObject) i).getString("integration_id")))
         .containsExactly("m1", "t1", "w1");

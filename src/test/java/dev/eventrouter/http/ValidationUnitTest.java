@@ -94,7 +94,13 @@ class ValidationUnitTest {
         bad("value", "finite number", b -> b.put("value", true)),
         bad("currency", "ISO 4217", b -> b.put("currency", "us$")),
         bad("limited_data_use", "true or false", b -> b.put("limited_data_use", "yes")),
-        bad("limited_data_use", "true or false", b -> b.put("limited_data_use", 1)));
+        bad("limited_data_use", "true or false", b -> b.put("limited_data_use", 1)),
+        bad("conversion_status", "pending, approved, rejected, chargeback", b -> b.put("conversion_status", "paid")),
+        bad("conversion_status", "pending, approved, rejected, chargeback", b -> b.put("conversion_status", 1)),
+        bad("transaction_id", "1 to 200 visible ASCII", b -> b.put("transaction_id", "has space")),
+        bad("transaction_id", "1 to 200 visible ASCII", b -> b.put("transaction_id", "")),
+        bad("transaction_id", "1 to 200 visible ASCII", b -> b.put("transaction_id", "x".repeat(201))),
+        bad("transaction_id", "1 to 200 visible ASCII", b -> b.put("transaction_id", 7)));
   }
 
   /** user_data that encodes to exactly this many bytes of JSON. */
@@ -120,6 +126,16 @@ class ValidationUnitTest {
     assertThat(EventValidator.validate(event().put("limited_data_use", false), WORKSPACE).limitedDataUse())
         .isFalse();
     assertThat(EventValidator.validate(event().putNull("limited_data_use"), WORKSPACE).limitedDataUse()).isNull();
+    ConversionEvent pending = EventValidator.validate(event().put("conversion_status", "pending")
+        .put("transaction_id", "T-" + "x".repeat(198)), WORKSPACE);
+    assertThat(pending.conversionStatus()).isEqualTo("pending");
+    assertThat(pending.status()).isEqualTo("pending");
+    assertThat(pending.transactionId()).hasSize(200);
+    ConversionEvent plain = EventValidator.validate(event().putNull("conversion_status").putNull("transaction_id"),
+        WORKSPACE);
+    assertThat(plain.conversionStatus()).isNull();
+    assertThat(plain.status()).as("no status is approved").isEqualTo("approved");
+    assertThat(plain.transactionId()).isNull();
     assertThat(EventValidator.validate(event(), WORKSPACE).limitedDataUse()).isNull();
   }
 

@@ -1,8 +1,10 @@
 package dev.eventrouter.forward.webhook;
 
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.DisplayName;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -29,5 +31,17 @@ class WebhookUrlUnitTest {
   @DisplayName("no such segment: none in the path, or dots in the host, within a segment, encoded, or after the path")
   void noDotSegment(String url) {
     assertThat(WebhookUrl.hasDotSegment(url)).isFalse();
+  }
+
+  @Test
+  @DisplayName("{status} is the conversion's status, {previous_status} the one before, empty for the first")
+  void statusPlaceholders() {
+    JsonObject body = new JsonObject().put("conversion_status", "approved")
+        .put("previous_status", "pending").put("value", "55");
+    assertThat(WebhookUrl.expand("https://t.example/c?s={status}&was={previous_status}"
+        + "&v={value}", body)).isEqualTo("https://t.example/c?s=approved&was=pending&v=55");
+    body.putNull("previous_status");
+    assertThat(WebhookUrl.expand("https://t.example/c?was={previous_status}", body))
+        .isEqualTo("https://t.example/c?was=");
   }
 }
