@@ -30,7 +30,9 @@ class PauseTest extends FakeNetworksTest {
   private JsonObject config(String metaToken, long probeMs) {
     JsonObject config = ForwardingTestConfig.config(databaseUrl, fake.baseUrl(),
         new JsonObject().put("access_token", metaToken));
-    config.getJsonObject("delivery").put("pause_probe_ms", probeMs);
+    // A linger long enough that events posted one after another go in one first request even on a loaded machine
+    // (refusedProbes counts the first request's events).
+    config.getJsonObject("delivery").put("pause_probe_ms", probeMs).put("linger_ms", 500);
     return config;
   }
 
