@@ -34,11 +34,6 @@ public record WorkspaceConfig(UUID id, String name, List<byte[]> apiKeyHashes, L
         telegram, List.of(), DEFAULT_UNSUBSCRIBE_WINDOW_DAYS);
   }
 
-  /** The postback source of this id, or null. */
-  public PostbackSource postbackSource(String sourceId) {
-    return postbackSources.stream().filter(s -> s.id().equals(sourceId)).findFirst().orElse(null);
-  }
-
   @Override
   public String toString() {
     return "WorkspaceConfig[" + id + " " + name + "]";

@@ -97,24 +97,20 @@ final class PostbacksApi {
   private static Map<String, String> params(RoutingContext rc) {
     Map<String, String> params = new LinkedHashMap<>();
     add(params, rc.queryParams());
-    if (rc.body() != null && rc.body().length() > 0) {
+    if (rc.body().length() > 0) { // -1 without a body, 0 for an empty one: both carry nothing
       String type = rc.request().getHeader(HttpHeaders.CONTENT_TYPE);
       String mediaType = type == null ? "" : type.split(";", 2)[0].trim().toLowerCase(Locale.ROOT);
       if (mediaType.equals("application/json")) {
+        // A value that is not text is read as its JSON text (a number as written, an object encoded).
         JsonBody.parse(rc.body().buffer()).forEach(e -> {
           if (e.getValue() != null) {
-            params.putIfAbsent(e.getKey(), e.getValue() instanceof String text ? text
-                : e.getValue() instanceof JsonObject || e.getValue() instanceof JsonArray ? e.getValue().toString()
-                : String.valueOf(e.getValue()));
+            params.putIfAbsent(e.getKey(), String.valueOf(e.getValue()));
           }
         });
       } else if (mediaType.equals(FORM)) {
+        // The decoder lists a name with at least one value, the first as sent.
         new QueryStringDecoder(rc.body().asString(), StandardCharsets.UTF_8, false).parameters()
-            .forEach((name, values) -> {
-              if (!values.isEmpty()) {
-                params.putIfAbsent(name, values.get(0));
-              }
-            });
+            .forEach((name, values) -> params.putIfAbsent(name, values.get(0)));
       } else {
         throw new ApiException(ErrorCode.UNSUPPORTED_MEDIA_TYPE, "A postback's body must be a form "
             + "(application/x-www-form-urlencoded) or JSON (application/json); or send its parameters in the URL.",

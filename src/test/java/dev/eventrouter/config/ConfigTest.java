@@ -213,9 +213,14 @@ class ConfigTest {
             .put("params", new JsonObject().put("click_id", new JsonArray().add("sub1").add("aff_sub")))
             .put("events", new JsonObject().put("Dep", "FTD"))
             .put("statuses", new JsonObject().put("approved", new JsonArray().add(1)).put("rejected", "fraud"))
-            .put("default_currency", "eur")))
+            .put("macros", new JsonObject().put("telegram_id", "{uid}").put("value", "[PAYOUT]"))
+            .put("default_event", "FTD").put("default_currency", "eur"))
+            .add(new JsonObject().put("id", "second").put("token", ApiKeys.configValue("token-second-0123456789"))
+                .put("params", new JsonObject().put("value", "sum"))))
         .put("integrations", new JsonArray().add(new JsonObject().put("id", "h").put("type", "webhook")
-            .put("url", "https://hook.example/x").put("secret", "s".repeat(16))));
+            .put("url", "https://hook.example/x").put("secret", "s".repeat(16)))
+            .add(new JsonObject().put("id", "m").put("type", "meta").put("pixel_id", "1").put("access_token", "t")
+                .put("send_on", new JsonArray().add("pending").add("approved"))));
     WorkspaceConfig workspace = resolve(json, Map.of()).workspaces().get(0);
     PostbackSource source = workspace.postbackSources().get(0);
     assertThat(source.tokenHash()).isEqualTo(ApiKeys.digest("token-0123456789abcdefghij"));
@@ -235,9 +240,26 @@ class ConfigTest {
     assertThat(hook.sendsOnce()).as("a webhook gets every change").isFalse();
     assertThat(hook.sendsOn("chargeback")).isTrue();
     assertThat(hook.withTestEventCode("T").sendOn()).isEqualTo(hook.sendOn());
-    assertThat(source.urlTemplate("https://t.example", "<token>")).isEqualTo("https://t.example/api/v1/postbacks/"
-        + "<token>?sub1={sub1}&event={event}&payout={payout}&status={status}&tid={tid}");
-    assertThat(source.toString()).doesNotContain("token");
+    assertThat(source.urlTemplate("https://t.example", "<token>")).as("no event with a default one; the user with a "
+        + "macro").isEqualTo("https://t.example/api/v1/postbacks/<token>?sub1={sub1}&telegram_id={uid}"
+        + "&payout=[PAYOUT]&status={status}&tid={tid}");
+    assertThat(source.macros()).containsOnly(Map.entry("telegram_id", "{uid}"), Map.entry("value", "[PAYOUT]"));
+    assertThat(source.defaultEvent()).isEqualTo("FTD");
+    assertThat(source.toString()).isEqualTo("PostbackSource[casino]");
+    PostbackSource second = workspace.postbackSources().get(1);
+    assertThat(second.params().get("value")).containsExactly("sum");
+    assertThat(second.urlTemplate("https://t.example", "T")).isEqualTo("https://t.example/api/v1/postbacks/T"
+        + "?subid={subid}&event={event}&sum={sum}&status={status}&tid={tid}");
+    IntegrationConfig meta = workspace.integrations().get(1);
+    assertThat(meta.sendOn()).containsExactlyInAnyOrder("pending", "approved");
+    assertThat(meta.sendsOn("pending")).isTrue();
+    assertThat(meta.sendsOn("rejected")).isFalse();
+    assertThat(meta.sendsOnce()).isTrue();
+  }
+
+  /** A valid postback source, for the refusals to change one thing of. */
+  private static JsonObject source() {
+    return new JsonObject().put("id", "p").put("token", ApiKeys.configValue("t1"));
   }
 
   static Stream<Arguments> invalidConfigs() {
@@ -261,6 +283,43 @@ class ConfigTest {
             .put("postback_sources", new JsonArray().add(new JsonObject().put("id", "p").put("token", "plain")))),
         bad("workspaces[0].postback_sources[0].token: the same API key is already configured", c -> ws(c)
             .put("postback_sources", new JsonArray().add(new JsonObject().put("id", "p").put("token", HASH)))),
+        bad("workspaces[0].postback_sources[0].id: required", c -> ws(c).put("postback_sources", new JsonArray()
+            .add(new JsonObject().put("token", ApiKeys.configValue("t1"))))),
+        bad("workspaces[0].postback_sources[0].id: required", c -> ws(c).put("postback_sources", new JsonArray()
+            .add(new JsonObject().put("id", "has space").put("token", ApiKeys.configValue("t1"))))),
+        bad("workspaces[0].postback_sources[0].default_currency", c -> ws(c).put("postback_sources", new JsonArray()
+            .add(source().put("default_currency", "XYZ")))),
+        bad("workspaces[0].postback_sources[0].default_event", c -> ws(c).put("postback_sources", new JsonArray()
+            .add(source().put("default_event", "bad/name")))),
+        bad("workspaces[0].postback_sources[0].events.dep: must map to an event name", c -> ws(c)
+            .put("postback_sources", new JsonArray().add(source().put("events", new JsonObject().put("dep", "a/b"))))),
+        bad("workspaces[0].postback_sources[0].events.a/b: the partner's word", c -> ws(c)
+            .put("postback_sources", new JsonArray().add(source().put("events", new JsonObject().put("a/b", "X"))))),
+        bad("workspaces[0].postback_sources[0].events.x: the partner's word", c -> ws(c)
+            .put("postback_sources", new JsonArray().add(source().put("events", new JsonObject().put("x", 5))))),
+        bad("workspaces[0].postback_sources[0].statuses.approved: must be the partner's word", c -> ws(c)
+            .put("postback_sources", new JsonArray().add(source().put("statuses", new JsonObject()
+                .put("approved", new JsonArray().add(new JsonObject())))))),
+        bad("workspaces[0].postback_sources[0].statuses.rejected: must be the partner's word", c -> ws(c)
+            .put("postback_sources", new JsonArray().add(source().put("statuses", new JsonObject()
+                .put("rejected", "a/b"))))),
+        bad("workspaces[0].postback_sources[0].macros.click_id: must be the partner's macro", c -> ws(c)
+            .put("postback_sources", new JsonArray().add(source().put("macros", new JsonObject()
+                .put("click_id", "{sub id}"))))),
+        bad("workspaces[0].postback_sources[0].macros.click_id: must be the partner's macro", c -> ws(c)
+            .put("postback_sources", new JsonArray().add(source().put("macros", new JsonObject()
+                .put("click_id", 5))))),
+        bad("workspaces[0].postback_sources[0].macros.sub: unknown key", c -> ws(c)
+            .put("postback_sources", new JsonArray().add(source().put("macros", new JsonObject()
+                .put("sub", "{s}"))))),
+        bad("workspaces[0].postback_sources[0].params.click_id: must be a parameter name", c -> ws(c)
+            .put("postback_sources", new JsonArray().add(source().put("params", new JsonObject()
+                .put("click_id", "a b"))))),
+        bad("workspaces[0].postback_sources[0].params.click_id: must name at least one parameter", c -> ws(c)
+            .put("postback_sources", new JsonArray().add(source().put("params", new JsonObject()
+                .put("click_id", new JsonArray()))))),
+        bad("workspaces[0].postback_sources[0].secret: unknown key", c -> ws(c)
+            .put("postback_sources", new JsonArray().add(source().put("secret", "x")))),
         bad("workspaces[0].postback_sources[0].click_id_holds", c -> ws(c).put("postback_sources", new JsonArray()
             .add(new JsonObject().put("id", "p").put("token", ApiKeys.configValue("t1")).put("click_id_holds", "x")))),
         bad("workspaces[0].postback_sources[0].statuses.paid: unknown key", c -> ws(c).put("postback_sources",

@@ -79,6 +79,8 @@ class DemoKeyUnitTest {
     for (String host : new String[] {"0.0.0.0", "127.0.0.1"}) {
       JsonObject config = TestApp.config("postgresql://unused/db");
       config.getJsonObject("http").put("host", host);
+      config.getJsonArray("workspaces").getJsonObject(0).put("postback_sources", new JsonArray()
+          .add(new JsonObject().put("id", "mine").put("token", ApiKeys.configValue("another-token-of-its-own-01"))));
       config.getJsonArray("workspaces").getJsonObject(1).put("postback_sources", new JsonArray()
           .add(new JsonObject().put("id", "own").put("token", ApiKeys.configValue("a-token-of-its-own-0123456")))
           .add(new JsonObject().put("id", "demo").put("token", ApiKeys.configValue(DemoKey.POSTBACK_TOKEN))));

@@ -8,6 +8,7 @@ import dev.eventrouter.config.HttpConfig;
 import dev.eventrouter.config.WorkspaceConfig;
 import dev.eventrouter.event.Postback;
 import dev.eventrouter.support.Await;
+import dev.eventrouter.support.RawHttp;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Vertx;
@@ -46,6 +47,8 @@ class PostbackEdgeUnitTest {
   private static final String KEY = "edge-postback-key-1";
   private static final String TOKEN = "pb-edge-token-0123456789abc";
   private static final String PATH = "/api/v1/postbacks/" + TOKEN;
+  /** The source's burst: more than any test but the rate limit's sends. */
+  private static final int BURST = 8;
 
   private WebClient client;
   private int port;
@@ -73,7 +76,7 @@ class PostbackEdgeUnitTest {
       }).completion());
     }
     HttpConfig http = new HttpConfig("127.0.0.1", 0, 4096, 1, 500);
-    AccessControl access = new AccessControl(List.of(workspace(5)), http, System::nanoTime);
+    AccessControl access = new AccessControl(List.of(workspace(BURST)), http, System::nanoTime);
     HttpVerticle verticle = new HttpVerticle(http, access, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
         HealthChecks.create(vertx));
     Await.result(vertx.deployVerticle(verticle));
@@ -143,6 +146,24 @@ class PostbackEdgeUnitTest {
     assertThat(json.params().containsKey("none")).isFalse();
     assertError(post(PATH, "text/plain", "subid=x"), 415, "unsupported_media_type");
     assertThat(asked).hasSize(2);
+    assertError(Await.result(client.post(port, "127.0.0.1", PATH).sendBuffer(Buffer.buffer("subid=x"))), 415,
+        "unsupported_media_type");
+    assertThat(Await.result(client.post(port, "127.0.0.1", PATH + "?subid=ses_4&goal=reg")
+        .sendBuffer(Buffer.buffer())).statusCode()).as("an empty body: the query alone").isEqualTo(200);
+    assertThat(post(PATH, "application/json", new JsonObject().put("subid", "ses_5").put("goal", "reg")
+        .put("sum", 3.25).put("flag", true).put("list", new JsonArray().add(1)).encode()).statusCode())
+        .isEqualTo(200);
+    assertThat(handed(3).params()).isEqualTo(new JsonObject().put("subid", "ses_5").put("goal", "reg")
+        .put("sum", "3.25").put("flag", "true").put("list", "[1]"));
+  }
+
+  @Test
+  @DisplayName("a request without a Host (HTTP/1.0) gets templates for localhost")
+  void sourcesWithoutHost() {
+    RawHttp.Response response = RawHttp.exchange(port, ("GET /api/v1/postback-sources HTTP/1.0\r\nx-api-key: " + KEY
+        + "\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+    assertThat(response.json().getJsonObject("data").getJsonArray("sources").getJsonObject(0)
+        .getString("url_template")).startsWith("http://localhost/api/v1/postbacks/<token>?");
   }
 
   @Test
@@ -188,11 +209,12 @@ class PostbackEdgeUnitTest {
   @Test
   @DisplayName("the source's own rate limit: 429 with Retry-After once its burst is spent")
   void rateLimited() {
-    IntStream.range(0, 5).forEach(i -> assertThat(get(PATH + "?subid=s&goal=reg").statusCode()).isEqualTo(200));
+    IntStream.range(0, BURST).forEach(i -> assertThat(get(PATH + "?subid=s&goal=reg").statusCode())
+        .isEqualTo(200));
     HttpResponse<Buffer> limited = get(PATH + "?subid=s&goal=reg");
     assertError(limited, 429, "rate_limited");
     assertThat(limited.getHeader("Retry-After")).isNotNull();
-    assertThat(asked).hasSize(5);
+    assertThat(asked).hasSize(BURST);
   }
 
   @Test
@@ -250,5 +272,26 @@ class PostbackEdgeUnitTest {
     PostbackSources changed = new PostbackSources(List.of(workspace(2)), () -> now[0], first);
     assertThat(changed.tryAcquire(changed.find(TOKEN))).as("a new limit, a new bucket").isZero();
     assertThat(first.find(null)).isNull();
+  }
+
+  @Test
+  @DisplayName("tokens of 24 to 200 characters are looked up; shorter and longer ones never")
+  void tokenLengths() {
+    String shortest = "t".repeat(24);
+    String longest = "u".repeat(200);
+    JsonObject config = new JsonObject().put("database", new JsonObject().put("url", (Object) null))
+        .put("workspaces", new JsonArray().add(new JsonObject().put("id", WS)
+            .put("api_keys", new JsonArray().add(ApiKeys.configValue(KEY)))
+            .put("postback_sources", new JsonArray()
+                .add(new JsonObject().put("id", "a").put("token", ApiKeys.configValue(shortest)))
+                .add(new JsonObject().put("id", "b").put("token", ApiKeys.configValue(longest)))
+                .add(new JsonObject().put("id", "c").put("token", ApiKeys.configValue("v".repeat(23))))
+                .add(new JsonObject().put("id", "d").put("token", ApiKeys.configValue("w".repeat(201)))))));
+    PostbackSources sources = new PostbackSources(new ConfigLoader(Map.of()).resolve(config).workspaces(),
+        System::nanoTime, null);
+    assertThat(sources.find(shortest).source().id()).isEqualTo("a");
+    assertThat(sources.find(longest).source().id()).isEqualTo("b");
+    assertThat(sources.find("v".repeat(23))).isNull();
+    assertThat(sources.find("w".repeat(201))).isNull();
   }
 }

@@ -15,6 +15,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -125,5 +126,50 @@ class PostbackReaderUnitTest {
         "phone", "123", "sign", "abc", "payout", "5"));
     assertThat(logged).isEqualTo(new JsonObject().put("subid", "s1").put("api_key", "***").put("email", "***")
         .put("phone", "***").put("sign", "***").put("payout", "5"));
+  }
+
+  @Test
+  @DisplayName("the edges of each field: a blank value falls to the next name, the default event, zero and the "
+      + "largest value, Telegram ids at their bounds, and every field's own error")
+  void edges() {
+    WorkspaceConfig workspace = workspace(new JsonObject().put("default_event", "FTD"));
+    Postback postback = read(workspace, params("subid", " ", "click_id", "ses_9", "payout", "0"));
+    assertThat(postback.clickId()).isEqualTo("ses_9");
+    assertThat(postback.eventName()).as("the source's default event").isEqualTo("FTD");
+    assertThat(postback.value()).isEqualByComparingTo(BigDecimal.ZERO);
+    assertThat(read(workspace, params("subid", "s", "payout", "1000000000")).value())
+        .isEqualByComparingTo(new BigDecimal("1000000000"));
+    assertThat(read(workspace, params("subid", "s", "payout", "1", "tg_id", "9223372036854775807")).telegramId())
+        .isEqualTo(Long.MAX_VALUE);
+    assertThat(read(workspace, params("subid", "s", "payout", "1", "tg_id", "1")).telegramId()).isEqualTo(1L);
+    assertThat(read(workspace, params("subid", "s", "payout", "1")).telegramId()).isNull();
+    for (Map<String, String> bad : List.of(
+        params("subid", "s", "payout", "1000000000.01"),
+        params("subid", "s", "payout", "NaN"),
+        params("subid", "s", "payout", "1", "tg_id", "0"),
+        params("subid", "s", "payout", "1", "tg_id", "9999999999999999999"),
+        params("subid", "s", "payout", "1", "tg_id", "-5"),
+        params("subid", "s", "payout", "1", "tid", "has space"),
+        params("subid", "s", "payout", "1", "tid", "x".repeat(201)),
+        params("subid", "ses 1", "payout", "1"),
+        params("subid", "s", "payout", "1", "goal", "bad/word"))) {
+      assertThatThrownBy(() -> read(workspace, bad)).as(bad.toString()).isInstanceOf(ApiException.class);
+    }
+    assertThat(read(workspace, params("subid", "s", "payout", "1", "tid", "x".repeat(200))).transactionId())
+        .hasSize(200);
+    assertThatThrownBy(() -> read(workspace(new JsonObject()), params("subid", "s")))
+        .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.toJson().encode())
+            .contains("\"field\":\"event\"").contains("default_event"));
+    WorkspaceConfig byUser = workspace(new JsonObject().put("click_id_holds", "telegram_id"));
+    assertThatThrownBy(() -> read(byUser, params("subid", "0", "goal", "reg"))).isInstanceOf(ApiException.class);
+    assertThatThrownBy(() -> read(byUser, params("subid", "12a", "goal", "reg"))).isInstanceOf(ApiException.class);
+  }
+
+  @Test
+  @DisplayName("a logged value is cut after 500 characters")
+  void cut() {
+    JsonObject logged = PostbackReader.logged(params("a", "x".repeat(500), "b", "y".repeat(501)));
+    assertThat(logged.getString("a")).hasSize(500);
+    assertThat(logged.getString("b")).isEqualTo("y".repeat(500) + "...");
   }
 }
