@@ -1,10 +1,10 @@
 package dev.eventrouter.config;
 
+import dev.eventrouter.common.CurrencyCode;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 import java.util.ArrayList;
-import java.util.Currency;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -45,10 +45,8 @@ final class PostbackSourceParser {
     if (!holds.equals(PostbackSource.SESSION_ID) && !holds.equals(PostbackSource.TELEGRAM_ID)) {
       r.problem(path + ".click_id_holds: must be \"session_id\" or \"telegram_id\"");
     }
-    String currency = r.string(json, "default_currency", path + ".default_currency", "USD");
-    try {
-      currency = Currency.getInstance(currency.toUpperCase(Locale.ROOT)).getCurrencyCode();
-    } catch (IllegalArgumentException unknown) {
+    String currency = CurrencyCode.iso(r.string(json, "default_currency", path + ".default_currency", "USD"));
+    if (currency == null) {
       r.problem(path + ".default_currency: must be a 3-letter ISO 4217 code such as USD");
     }
     String defaultEvent = r.string(json, "default_event", path + ".default_event", null);

@@ -1,6 +1,7 @@
 package dev.eventrouter.http;
 
 import dev.eventrouter.event.ConversionEvent;
+import dev.eventrouter.common.CurrencyCode;
 import dev.eventrouter.config.ConversionStatus;
 import dev.eventrouter.config.WorkspaceConfig;
 import dev.eventrouter.event.EventMap;
@@ -9,8 +10,6 @@ import io.vertx.core.json.JsonObject;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
-import java.util.Currency;
-import java.util.Locale;
 import java.util.Set;
 import java.util.UUID;
 import java.util.regex.Pattern;
@@ -26,6 +25,7 @@ final class EventValidator {
    * absurd number (1e300, a typo's extra digits) out of the stored events and of the networks' value reports.
    */
   static final BigDecimal MAX_VALUE = new BigDecimal("1000000000");
+  static final String CURRENCY_RULE = "must be a 3-letter ISO 4217 currency code such as USD";
 
   private static final Set<String> FIELDS =
       Set.of("event_name", "telegram_id", "workspace_id", "session_id", "value", "currency", "user_data",
@@ -93,15 +93,27 @@ final class EventValidator {
       return null;
     }
     BigDecimal amount = toDecimal(value);
-    if (amount == null || amount.signum() < 0) {
-      fields.error("value", "must be a finite number greater than or equal to 0");
-      return null;
-    }
-    if (amount.compareTo(MAX_VALUE) > 0) {
-      fields.error("value", "must be at most 1000000000 (1e9) in the event's currency");
+    String problem = amountProblem(amount);
+    if (problem != null) {
+      fields.error("value", problem);
       return null;
     }
     return amount;
+  }
+
+  /**
+   * What is wrong with a value, as the events route and postbacks say it, or null when nothing is.
+   *
+   * @param amount the value read, or null when it was no finite number
+   */
+  static String amountProblem(BigDecimal amount) {
+    if (amount == null || amount.signum() < 0) {
+      return "must be a finite number greater than or equal to 0";
+    }
+    if (amount.compareTo(MAX_VALUE) > 0) {
+      return "must be at most 1000000000 (1e9) in the event's currency";
+    }
+    return null;
   }
 
   private static BigDecimal toDecimal(Object value) {
@@ -126,15 +138,11 @@ final class EventValidator {
     if (value == null) {
       return DEFAULT_CURRENCY;
     }
-    if (value instanceof String text) {
-      try { // the JDK's ISO 4217 table decides: three letters that name no currency are refused
-        return Currency.getInstance(text.toUpperCase(Locale.ROOT)).getCurrencyCode();
-      } catch (IllegalArgumentException unknown) {
-        // reported below
-      }
+    String code = value instanceof String text ? CurrencyCode.iso(text) : null;
+    if (code == null) {
+      fields.error("currency", CURRENCY_RULE);
     }
-    fields.error("currency", "must be a 3-letter ISO 4217 currency code such as USD");
-    return null;
+    return code;
   }
 
   private static JsonObject userData(Fields fields) {

@@ -1,5 +1,6 @@
 package dev.eventrouter.http;
 
+import dev.eventrouter.common.CurrencyCode;
 import dev.eventrouter.config.ConversionStatus;
 import dev.eventrouter.config.PostbackSource;
 import dev.eventrouter.config.WorkspaceConfig;
@@ -11,7 +12,6 @@ import io.vertx.core.json.JsonObject;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Currency;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -164,15 +164,11 @@ final class PostbackReader {
     try {
       value = new BigDecimal(text);
     } catch (NumberFormatException notANumber) {
-      errors.add(new FieldError(field, "must be a finite number greater than or equal to 0"));
-      return null;
+      value = null;
     }
-    if (value.signum() < 0) {
-      errors.add(new FieldError(field, "must be a finite number greater than or equal to 0"));
-      return null;
-    }
-    if (value.compareTo(EventValidator.MAX_VALUE) > 0) {
-      errors.add(new FieldError(field, "must be at most 1000000000 (1e9) in the event's currency"));
+    String problem = EventValidator.amountProblem(value);
+    if (problem != null) {
+      errors.add(new FieldError(field, problem));
       return null;
     }
     return value;
@@ -182,13 +178,11 @@ final class PostbackReader {
     if (text == null) {
       return source.defaultCurrency();
     }
-    try {
-      return Currency.getInstance(text.toUpperCase(Locale.ROOT)).getCurrencyCode();
-    } catch (IllegalArgumentException unknown) {
-      errors.add(new FieldError(names(source, PostbackSource.CURRENCY),
-          "must be a 3-letter ISO 4217 currency code such as USD"));
-      return null;
+    String code = CurrencyCode.iso(text);
+    if (code == null) {
+      errors.add(new FieldError(names(source, PostbackSource.CURRENCY), EventValidator.CURRENCY_RULE));
     }
+    return code;
   }
 
   private static Long positive(String text) {

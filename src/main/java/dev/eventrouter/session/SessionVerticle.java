@@ -209,8 +209,7 @@ public final class SessionVerticle extends VerticleBase {
   private void ingest(Message<IngestRequest> message) {
     IngestRequest request = message.body();
     ConversionEvent event = request.event();
-    List<NewEvent.Delivery> outbox = ConfiguredPlan.deliveries(plan, event.workspaceId(), event.eventName(),
-        event.status());
+    List<NewEvent.Delivery> outbox = plan.deliveries(event.workspaceId(), event.eventName(), event.status());
     resolver.resolve(event.workspaceId(), event.telegramId(), event.sessionId())
         .compose(session -> write(new NewEvent(ids.next(), event, request.receivedAt(), request.idempotencyKey(),
             request.requestHash(), session, outbox), request.deadline()))

@@ -30,14 +30,6 @@ public final class ConfiguredPlan implements ConversionStore.Plan {
         .orElse(List.of());
   }
 
-  /** The deliveries of a new event: all of a plan's candidates, each made with it. */
-  public static List<NewEvent.Delivery> deliveries(ConversionStore.Plan plan, UUID workspaceId, String eventName,
-                                                   String status) {
-    return plan.candidates(workspaceId, eventName, status).stream()
-        .map(c -> new NewEvent.Delivery(c.integrationId(), c.network(), c.mappedEvent()))
-        .toList();
-  }
-
   private static ConversionStore.Candidate candidate(WorkspaceConfig workspace, IntegrationConfig integration,
                                                      String eventName) {
     return new ConversionStore.Candidate(integration.id(), integration.network().id,

@@ -6,16 +6,13 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
-import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.Tuple;
 
 import java.math.BigDecimal;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -67,8 +64,8 @@ public final class ConversionStore {
       """ + EventStore.NOW + """
 
         FROM events e
-        LEFT JOIN LATERAL (SELECT h.seq, h.status, h.value FROM conversion_changes h WHERE h.event_id = e.event_id
-                            ORDER BY h.seq DESC LIMIT 1) last ON true
+      """ + EventStore.LAST_CHANGE + """
+
        WHERE e.event_id = $1
          FOR UPDATE OF e""";
 
@@ -102,6 +99,13 @@ public final class ConversionStore {
   public interface Plan {
     /** The integrations that take an event of this name at this status, and whether each takes it once. */
     List<Candidate> candidates(UUID workspaceId, String eventName, String status);
+
+    /** The deliveries of a new event: every candidate, each made with it. */
+    default List<NewEvent.Delivery> deliveries(UUID workspaceId, String eventName, String status) {
+      return candidates(workspaceId, eventName, status).stream()
+          .map(c -> new NewEvent.Delivery(c.integrationId(), c.network(), c.mappedEvent()))
+          .toList();
+    }
   }
 
   /** One integration a change may go to. */
@@ -113,14 +117,9 @@ public final class ConversionStore {
    * @param eventId   the conversion's event
    * @param sessionId that event's session
    * @param status    its status now
-   * @param outcome   {@link #CREATED}, {@link #CHANGED} or {@link #UNCHANGED}
    * @param networks  the networks of the deliveries it made, to wake their forwarders
    */
-  public record Result(long eventId, String sessionId, String status, String outcome, List<String> networks) {
-    public static final String CREATED = "created";
-    public static final String CHANGED = "changed";
-    public static final String UNCHANGED = "unchanged";
-  }
+  public record Result(long eventId, String sessionId, String status, List<String> networks) {}
 
   /** The JSON route's report: what the client is answered, and the networks whose forwarders have work. */
   public record Reported(WriteResult result, List<String> networks) {}
@@ -152,10 +151,6 @@ public final class ConversionStore {
   public ConversionStore(Pool pool, Pool readPool) {
     this.pool = pool;
     this.readPool = readPool;
-  }
-
-  Pool pool() {
-    return pool;
   }
 
   /**
@@ -191,7 +186,7 @@ public final class ConversionStore {
   private static Future<Result> insertNew(SqlClient conn, NewEvent event) {
     List<String> networks = event.deliveries().stream().map(NewEvent.Delivery::network).toList();
     return EventStore.insert(conn, List.of(event)).map(v -> new Result(event.eventId(),
-        event.session().sessionId(), event.event().status(), Result.CREATED, networks));
+        event.session().sessionId(), event.event().status(), networks));
   }
 
   /** The event a transaction id names no longer exists: retention dropped its day. */
@@ -223,7 +218,7 @@ public final class ConversionStore {
       BigDecimal value = change.keepsValue() ? valueBefore : change.value();
       String sessionId = row.getString("session_id");
       if (before.equals(change.status()) && sameValue(valueBefore, value)) {
-        return Future.succeededFuture(new Result(eventId, sessionId, before, Result.UNCHANGED, List.of()));
+        return Future.succeededFuture(new Result(eventId, sessionId, before, List.of()));
       }
       int seq = row.getInteger("seq") + 1;
       UUID workspaceId = row.getUUID("workspace_id");
@@ -238,8 +233,8 @@ public final class ConversionStore {
                       .addArrayOfString(candidates.stream().map(Candidate::network).toArray(String[]::new))
                       .addArrayOfString(candidates.stream().map(Candidate::mappedEvent).toArray(String[]::new))
                       .addArrayOfBoolean(candidates.stream().map(Candidate::once).toArray(Boolean[]::new)))
-                  .map(ConversionStore::networks))
-          .map(networks -> new Result(eventId, sessionId, change.status(), Result.CHANGED, networks));
+                  .map(DeliveryStore::networks))
+          .map(networks -> new Result(eventId, sessionId, change.status(), networks));
     });
   }
 
@@ -309,11 +304,5 @@ public final class ConversionStore {
 
   private static boolean sameValue(BigDecimal a, BigDecimal b) {
     return a == null ? b == null : b != null && a.compareTo(b) == 0;
-  }
-
-  private static List<String> networks(RowSet<Row> rows) {
-    List<String> networks = new ArrayList<>();
-    rows.forEach(row -> networks.add(row.getString(0)));
-    return networks.stream().filter(Objects::nonNull).toList();
   }
 }

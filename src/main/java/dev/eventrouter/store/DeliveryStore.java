@@ -402,8 +402,8 @@ public final class DeliveryStore implements DeliveryQueue {
     return pool.preparedQuery(REQUEUE).execute(Tuple.of(eventId, workspaceId)).map(DeliveryStore::networks);
   }
 
-  /** The network of each row re-queued. */
-  private static List<String> networks(RowSet<Row> rows) {
+  /** The network of each row a statement returned (re-queued, or made). */
+  static List<String> networks(RowSet<Row> rows) {
     List<String> networks = new ArrayList<>();
     rows.forEach(row -> networks.add(row.getString(0)));
     return networks;
@@ -497,7 +497,8 @@ public final class DeliveryStore implements DeliveryQueue {
         .addLong(filter.afterDelivery()).addInteger(filter.limit());
   }
 
-  private static String instant(Row row, String column) {
+  /** A timestamp column as the API shows it (ISO-8601, UTC), or null. */
+  static String instant(Row row, String column) {
     return row.getOffsetDateTime(column) == null ? null : row.getOffsetDateTime(column).toInstant().toString();
   }
 

@@ -56,7 +56,7 @@ public final class EventStore implements EventWriter {
    * first received.
    */
   static final String LAST_CHANGE = """
-        LEFT JOIN LATERAL (SELECT h.status, h.value FROM conversion_changes h WHERE h.event_id = e.event_id
+        LEFT JOIN LATERAL (SELECT h.seq, h.status, h.value FROM conversion_changes h WHERE h.event_id = e.event_id
                             ORDER BY h.seq DESC LIMIT 1) last ON true""";
 
   /** The columns of a conversion now: its last change's status and value, else those it was received with. */

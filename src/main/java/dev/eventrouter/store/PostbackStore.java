@@ -171,7 +171,7 @@ public final class PostbackStore {
         Long eventId = row.getLong("event_id");
         list.add(new JsonObject().put("postback_id", String.valueOf(row.getLong("postback_id")))
             .put("source_id", row.getString("source_id"))
-            .put("received_at", row.getOffsetDateTime("received_at").toInstant().toString())
+            .put("received_at", DeliveryStore.instant(row, "received_at"))
             .put("method", row.getString("method"))
             .put("params", row.getJson("params"))
             .put("outcome", row.getString("outcome"))
@@ -184,8 +184,7 @@ public final class PostbackStore {
             .put("currency", row.getString("currency"))
             .put("transaction_id", row.getString("transaction_id"))
             .put("event_id", eventId == null ? null : EventIds.format(eventId))
-            .put("matched_at", row.getOffsetDateTime("matched_at") == null ? null
-                : row.getOffsetDateTime("matched_at").toInstant().toString()));
+            .put("matched_at", DeliveryStore.instant(row, "matched_at")));
       }
       return list;
     });
@@ -261,8 +260,8 @@ public final class PostbackStore {
     ConversionEvent event = new ConversionEvent(postback.workspaceId(), postback.eventName(), session.telegramId(),
         session.sessionId(), postback.value(), postback.currency(), null, null, postback.status(),
         postback.transactionId());
-    List<NewEvent.Delivery> deliveries = ConfiguredPlan.deliveries(plan, postback.workspaceId(),
-        postback.eventName(), postback.status());
+    List<NewEvent.Delivery> deliveries = plan.deliveries(postback.workspaceId(), postback.eventName(),
+        postback.status());
     return new NewEvent(ids.getAsLong(), event, postback.receivedAt(), null, null,
         new Resolution(session.sessionId(), SESSION_SOURCE), deliveries);
   }
