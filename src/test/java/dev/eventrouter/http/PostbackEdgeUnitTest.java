@@ -27,6 +27,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -161,7 +162,7 @@ class PostbackEdgeUnitTest {
   @DisplayName("a request without a Host (HTTP/1.0) gets templates for localhost")
   void sourcesWithoutHost() {
     RawHttp.Response response = RawHttp.exchange(port, ("GET /api/v1/postback-sources HTTP/1.0\r\nx-api-key: " + KEY
-        + "\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+        + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
     assertThat(response.json().getJsonObject("data").getJsonArray("sources").getJsonObject(0)
         .getString("url_template")).startsWith("http://localhost/api/v1/postbacks/<token>?");
   }
@@ -172,6 +173,21 @@ class PostbackEdgeUnitTest {
     assertError(get("/api/v1/postbacks/pb-edge-token-0123456789abd?subid=s"), 404, "not_found");
     assertError(get("/api/v1/postbacks/short?subid=s"), 404, "not_found");
     assertError(get("/api/v1/postbacks/" + "x".repeat(201)), 404, "not_found");
+    assertThat(asked).isEmpty();
+  }
+
+  @Test
+  @DisplayName("an unknown token's upload is refused 404 from its path, before its body is read: the connection is "
+      + "closed with the rest unread, and the store is never asked")
+  void unknownTokenBeforeTheBody() {
+    String head = "POST /api/v1/postbacks/pb-edge-token-0123456789xyz HTTP/1.1\r\nHost: x\r\n"
+        + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 1048576\r\n\r\n";
+    // The head and a first kilobyte of a 1 MiB body: the rest is never sent.
+    RawHttp.Response answer = RawHttp.exchange(port, (head + "subid=s&goal=reg&p=" + "x".repeat(1000))
+        .getBytes(StandardCharsets.ISO_8859_1));
+    assertThat(answer.status()).isEqualTo(404);
+    assertThat(answer.json().getJsonObject("error").getString("code")).isEqualTo("not_found");
+    assertThat(answer.headers()).as("the rest of the body is not read").containsEntry("connection", "close");
     assertThat(asked).isEmpty();
   }
 
