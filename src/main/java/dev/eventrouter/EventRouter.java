@@ -18,6 +18,7 @@ import dev.eventrouter.http.AccessControl;
 import dev.eventrouter.http.HttpVerticle;
 import dev.eventrouter.http.ManagementVerticle;
 import dev.eventrouter.http.ServerBudget;
+import dev.eventrouter.read.ReadVerticle;
 import dev.eventrouter.session.SessionVerticle;
 import dev.eventrouter.store.Database;
 import dev.eventrouter.store.DeliveryStore;
@@ -121,6 +122,8 @@ public final class EventRouter {
                 writers.apply(database))))
             .onSuccess(deployments::add);
         chain = chain.compose(id -> vertx.deployVerticle(new ConversionVerticle(database, ids, live, metrics)))
+            .onSuccess(deployments::add);
+        chain = chain.compose(id -> vertx.deployVerticle(new ReadVerticle(database)))
             .onSuccess(deployments::add);
       }
       if (forward) {

@@ -13,7 +13,8 @@ import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 /**
- * The package graph runs one way: {@code http}, {@code session}, {@code conversion} and {@code forward} stand side by side over
+ * The package graph runs one way: {@code http}, {@code session}, {@code conversion}, {@code read} and {@code forward} stand side
+ * by side over
  * {@code store}, which stands over {@code event} and {@code config}; the bus messages sit between the edge and the
  * domain, and {@code common} under everything. Checked on the compiled classes, so a new upward import fails here.
  */
@@ -32,6 +33,7 @@ class LayeringTest {
         .layer("http").definedBy("dev.eventrouter.http..")
         .layer("session").definedBy("dev.eventrouter.session..")
         .layer("conversion").definedBy("dev.eventrouter.conversion..")
+        .layer("read").definedBy("dev.eventrouter.read..")
         .layer("forward").definedBy("dev.eventrouter.forward..")
         .layer("telegram").definedBy("dev.eventrouter.telegram..")
         .layer("store").definedBy("dev.eventrouter.store..")
@@ -44,14 +46,15 @@ class LayeringTest {
         .whereLayer("http").mayOnlyBeAccessedByLayers("app")
         .whereLayer("session").mayOnlyBeAccessedByLayers("app")
         .whereLayer("conversion").mayOnlyBeAccessedByLayers("app")
+        .whereLayer("read").mayOnlyBeAccessedByLayers("app")
         .whereLayer("forward").mayOnlyBeAccessedByLayers("app")
         .whereLayer("telegram").mayOnlyBeAccessedByLayers("app")
-        .whereLayer("store").mayOnlyBeAccessedByLayers("app", "session", "conversion", "forward", "telegram")
-        .whereLayer("bus").mayOnlyBeAccessedByLayers("app", "http", "session", "conversion", "forward", "telegram")
+        .whereLayer("store").mayOnlyBeAccessedByLayers("app", "session", "conversion", "read", "forward", "telegram")
+        .whereLayer("bus").mayOnlyBeAccessedByLayers("app", "http", "session", "conversion", "read", "forward", "telegram")
         .whereLayer("event")
-        .mayOnlyBeAccessedByLayers("app", "http", "session", "conversion", "forward", "store", "bus")
+        .mayOnlyBeAccessedByLayers("app", "http", "session", "conversion", "read", "forward", "store", "bus")
         .whereLayer("config")
-        .mayOnlyBeAccessedByLayers("app", "cluster", "http", "session", "conversion", "forward", "telegram", "store",
+        .mayOnlyBeAccessedByLayers("app", "cluster", "http", "session", "conversion", "read", "forward", "telegram", "store",
             "bus", "event")
         .check(CLASSES);
   }

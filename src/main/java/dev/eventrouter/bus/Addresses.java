@@ -8,9 +8,9 @@ public final class Addresses {
 
   /** HttpVerticle -> SessionVerticle: an {@link IngestRequest}, answered with an {@link IngestReply} once stored. */
   public static final String EVENTS_INGEST = "event-router.events.ingest";
-  /** HttpVerticle -> SessionVerticle: an {@link EventRef}, answered with the stored event or 404. */
+  /** HttpVerticle -> ReadVerticle: an {@link EventRef}, answered with the stored event or 404. */
   public static final String EVENTS_GET = "event-router.events.get";
-  /** HttpVerticle -> SessionVerticle: an EventFilter, answered with a page of events, newest first. */
+  /** HttpVerticle -> ReadVerticle: an EventFilter, answered with a page of events, newest first. */
   public static final String EVENTS_LIST = "event-router.events.list";
   /** HttpVerticle -> SessionVerticle: a ClickSession, answered once stored. */
   public static final String SESSIONS_CAPTURE = "event-router.sessions.capture";
@@ -35,14 +35,14 @@ public final class Addresses {
   /** HttpVerticle -> SessionVerticle: an {@link EventRef}, re-queues its failed, expired or unconfirmed deliveries. */
   public static final String EVENTS_REDELIVER = "event-router.events.redeliver";
 
-  /** HttpVerticle -> SessionVerticle: a DeliveryFilter, answered with the matching deliveries. */
+  /** HttpVerticle -> ReadVerticle: a DeliveryFilter, answered with the matching deliveries. */
   public static final String DELIVERIES_LIST = "event-router.deliveries.list";
 
   /** HttpVerticle -> SessionVerticle: a DeliveryFilter, re-queues the matching failed, expired or unconfirmed ones. */
   public static final String DELIVERIES_REDELIVER = "event-router.deliveries.redeliver";
 
   /**
-   * HttpVerticle -> SessionVerticle: {@code {"workspace_id", "from_event_id"}}, answered with the workspace's
+   * HttpVerticle -> ReadVerticle: {@code {"workspace_id", "from_event_id"}}, answered with the workspace's
    * integrations as their deliveries since then show them (states, match-key coverage) and their pauses.
    */
   public static final String INTEGRATIONS_SUMMARY = "event-router.integrations.summary";

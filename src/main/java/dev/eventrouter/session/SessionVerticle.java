@@ -15,7 +15,6 @@ import dev.eventrouter.config.WorkspaceConfig;
 import dev.eventrouter.event.ClickSession;
 import dev.eventrouter.event.ConversionEvent;
 import dev.eventrouter.event.DeliveryFilter;
-import dev.eventrouter.event.EventFilter;
 import dev.eventrouter.event.EventIds;
 import dev.eventrouter.event.InviteSession;
 import dev.eventrouter.event.Resolution;
@@ -38,7 +37,6 @@ import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.pgclient.PgException;
 import org.slf4j.Logger;
@@ -60,7 +58,7 @@ import java.util.function.Function;
 /**
  * Owns the sessions and the write of every event: resolves the event's session from its sources in order, gives it
  * its id, stores it through a group commit and replies once it is committed. Also stores captured click and invite
- * sessions and answers status lookups.
+ * sessions, redeliveries and Telegram updates. What the debugger reads is the ReadVerticle's.
  */
 public final class SessionVerticle extends VerticleBase {
 
@@ -133,11 +131,7 @@ public final class SessionVerticle extends VerticleBase {
     // can be asked, or delay an answer.
     return Future.all(List.of(
         vertx.eventBus().<IngestRequest>localConsumer(Addresses.EVENTS_INGEST, this::ingest).completion(),
-        vertx.eventBus().<JsonObject>localConsumer(Addresses.EVENTS_GET, this::find).completion(),
-        vertx.eventBus().<JsonObject>localConsumer(Addresses.EVENTS_LIST, this::listEvents).completion(),
         vertx.eventBus().<JsonObject>localConsumer(Addresses.EVENTS_REDELIVER, this::redeliver).completion(),
-        vertx.eventBus().<JsonObject>localConsumer(Addresses.DELIVERIES_LIST, this::listDeliveries).completion(),
-        vertx.eventBus().<JsonObject>localConsumer(Addresses.INTEGRATIONS_SUMMARY, this::summary).completion(),
         vertx.eventBus().<JsonObject>localConsumer(Addresses.DELIVERIES_REDELIVER, this::redeliverMatching)
             .completion(),
         reply(Addresses.SESSIONS_CAPTURE, json -> sessions.save(ClickSession.fromJson(json))),
@@ -253,17 +247,6 @@ public final class SessionVerticle extends VerticleBase {
     }
   }
 
-  /** The stored event with its deliveries and its status history, if it exists in the asking workspace. */
-  private void find(Message<JsonObject> message) {
-    EventRef ref = EventRef.fromJson(message.body());
-    answer(message, ifEventExists(ref, found -> {
-      Future<JsonArray> sent = deliveries.forEvent(ref.eventId());
-      Future<JsonArray> history = conversions.history(ref.eventId());
-      return Future.all(sent, history).map(v -> found.put("deliveries", sent.result())
-          .put("status_history", history.result()));
-    }));
-  }
-
   /** Re-queues the event's failed, expired and unconfirmed deliveries and wakes their forwarders. */
   private void redeliver(Message<JsonObject> message) {
     EventRef ref = EventRef.fromJson(message.body());
@@ -271,17 +254,6 @@ public final class SessionVerticle extends VerticleBase {
       wakeForwarders(networks);
       return new JsonObject().put("event_id", EventIds.format(ref.eventId())).put("requeued", networks.size());
     })));
-  }
-
-  /** The deliveries a filter names; the cursor of the next page when this one is full. */
-  private void listDeliveries(Message<JsonObject> message) {
-    DeliveryFilter filter = DeliveryFilter.fromJson(message.body());
-    answer(message, deliveries.list(filter).map(list -> {
-      JsonObject last = list.isEmpty() ? null : list.getJsonObject(list.size() - 1);
-      String next = list.size() < filter.limit() || last == null ? null
-          : last.getString("event_id") + "-" + last.getLong("delivery_id");
-      return Optional.of(new JsonObject().put("deliveries", list).put("next_cursor", next));
-    }));
   }
 
   /**
@@ -295,22 +267,6 @@ public final class SessionVerticle extends VerticleBase {
       return Optional.of(new JsonObject().put("requeued", networks.size())
           .put("more", networks.size() == filter.limit()));
     }));
-  }
-
-  /** A page of events, newest first; {@code next_before} continues below it, null on the last page. */
-  private void listEvents(Message<JsonObject> message) {
-    EventFilter filter = EventFilter.fromJson(message.body());
-    answer(message, events.list(filter).map(page -> Optional.of(new JsonObject().put("events", page))));
-  }
-
-  /** A workspace's integrations as their recent deliveries show them, and its recent events by session source. */
-  private void summary(Message<JsonObject> message) {
-    UUID workspaceId = UUID.fromString(message.body().getString("workspace_id"));
-    long from = message.body().getLong("from_event_id");
-    Future<JsonObject> integrations = deliveries.summary(workspaceId, from);
-    Future<JsonObject> sources = events.countBySessionSource(workspaceId, from);
-    answer(message, Future.all(integrations, sources).map(v -> Optional.of(integrations.result()
-        .put("events_by_session_source", sources.result()))));
   }
 
   /** Runs {@code then} on the stored event when the asking workspace has it; empty when it does not. */

@@ -1,0 +1,117 @@
+package dev.eventrouter.read;
+
+import dev.eventrouter.bus.Addresses;
+import dev.eventrouter.bus.BusFailure;
+import dev.eventrouter.bus.BusHeaders;
+import dev.eventrouter.bus.EventRef;
+import dev.eventrouter.common.LogSafe;
+import dev.eventrouter.event.DeliveryFilter;
+import dev.eventrouter.event.EventFilter;
+import dev.eventrouter.store.ConversionStore;
+import dev.eventrouter.store.Database;
+import dev.eventrouter.store.DeliveryStore;
+import dev.eventrouter.store.EventStore;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.eventbus.Message;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Function;
+
+/**
+ * Answers what the debugger and the API read: an event's status, pages of events and deliveries, the integrations'
+ * summary. Every query goes to the read pool, so a long read never makes an ingest wait for a connection; the write
+ * path (resolve, store) stays the SessionVerticle's alone.
+ */
+public final class ReadVerticle extends VerticleBase {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ReadVerticle.class);
+
+  private final Database database;
+  private EventStore events;
+  private ConversionStore conversions;
+  private DeliveryStore deliveries;
+
+  public ReadVerticle(Database database) {
+    this.database = database;
+  }
+
+  @Override
+  public Future<?> start() {
+    events = new EventStore(database.pool(), database.readPool());
+    conversions = new ConversionStore(database.pool(), database.readPool());
+    deliveries = new DeliveryStore(database.pool(), database.readPool());
+    // Local consumers, as for the writes: the node that took a request answers it.
+    return Future.all(List.of(
+        consumer(Addresses.EVENTS_GET, this::find),
+        consumer(Addresses.EVENTS_LIST, this::listEvents),
+        consumer(Addresses.DELIVERIES_LIST, this::listDeliveries),
+        consumer(Addresses.INTEGRATIONS_SUMMARY, this::summary)));
+  }
+
+  private Future<Void> consumer(String address, Function<JsonObject, Future<Optional<JsonObject>>> read) {
+    return vertx.eventBus().<JsonObject>localConsumer(address, message -> answer(message, read.apply(message.body())))
+        .completion();
+  }
+
+  /** The stored event with its deliveries and its status history, if it exists in the asking workspace. */
+  private Future<Optional<JsonObject>> find(JsonObject body) {
+    EventRef ref = EventRef.fromJson(body);
+    return events.find(ref.workspaceId(), ref.eventId()).compose(found -> {
+      if (found.isEmpty()) {
+        return Future.succeededFuture(Optional.empty());
+      }
+      Future<JsonArray> sent = deliveries.forEvent(ref.eventId());
+      Future<JsonArray> history = conversions.history(ref.eventId());
+      return Future.all(sent, history).map(v -> Optional.of(found.get().put("deliveries", sent.result())
+          .put("status_history", history.result())));
+    });
+  }
+
+  /** A page of events, newest first; {@code next_before} continues below it, null on the last page. */
+  private Future<Optional<JsonObject>> listEvents(JsonObject body) {
+    return events.list(EventFilter.fromJson(body)).map(page -> Optional.of(new JsonObject().put("events", page)));
+  }
+
+  /** The deliveries a filter names; the cursor of the next page when this one is full. */
+  private Future<Optional<JsonObject>> listDeliveries(JsonObject body) {
+    DeliveryFilter filter = DeliveryFilter.fromJson(body);
+    return deliveries.list(filter).map(list -> {
+      JsonObject last = list.isEmpty() ? null : list.getJsonObject(list.size() - 1);
+      String next = list.size() < filter.limit() || last == null ? null
+          : last.getString("event_id") + "-" + last.getLong("delivery_id");
+      return Optional.of(new JsonObject().put("deliveries", list).put("next_cursor", next));
+    });
+  }
+
+  /** A workspace's integrations as their recent deliveries show them, and its recent events by session source. */
+  private Future<Optional<JsonObject>> summary(JsonObject body) {
+    UUID workspaceId = UUID.fromString(body.getString("workspace_id"));
+    long from = body.getLong("from_event_id");
+    Future<JsonObject> integrations = deliveries.summary(workspaceId, from);
+    Future<JsonObject> sources = events.countBySessionSource(workspaceId, from);
+    return Future.all(integrations, sources).map(v -> Optional.of(integrations.result()
+        .put("events_by_session_source", sources.result())));
+  }
+
+  private static void answer(Message<JsonObject> message, Future<Optional<JsonObject>> result) {
+    result.onComplete(done -> {
+      if (done.failed()) {
+        String id = message.headers().get(BusHeaders.REQUEST_ID);
+        LOG.warn("request {}: {} failed: {}", id == null ? "-" : id, message.address(),
+            LogSafe.describe(done.cause()));
+        message.fail(BusFailure.UNAVAILABLE, "not done");
+      } else if (done.result().isPresent()) {
+        message.reply(done.result().get());
+      } else {
+        message.fail(BusFailure.NOT_FOUND, "no such event");
+      }
+    });
+  }
+}
