@@ -19,9 +19,11 @@ import dev.eventrouter.http.HttpVerticle;
 import dev.eventrouter.http.ManagementVerticle;
 import dev.eventrouter.http.ServerBudget;
 import dev.eventrouter.read.ReadVerticle;
+import dev.eventrouter.report.RollupVerticle;
 import dev.eventrouter.session.SessionVerticle;
 import dev.eventrouter.store.Database;
 import dev.eventrouter.store.DeliveryStore;
+import dev.eventrouter.store.FunnelStore;
 import dev.eventrouter.store.EventStore;
 import dev.eventrouter.store.EventWriter;
 import dev.eventrouter.store.TelegramStore;
@@ -124,6 +126,9 @@ public final class EventRouter {
         chain = chain.compose(id -> vertx.deployVerticle(new ConversionVerticle(database, ids, live, metrics)))
             .onSuccess(deployments::add);
         chain = chain.compose(id -> vertx.deployVerticle(new ReadVerticle(database)))
+            .onSuccess(deployments::add);
+        chain = chain.compose(id -> vertx.deployVerticle(new RollupVerticle(
+                new FunnelStore(database.pool(), database.readPool()), live)))
             .onSuccess(deployments::add);
       }
       if (forward) {

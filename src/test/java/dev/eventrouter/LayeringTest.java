@@ -34,6 +34,7 @@ class LayeringTest {
         .layer("session").definedBy("dev.eventrouter.session..")
         .layer("conversion").definedBy("dev.eventrouter.conversion..")
         .layer("read").definedBy("dev.eventrouter.read..")
+        .layer("report").definedBy("dev.eventrouter.report..")
         .layer("forward").definedBy("dev.eventrouter.forward..")
         .layer("telegram").definedBy("dev.eventrouter.telegram..")
         .layer("store").definedBy("dev.eventrouter.store..")
@@ -47,14 +48,17 @@ class LayeringTest {
         .whereLayer("session").mayOnlyBeAccessedByLayers("app")
         .whereLayer("conversion").mayOnlyBeAccessedByLayers("app")
         .whereLayer("read").mayOnlyBeAccessedByLayers("app")
+        .whereLayer("report").mayOnlyBeAccessedByLayers("app")
         .whereLayer("forward").mayOnlyBeAccessedByLayers("app")
         .whereLayer("telegram").mayOnlyBeAccessedByLayers("app")
-        .whereLayer("store").mayOnlyBeAccessedByLayers("app", "session", "conversion", "read", "forward", "telegram")
+        .whereLayer("store").mayOnlyBeAccessedByLayers("app", "session", "conversion", "read", "report", "forward",
+            "telegram")
         .whereLayer("bus").mayOnlyBeAccessedByLayers("app", "http", "session", "conversion", "read", "forward", "telegram")
         .whereLayer("event")
         .mayOnlyBeAccessedByLayers("app", "http", "session", "conversion", "read", "forward", "store", "bus")
         .whereLayer("config")
-        .mayOnlyBeAccessedByLayers("app", "cluster", "http", "session", "conversion", "read", "forward", "telegram", "store",
+        .mayOnlyBeAccessedByLayers("app", "cluster", "http", "session", "conversion", "read", "report", "forward", "telegram",
+            "store",
             "bus", "event")
         .check(CLASSES);
   }

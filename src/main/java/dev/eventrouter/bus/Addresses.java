@@ -86,6 +86,12 @@ public final class Addresses {
    */
   public static final String TELEGRAM_LEFT = "event-router.telegram.left";
 
+  /**
+   * HttpVerticle -> ReadVerticle: a {@code FunnelQuery}, answered with the funnel report read from the rollups (rows,
+   * totals, how far the rollups reach).
+   */
+  public static final String REPORTS_FUNNEL = "event-router.reports.funnel";
+
   /** Published when deliveries of a network are due, to wake its ForwarderVerticles (any node may claim them). */
   public static String deliveriesDue(String network) {
     return "event-router.deliveries.due." + network;

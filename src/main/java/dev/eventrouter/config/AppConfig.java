@@ -13,13 +13,14 @@ import java.util.stream.Collectors;
  * @param byId  the workspaces by id, derived from {@code workspaces}
  */
 public record AppConfig(HttpConfig http, ManagementConfig management, DatabaseConfig database, SessionConfig session,
-                        DeliveryConfig delivery, ClusterConfig cluster, Set<Role> roles,
+                        DeliveryConfig delivery, ClusterConfig cluster, ReportsConfig reports, Set<Role> roles,
                         List<WorkspaceConfig> workspaces,
                         Map<UUID, WorkspaceConfig> byId) {
 
   public AppConfig(HttpConfig http, ManagementConfig management, DatabaseConfig database, SessionConfig session,
-                   DeliveryConfig delivery, ClusterConfig cluster, Set<Role> roles, List<WorkspaceConfig> workspaces) {
-    this(http, management, database, session, delivery, cluster, roles, workspaces, workspaces.stream()
+                   DeliveryConfig delivery, ClusterConfig cluster, ReportsConfig reports, Set<Role> roles,
+                   List<WorkspaceConfig> workspaces) {
+    this(http, management, database, session, delivery, cluster, reports, roles, workspaces, workspaces.stream()
         .collect(Collectors.toUnmodifiableMap(WorkspaceConfig::id, Function.identity())));
   }
 
@@ -31,8 +32,9 @@ public record AppConfig(HttpConfig http, ManagementConfig management, DatabaseCo
     return Optional.ofNullable(byId.get(id));
   }
 
-  /** This config with another's hot-reloadable parts: workspaces, sessions and delivery. */
+  /** This config with another's hot-reloadable parts: workspaces, sessions, delivery and reports. */
   public AppConfig reloadedFrom(AppConfig next) {
-    return new AppConfig(http, management, database, next.session, next.delivery, cluster, roles, next.workspaces);
+    return new AppConfig(http, management, database, next.session, next.delivery, cluster, next.reports, roles,
+        next.workspaces);
   }
 }

@@ -19,7 +19,8 @@ import java.util.regex.Pattern;
 public final class ConfigParser {
 
   private static final Set<String> TOP_LEVEL =
-      Set.of("http", "management", "database", "session", "delivery", "cluster", "roles", "workspaces");
+      Set.of("http", "management", "database", "session", "delivery", "cluster", "reports", "roles",
+          "workspaces");
   private static final Set<String> HTTP_KEYS =
       Set.of("host", "port", "max_body_bytes", "instances", "request_timeout_ms", "trusted_proxies",
           "publishable_rate_limit", "publishable_share", "idle_timeout_s", "read_timeout_ms", "max_connections",
@@ -32,6 +33,8 @@ public final class ConfigParser {
   private static final Set<String> DATABASE_KEYS = Set.of("url", "data_dir", "pool_size", "write_batch_size",
       "write_linger_ms", "max_pending_writes", "retention_days");
   private static final Set<String> SESSION_KEYS = Set.of("source_timeout_ms");
+  private static final Set<String> REPORTS_KEYS = Set.of("rates_file", "rollup_every_ms", "rollup_lag_ms",
+      "retention_days");
   private static final Set<String> DELIVERY_KEYS = Set.of("batch_size", "linger_ms", "request_timeout_ms",
       "initial_backoff_ms", "max_backoff_ms", "scan_interval_ms", "breaker", "pause_probe_ms", "keep_payloads");
   private static final Set<String> BREAKER_KEYS = Set.of("failure_threshold", "reset_timeout_ms");
@@ -57,12 +60,22 @@ public final class ConfigParser {
     SessionConfig session = session(r.object(json, "session", "session"));
     DeliveryConfig delivery = delivery(r.object(json, "delivery", "delivery"));
     ClusterConfig cluster = cluster(r.object(json, "cluster", "cluster"), database);
+    ReportsConfig reports = reports(r.object(json, "reports", "reports"));
     Set<Role> roles = roles(json.getValue("roles"));
     List<WorkspaceConfig> workspaces = new WorkspaceParser(r).workspaces(json.getValue("workspaces"));
     if (!r.problems().isEmpty()) {
       throw new ConfigException(r.problems());
     }
-    return new AppConfig(http, management, database, session, delivery, cluster, roles, workspaces);
+    return new AppConfig(http, management, database, session, delivery, cluster, reports, roles, workspaces);
+  }
+
+  private ReportsConfig reports(JsonObject json) {
+    r.unknownKeys(json, "reports", REPORTS_KEYS);
+    ReportsConfig d = ReportsConfig.DEFAULT;
+    return new ReportsConfig(r.string(json, "rates_file", "reports.rates_file", d.ratesFile()),
+        r.integer(json, "rollup_every_ms", "reports.rollup_every_ms", d.rollupEveryMs(), 100, 3_600_000),
+        r.integer(json, "rollup_lag_ms", "reports.rollup_lag_ms", d.rollupLagMs(), 0, 3_600_000),
+        (int) r.integer(json, "retention_days", "reports.retention_days", d.retentionDays(), 1, 3650));
   }
 
   private ClusterConfig cluster(JsonObject json, DatabaseConfig database) {

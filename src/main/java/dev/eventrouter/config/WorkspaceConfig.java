@@ -20,7 +20,8 @@ public record WorkspaceConfig(UUID id, String name, List<byte[]> apiKeyHashes, L
                               RateLimitConfig rateLimit,
                               String botName, int attributionWindowDays, List<IntegrationConfig> integrations,
                               Map<String, EventMappingOverride> eventMap, TelegramConfig telegram,
-                              List<PostbackSource> postbackSources, int unsubscribeWindowDays) {
+                              List<PostbackSource> postbackSources, int unsubscribeWindowDays,
+                              ReportConfig report) {
 
   public static final int DEFAULT_ATTRIBUTION_WINDOW_DAYS = 28;
   public static final int DEFAULT_UNSUBSCRIBE_WINDOW_DAYS = 7;
@@ -31,7 +32,16 @@ public record WorkspaceConfig(UUID id, String name, List<byte[]> apiKeyHashes, L
                          List<IntegrationConfig> integrations, Map<String, EventMappingOverride> eventMap,
                          TelegramConfig telegram) {
     this(id, name, apiKeyHashes, publishableKeys, rateLimit, botName, attributionWindowDays, integrations, eventMap,
-        telegram, List.of(), DEFAULT_UNSUBSCRIBE_WINDOW_DAYS);
+        telegram, List.of(), DEFAULT_UNSUBSCRIBE_WINDOW_DAYS, ReportConfig.DEFAULT);
+  }
+
+  /** A workspace whose report reads as by default. */
+  public WorkspaceConfig(UUID id, String name, List<byte[]> apiKeyHashes, List<PublishableKey> publishableKeys,
+                         RateLimitConfig rateLimit, String botName, int attributionWindowDays,
+                         List<IntegrationConfig> integrations, Map<String, EventMappingOverride> eventMap,
+                         TelegramConfig telegram, List<PostbackSource> postbackSources, int unsubscribeWindowDays) {
+    this(id, name, apiKeyHashes, publishableKeys, rateLimit, botName, attributionWindowDays, integrations, eventMap,
+        telegram, postbackSources, unsubscribeWindowDays, ReportConfig.DEFAULT);
   }
 
   @Override

@@ -1,11 +1,14 @@
 package dev.eventrouter.config;
 
+import dev.eventrouter.common.CurrencyCode;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -22,7 +25,9 @@ final class WorkspaceParser {
   static final Pattern EVENT_NAME = Pattern.compile("[A-Za-z0-9_ -]{1,50}");
   private static final Set<String> WORKSPACE_KEYS = Set.of("id", "name", "api_keys", "publishable_keys",
       "rate_limit", "bot_name", "attribution_window_days", "integrations", "event_map", "telegram",
-      "postback_sources", "unsubscribe_window_days");
+      "postback_sources", "unsubscribe_window_days", "report_currency", "currency_aliases", "funnel_events");
+  /** A sender's unit that is not an ISO code: USDT, USDC, a casino's own. */
+  private static final Pattern CURRENCY_UNIT = Pattern.compile("[A-Za-z0-9]{2,10}");
   private static final Set<String> TELEGRAM_KEYS = Set.of("webhook_secret", "start_event", "bot_token", "channel_id",
       "invite_link_pool", "approve_join_requests", "api_base", "pass_through");
   private static final Set<String> PASS_THROUGH_KEYS = Set.of("url", "secret_token");
@@ -84,9 +89,34 @@ final class WorkspaceParser {
         postbackParser::source, PostbackSource::id, "postback source");
     int unsubscribeWindow = (int) r.integer(json, "unsubscribe_window_days", path + ".unsubscribe_window_days",
         WorkspaceConfig.DEFAULT_UNSUBSCRIBE_WINDOW_DAYS, 0, 3650);
+    ReportConfig report = report(json, path);
     return id == null ? null
         : new WorkspaceConfig(id, name, keys, publishable, rateLimit, botName, window, integrations, eventMap,
-            telegram, postbacks, unsubscribeWindow);
+            telegram, postbacks, unsubscribeWindow, report);
+  }
+
+  /** The report's currency, the senders' currency aliases and the funnel's event names. */
+  private ReportConfig report(JsonObject json, String path) {
+    String currency = CurrencyCode.iso(r.string(json, "report_currency", path + ".report_currency",
+        ReportConfig.DEFAULT.currency()));
+    if (currency == null) {
+      r.problem(path + ".report_currency: must be a 3-letter ISO 4217 code such as USD");
+    }
+    Map<String, String> aliases = new LinkedHashMap<>();
+    JsonObject aliasJson = r.object(json, "currency_aliases", path + ".currency_aliases");
+    for (String unit : aliasJson.fieldNames()) {
+      String iso = aliasJson.getValue(unit) instanceof String text ? CurrencyCode.iso(text) : null;
+      if (!CURRENCY_UNIT.matcher(unit).matches() || iso == null) {
+        r.problem(path + ".currency_aliases." + unit + ": must map a unit of 2 to 10 letters or digits to a 3-letter"
+            + " ISO 4217 code, such as \"USDT\": \"USD\"");
+      } else {
+        aliases.put(unit.toUpperCase(Locale.ROOT), iso);
+      }
+    }
+    Set<String> funnel = r.strings(json, "funnel_events", path + ".funnel_events", EVENT_NAME,
+        "an event name of 1 to 50 letters, digits, spaces, _ or -");
+    return new ReportConfig(currency == null ? ReportConfig.DEFAULT.currency() : currency, Map.copyOf(aliases),
+        funnel == null ? ReportConfig.DEFAULT.funnelEvents() : List.copyOf(funnel));
   }
 
   /** The Telegram connector's settings, or null when the workspace has none. */

@@ -11,7 +11,34 @@ import java.util.UUID;
  */
 public record ClickSession(UUID workspaceId, String sessionId, String fbclid, String fbc, String fbp, String ttclid,
                            String ttp, String clientIp, String userAgent, String landingUrl, Instant clickedAt,
-                           JsonObject utm) {
+                           JsonObject utm, Origin origin) {
+
+  /**
+   * Where the click was headed and what its ad was, for the funnel report; each part null when not known.
+   *
+   * @param ad      the ad ids the landing URL's macros filled in: {@code campaign_id}, {@code adset_id}, {@code ad_id},
+   *                {@code placement}
+   * @param bot     the bot the visitor was sent to (its username)
+   * @param channel the channel the visitor was sent to (its @username or id)
+   * @param country the visitor's country, ISO 3166-1 alpha-2
+   */
+  public record Origin(JsonObject ad, String bot, String channel, String country) {
+    public static final Origin NONE = new Origin(null, null, null, null);
+  }
+
+  /** A click with nothing known of its origin. */
+  public ClickSession(UUID workspaceId, String sessionId, String fbclid, String fbc, String fbp, String ttclid,
+                      String ttp, String clientIp, String userAgent, String landingUrl, Instant clickedAt,
+                      JsonObject utm) {
+    this(workspaceId, sessionId, fbclid, fbc, fbp, ttclid, ttp, clientIp, userAgent, landingUrl, clickedAt, utm,
+        Origin.NONE);
+  }
+
+  /** This click with another origin. */
+  public ClickSession withOrigin(Origin other) {
+    return new ClickSession(workspaceId, sessionId, fbclid, fbc, fbp, ttclid, ttp, clientIp, userAgent, landingUrl,
+        clickedAt, utm, other);
+  }
 
   public JsonObject toJson() {
     return new JsonObject()
@@ -26,13 +53,19 @@ public record ClickSession(UUID workspaceId, String sessionId, String fbclid, St
         .put("user_agent", userAgent)
         .put("landing_url", landingUrl)
         .put("clicked_at", clickedAt.toString())
-        .put("utm", utm);
+        .put("utm", utm)
+        .put("ad", origin.ad())
+        .put("bot", origin.bot())
+        .put("channel", origin.channel())
+        .put("country", origin.country());
   }
 
   public static ClickSession fromJson(JsonObject json) {
     return new ClickSession(UUID.fromString(json.getString("workspace_id")), json.getString("session_id"),
         json.getString("fbclid"), json.getString("fbc"), json.getString("fbp"), json.getString("ttclid"),
         json.getString("ttp"), json.getString("client_ip"), json.getString("user_agent"),
-        json.getString("landing_url"), Instant.parse(json.getString("clicked_at")), json.getJsonObject("utm"));
+        json.getString("landing_url"), Instant.parse(json.getString("clicked_at")), json.getJsonObject("utm"),
+        new Origin(json.getJsonObject("ad"), json.getString("bot"), json.getString("channel"),
+            json.getString("country")));
   }
 }

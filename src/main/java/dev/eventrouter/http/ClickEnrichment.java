@@ -6,6 +6,8 @@ import io.vertx.core.json.JsonObject;
 
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -30,7 +32,43 @@ final class ClickEnrichment {
   // Campaign names fit; a longer value is left out, as a non-printable one is (a capture stores little).
   static final Pattern UTM_VALUE = Pattern.compile("[ -~]{1,100}");
 
+  /**
+   * The ad ids the networks' URL macros fill in, each with the parameter names read for it, first found first:
+   * Meta's {{campaign.id}}, {{adset.id}}, {{ad.id}}, {{placement}}
+   * (https://www.facebook.com/business/help/1016122818401732) and TikTok's __CAMPAIGN_ID__, __AID__ (ad group),
+   * __CID__ (ad), __PLACEMENT__ (https://ads.tiktok.com/help/article?aid=6669666107177041925),
+   * put in the URL under these names.
+   */
+  static final Map<String, List<String>> AD_PARAMETERS = linked(
+      "campaign_id", List.of("campaign_id"),
+      "adset_id", List.of("adset_id", "adgroup_id", "ad_group_id"),
+      "ad_id", List.of("ad_id", "creative_id"),
+      "placement", List.of("placement", "site_source_name"));
+  /** A macro the network left unexpanded (an ad's preview): {{ad.id}}, __CID__. Not an id. */
+  private static final Pattern UNEXPANDED = Pattern.compile("\\{\\{.*}}|__[A-Z_]+__");
+
   private ClickEnrichment() {}
+
+  private static Map<String, List<String>> linked(String k1, List<String> v1, String k2, List<String> v2, String k3,
+                                                 List<String> v3, String k4, List<String> v4) {
+    Map<String, List<String>> map = new LinkedHashMap<>();
+    map.put(k1, v1);
+    map.put(k2, v2);
+    map.put(k3, v3);
+    map.put(k4, v4);
+    return Collections.unmodifiableMap(map);
+  }
+
+  /** The ad ids of the landing URL, or null when it carries none. */
+  static JsonObject ad(Map<String, List<String>> query) {
+    JsonObject ad = new JsonObject();
+    AD_PARAMETERS.forEach((field, names) -> names.stream()
+        .map(name -> first(query, name, UTM_VALUE))
+        .filter(value -> value != null && !UNEXPANDED.matcher(value).matches())
+        .findFirst()
+        .ifPresent(value -> ad.put(field, value)));
+    return ad.isEmpty() ? null : ad;
+  }
 
   static ClickSession enrich(ClickSession click, Edge.Visitor visitor) {
     Map<String, List<String>> query = query(click.landingUrl());
@@ -50,8 +88,10 @@ final class ClickEnrichment {
       userAgent = visitor.userAgent();
     }
     String fbc = click.fbc() != null && fbclid != null && !carries(click.fbc(), fbclid) ? null : click.fbc();
+    ClickSession.Origin origin = click.origin();
     return new ClickSession(click.workspaceId(), click.sessionId(), fbclid, fbc, click.fbp(), ttclid,
-        click.ttp(), clientIp, userAgent, click.landingUrl(), click.clickedAt(), utm.isEmpty() ? null : utm);
+        click.ttp(), clientIp, userAgent, click.landingUrl(), click.clickedAt(), utm.isEmpty() ? null : utm,
+        new ClickSession.Origin(ad(query), origin.bot(), origin.channel(), origin.country()));
   }
 
   /**

@@ -25,7 +25,8 @@ final class EventValidator {
    * absurd number (1e300, a typo's extra digits) out of the stored events and of the networks' value reports.
    */
   static final BigDecimal MAX_VALUE = new BigDecimal("1000000000");
-  static final String CURRENCY_RULE = "must be a 3-letter ISO 4217 currency code such as USD";
+  static final String CURRENCY_RULE = "must be a 3-letter ISO 4217 currency code such as USD, or a unit the"
+      + " workspace's currency_aliases map to one";
 
   private static final Set<String> FIELDS =
       Set.of("event_name", "telegram_id", "workspace_id", "session_id", "value", "currency", "user_data",
@@ -44,7 +45,7 @@ final class EventValidator {
     UUID workspaceId = fields.workspaceId();
     String sessionId = fields.sessionId(false);
     BigDecimal value = value(fields, eventName, workspace);
-    String currency = currency(fields);
+    String currency = currency(fields, workspace);
     JsonObject userData = userData(fields);
     Boolean limitedDataUse = fields.optionalBoolean("limited_data_use");
     String status = conversionStatus(fields);
@@ -133,12 +134,13 @@ final class EventValidator {
     return null;
   }
 
-  private static String currency(Fields fields) {
+  /** An ISO code, or a unit the workspace maps to one (USDT). */
+  private static String currency(Fields fields, WorkspaceConfig workspace) {
     Object value = fields.raw("currency");
     if (value == null) {
       return DEFAULT_CURRENCY;
     }
-    String code = value instanceof String text ? CurrencyCode.iso(text) : null;
+    String code = value instanceof String text ? CurrencyCode.iso(workspace.report().unaliased(text)) : null;
     if (code == null) {
       fields.error("currency", CURRENCY_RULE);
     }

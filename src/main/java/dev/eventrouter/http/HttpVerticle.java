@@ -152,6 +152,7 @@ public final class HttpVerticle extends VerticleBase {
     authenticated(api.get("/deliveries")).handler(deliveries::list);
     post(api, "/deliveries/redeliver", deliveries::redeliver);
     authenticated(api.get("/integrations")).handler(integrations::summary);
+    authenticated(api.get("/reports/funnel")).handler(new ReportsApi(store)::funnel);
     // A partner's postback: its token in the path is its only credential, checked (with its rate limit) before the
     // body is read.
     PostbacksApi postbacks = new PostbacksApi(access, store);

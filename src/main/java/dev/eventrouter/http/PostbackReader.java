@@ -85,7 +85,7 @@ final class PostbackReader {
     String eventName = eventName(param(lower, source, PostbackSource.EVENT), source, errors);
     String status = status(param(lower, source, PostbackSource.STATUS), source, errors);
     BigDecimal value = value(param(lower, source, PostbackSource.VALUE), source, eventName, workspace, errors);
-    String currency = currency(param(lower, source, PostbackSource.CURRENCY), source, errors);
+    String currency = currency(param(lower, source, PostbackSource.CURRENCY), source, workspace, errors);
     String transactionId = param(lower, source, PostbackSource.TRANSACTION_ID);
     if (transactionId != null && !TRANSACTION_ID.matcher(transactionId).matches()) {
       errors.add(new FieldError(names(source, PostbackSource.TRANSACTION_ID),
@@ -174,11 +174,12 @@ final class PostbackReader {
     return value;
   }
 
-  private static String currency(String text, PostbackSource source, List<FieldError> errors) {
+  private static String currency(String text, PostbackSource source, WorkspaceConfig workspace,
+                                  List<FieldError> errors) {
     if (text == null) {
       return source.defaultCurrency();
     }
-    String code = CurrencyCode.iso(text);
+    String code = CurrencyCode.iso(workspace.report().unaliased(text));
     if (code == null) {
       errors.add(new FieldError(names(source, PostbackSource.CURRENCY), EventValidator.CURRENCY_RULE));
     }

@@ -63,9 +63,9 @@ final class TelegramWebhook {
    * What an update means for attribution: who, through which session (for a join, the one its link's name carries,
    * or null when only the stored links can tell), and the event to record (or none).
    */
-  record Attribution(long telegramId, String sessionId, String inviteLink, String eventName) {
+  record Attribution(long telegramId, String sessionId, String inviteLink, String eventName, String via) {
     Attribution withSession(String session) {
-      return new Attribution(telegramId, session, inviteLink, eventName);
+      return new Attribution(telegramId, session, inviteLink, eventName, via);
     }
   }
 
@@ -130,8 +130,10 @@ final class TelegramWebhook {
   /** Stores the user's invite session, then the update's event if it has one. */
   private Future<JsonObject> attribute(RoutingContext rc, WorkspaceConfig workspace, Attribution attribution,
                                        String idempotencyKey, Instant receivedAt) {
+    TelegramConfig telegram = workspace.telegram();
     InviteSession invite = new InviteSession(workspace.id(), attribution.telegramId(), attribution.sessionId(),
-        attribution.inviteLink());
+        attribution.inviteLink(), attribution.via(), workspace.botName(),
+        InviteSession.START.equals(attribution.via()) ? null : telegram.channelId());
     return store.ask(Addresses.SESSIONS_INVITE, invite.toJson(), rc)
         .compose(stored -> attribution.eventName() == null ? Future.succeededFuture((String) null)
             : recordEvent(rc, workspace, attribution, idempotencyKey, receivedAt))
@@ -211,25 +213,29 @@ final class TelegramWebhook {
         && message.getValue("text") instanceof String text) {
       Matcher start = START.matcher(text);
       Long user = userId(message.getValue("from"));
-      return start.matches() && user != null ? new Attribution(user, start.group(1), null, startEvent) : null;
+      return start.matches() && user != null
+          ? new Attribution(user, start.group(1), null, startEvent, InviteSession.START) : null;
     }
     if (update.getValue("chat_join_request") instanceof JsonObject request) {
-      return joined(userId(request.getValue("from")), request.getValue("invite_link"));
+      return joined(userId(request.getValue("from")), request.getValue("invite_link"), JOIN_EVENT,
+          InviteSession.JOIN_REQUEST);
     }
     if (update.getValue("chat_member") instanceof JsonObject change
         && change.getValue("new_chat_member") instanceof JsonObject member
         && "member".equals(member.getValue("status"))
-        && !(change.getValue("old_chat_member") instanceof JsonObject old && "member".equals(old.getValue("status")))
-        // Through a join-request link, the request was the conversion (recorded then); this is its approval.
-        && !(change.getValue("invite_link") instanceof JsonObject link
-            && Boolean.TRUE.equals(link.getValue("creates_join_request")))) {
-      return joined(userId(member.getValue("user")), change.getValue("invite_link"));
+        && !(change.getValue("old_chat_member") instanceof JsonObject old && "member".equals(old.getValue("status")))) {
+      // Through a join-request link, the request was the conversion (recorded then): its approval is the join step
+      // of the funnel alone.
+      boolean approved = change.getValue("invite_link") instanceof JsonObject link
+          && Boolean.TRUE.equals(link.getValue("creates_join_request"));
+      return joined(userId(member.getValue("user")), change.getValue("invite_link"), approved ? null : JOIN_EVENT,
+          InviteSession.JOIN);
     }
     return null;
   }
 
   /** A join through a link: a session when its name carries one, its URL for the stored links to tell. */
-  private static Attribution joined(Long user, Object link) {
+  private static Attribution joined(Long user, Object link, String eventName, String via) {
     if (user == null || !(link instanceof JsonObject invite)) {
       return null;
     }
@@ -238,7 +244,7 @@ final class TelegramWebhook {
     // Looked up in the store: a URL PostgreSQL cannot hold is no link of ours.
     String url = invite.getValue("invite_link") instanceof String u && JsonBody.storable(u) ? u : null;
     // Neither a session nor a URL: the store is asked nothing, and no session means nothing attributed.
-    return new Attribution(user, session, url, JOIN_EVENT);
+    return new Attribution(user, session, url, eventName, via);
   }
 
   /** A Telegram user's id (a positive whole number), or null. */

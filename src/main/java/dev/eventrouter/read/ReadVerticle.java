@@ -7,10 +7,12 @@ import dev.eventrouter.bus.EventRef;
 import dev.eventrouter.common.LogSafe;
 import dev.eventrouter.event.DeliveryFilter;
 import dev.eventrouter.event.EventFilter;
+import dev.eventrouter.event.FunnelQuery;
 import dev.eventrouter.store.ConversionStore;
 import dev.eventrouter.store.Database;
 import dev.eventrouter.store.DeliveryStore;
 import dev.eventrouter.store.EventStore;
+import dev.eventrouter.store.FunnelStore;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.Message;
@@ -19,6 +21,7 @@ import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -26,17 +29,20 @@ import java.util.function.Function;
 
 /**
  * Answers what the debugger and the API read: an event's status, pages of events and deliveries, the integrations'
- * summary. Every query goes to the read pool, so a long read never makes an ingest wait for a connection; the write
+ * summary, the funnel report. Every query goes to the read pool, so a long read never makes an ingest wait for a connection; the write
  * path (resolve, store) stays the SessionVerticle's alone.
  */
 public final class ReadVerticle extends VerticleBase {
 
   private static final Logger LOG = LoggerFactory.getLogger(ReadVerticle.class);
+  /** Rows of sums (a group's steps each) read for one report at most. */
+  static final int MAX_SUM_ROWS = 50_000;
 
   private final Database database;
   private EventStore events;
   private ConversionStore conversions;
   private DeliveryStore deliveries;
+  private FunnelStore funnel;
 
   public ReadVerticle(Database database) {
     this.database = database;
@@ -47,12 +53,14 @@ public final class ReadVerticle extends VerticleBase {
     events = new EventStore(database.pool(), database.readPool());
     conversions = new ConversionStore(database.pool(), database.readPool());
     deliveries = new DeliveryStore(database.pool(), database.readPool());
+    funnel = new FunnelStore(database.pool(), database.readPool());
     // Local consumers, as for the writes: the node that took a request answers it.
     return Future.all(List.of(
         consumer(Addresses.EVENTS_GET, this::find),
         consumer(Addresses.EVENTS_LIST, this::listEvents),
         consumer(Addresses.DELIVERIES_LIST, this::listDeliveries),
-        consumer(Addresses.INTEGRATIONS_SUMMARY, this::summary)));
+        consumer(Addresses.INTEGRATIONS_SUMMARY, this::summary),
+        consumer(Addresses.REPORTS_FUNNEL, this::funnel)));
   }
 
   private Future<Void> consumer(String address, Function<JsonObject, Future<Optional<JsonObject>>> read) {
@@ -98,6 +106,30 @@ public final class ReadVerticle extends VerticleBase {
     Future<JsonObject> sources = events.countBySessionSource(workspaceId, from);
     return Future.all(integrations, sources).map(v -> Optional.of(integrations.result()
         .put("events_by_session_source", sources.result())));
+  }
+
+  /**
+   * A funnel report: the sums by group (one row more than a report shows, to tell a cut one), the totals, and how
+   * far the rollups reach.
+   */
+  private Future<Optional<JsonObject>> funnel(JsonObject body) {
+    FunnelQuery query = FunnelQuery.fromJson(body);
+    int limit = MAX_SUM_ROWS;
+    Future<List<FunnelStore.Sums>> sums = funnel.sums(query, query.groupBy(), limit + 1);
+    Future<List<FunnelStore.Sums>> totals = funnel.sums(query, List.of(), limit);
+    Future<OffsetDateTime> upto = funnel.rolledUpTo();
+    return Future.all(sums, totals, upto).map(v -> {
+      boolean cut = sums.result().size() > limit;
+      List<FunnelStore.Sums> rows = cut ? dropLastGroup(sums.result().subList(0, limit)) : sums.result();
+      return Optional.of(FunnelReport.of(query, rows, totals.result(), cut)
+          .put("rolled_up_to", upto.result().toInstant().toString()));
+    });
+  }
+
+  /** Sums cut at a row limit end in a group that may lack steps: it is left out whole. */
+  private static List<FunnelStore.Sums> dropLastGroup(List<FunnelStore.Sums> sums) {
+    List<String> last = sums.get(sums.size() - 1).group();
+    return sums.stream().filter(s -> !s.group().equals(last)).toList();
   }
 
   private static void answer(Message<JsonObject> message, Future<Optional<JsonObject>> result) {

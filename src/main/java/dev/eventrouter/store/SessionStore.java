@@ -17,8 +17,8 @@ public final class SessionStore {
   /** A repeated registration keeps the first click time and fills only what was empty. */
   static final String UPSERT_CLICK = """
       INSERT INTO click_sessions (workspace_id, session_id, fbclid, fbc, fbp, ttclid, ttp, client_ip, user_agent,
-                                  landing_url, clicked_at, utm)
-      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+                                  landing_url, clicked_at, utm, ad, bot, channel, country)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
       ON CONFLICT (workspace_id, session_id) DO UPDATE SET
           fbclid      = COALESCE(click_sessions.fbclid, EXCLUDED.fbclid),
           fbc         = COALESCE(click_sessions.fbc, EXCLUDED.fbc),
@@ -28,12 +28,24 @@ public final class SessionStore {
           client_ip   = COALESCE(click_sessions.client_ip, EXCLUDED.client_ip),
           user_agent  = COALESCE(click_sessions.user_agent, EXCLUDED.user_agent),
           landing_url = COALESCE(click_sessions.landing_url, EXCLUDED.landing_url),
-          utm         = COALESCE(click_sessions.utm, EXCLUDED.utm)""";
+          utm         = COALESCE(click_sessions.utm, EXCLUDED.utm),
+          ad          = COALESCE(click_sessions.ad, EXCLUDED.ad),
+          bot         = COALESCE(click_sessions.bot, EXCLUDED.bot),
+          channel     = COALESCE(click_sessions.channel, EXCLUDED.channel),
+          country     = COALESCE(click_sessions.country, EXCLUDED.country)""";
 
+  /**
+   * One row per user, session and step; the click of the session learns the bot and channel it went through, when
+   * its capture did not name them, so its later events are reported under them too.
+   */
   static final String UPSERT_INVITE = """
-      INSERT INTO invite_sessions (workspace_id, telegram_id, session_id, invite_link)
-      VALUES ($1, $2, $3, $4)
-      ON CONFLICT (workspace_id, telegram_id, session_id) DO UPDATE SET
+      WITH click AS (
+          UPDATE click_sessions SET bot = COALESCE(bot, $6), channel = COALESCE(channel, $7)
+           WHERE workspace_id = $1 AND session_id = $3
+             AND (bot IS NULL AND $6::text IS NOT NULL OR channel IS NULL AND $7::text IS NOT NULL))
+      INSERT INTO invite_sessions (workspace_id, telegram_id, session_id, invite_link, via, bot, channel)
+      VALUES ($1, $2, $3, $4, $5, $6, $7)
+      ON CONFLICT (workspace_id, telegram_id, session_id, via) DO UPDATE SET
           invite_link = COALESCE(invite_sessions.invite_link, EXCLUDED.invite_link)""";
 
   /**
@@ -76,12 +88,14 @@ public final class SessionStore {
     return pool.preparedQuery(UPSERT_CLICK).execute(Tuple.from(new Object[] {
         click.workspaceId(), click.sessionId(), click.fbclid(), click.fbc(), click.fbp(), click.ttclid(),
         click.ttp(), click.clientIp(), click.userAgent(), click.landingUrl(),
-        click.clickedAt().atOffset(ZoneOffset.UTC), click.utm()})).mapEmpty();
+        click.clickedAt().atOffset(ZoneOffset.UTC), click.utm(), click.origin().ad(), click.origin().bot(),
+        click.origin().channel(), click.origin().country()})).mapEmpty();
   }
 
   public Future<Void> save(InviteSession invite) {
     return pool.preparedQuery(UPSERT_INVITE).execute(Tuple.of(invite.workspaceId(), invite.telegramId(),
-        invite.sessionId(), invite.inviteLink())).mapEmpty();
+        invite.sessionId(), invite.inviteLink(), invite.via() == null ? InviteSession.API : invite.via(),
+        invite.bot(), invite.channel())).mapEmpty();
   }
 
   /**

@@ -1,0 +1,272 @@
+package dev.eventrouter.store;
+
+import dev.eventrouter.event.FunnelQuery;
+import io.vertx.core.Future;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.SqlConnection;
+import io.vertx.sqlclient.Tuple;
+
+import java.math.BigDecimal;
+import java.time.LocalDate;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * SQL of the funnel report: the hourly rollups, kept by rounds that each add what was written in a span of time
+ * (clicks, invite sessions, events, status changes) under one lock, and the report read from them alone.
+ *
+ * <p>A round takes rows written before {@code now() - lag}: a row's time (its event id, its created_at) is taken
+ * before its transaction commits, so the lag must exceed the longest a write may take to commit. Anything later
+ * would be skipped for good.
+ */
+public final class FunnelStore {
+
+  private static final List<String> DIMENSIONS = FunnelQuery.DIMENSIONS;
+
+  /** The longest span one round adds: an upgraded database's backlog is rolled up an hour at a time. */
+  static final String CLAIM = """
+      SELECT upto, least(now() - make_interval(secs => $1::float8 / 1000), upto + interval '1 hour') AS hi
+        FROM funnel_cursor WHERE id = 1 FOR UPDATE SKIP LOCKED""";
+
+  static final String ADVANCE = "UPDATE funnel_cursor SET upto = $1 WHERE id = 1";
+
+  /** A value in the workspace's report currency ($3, $4: workspaces and their currencies) on the day of {@code e}. */
+  private static final String CONVERTED = """
+      CASE WHEN %1$s.currency = w.cur THEN %1$s.value
+           ELSE round(%1$s.value * fx_per_eur(w.cur, (e.received_at AT TIME ZONE 'UTC')::date)
+                      / fx_per_eur(%1$s.currency, (e.received_at AT TIME ZONE 'UTC')::date), 6) END""";
+
+  private static final String EVENTS_IN_SPAN = "e.event_id >= event_id_floor($1) AND e.event_id < event_id_floor($2)";
+
+  static final String VALUES_OF_EVENTS = """
+      INSERT INTO conversion_values (event_id, seq, report_value, report_currency)
+      SELECT e.event_id, 0, %s, w.cur
+        FROM events e JOIN unnest($3::uuid[], $4::text[]) AS w(workspace_id, cur) ON w.workspace_id = e.workspace_id
+       WHERE %s AND e.value IS NOT NULL
+      ON CONFLICT DO NOTHING""".formatted(CONVERTED.formatted("e"), EVENTS_IN_SPAN);
+
+  static final String VALUES_OF_CHANGES = """
+      INSERT INTO conversion_values (event_id, seq, report_value, report_currency)
+      SELECT h.event_id, h.seq, %s, w.cur
+        FROM conversion_changes h JOIN events e ON e.event_id = h.event_id
+        JOIN unnest($3::uuid[], $4::text[]) AS w(workspace_id, cur) ON w.workspace_id = e.workspace_id
+       WHERE h.changed_at >= $1 AND h.changed_at < $2 AND h.value IS NOT NULL
+      ON CONFLICT DO NOTHING""".formatted(CONVERTED.formatted("h"));
+
+  /** The dimensions of a fact through its click session {@code c} ('' where unknown). */
+  private static String dims(String bot, String channel) {
+    return """
+        coalesce(c.utm->>'utm_source', ''), coalesce(c.utm->>'utm_medium', ''), coalesce(c.utm->>'utm_campaign', ''),
+               coalesce(c.utm->>'utm_content', ''), coalesce(c.utm->>'utm_term', ''),
+               coalesce(c.ad->>'campaign_id', ''), coalesce(c.ad->>'adset_id', ''), coalesce(c.ad->>'ad_id', ''),
+               coalesce(c.ad->>'placement', ''), coalesce(%s, ''), coalesce(%s, ''), coalesce(c.country, '')"""
+        .formatted(bot, channel);
+  }
+
+  private static final String CLICK_OF = "LEFT JOIN click_sessions c ON c.workspace_id = %1$s.workspace_id"
+      + " AND c.session_id = %1$s.session_id";
+
+  private static final String COLUMNS = String.join(", ", DIMENSIONS);
+
+  /**
+   * Adds the span's facts to the rollups. Each fact is a row of counts; a status change moves its conversion's
+   * count (and revenue, at approved) from the previous status to the new one, in its event's hour, and an
+   * unsubscribe (a JoinRequest rejected for leaving the channel) is a step of its own.
+   */
+  static final String ROLL_UP = """
+      WITH firsts AS (
+          INSERT INTO funnel_firsts (workspace_id, event_name, telegram_id)
+          SELECT DISTINCT e.workspace_id, e.event_name, e.telegram_id FROM events e
+           WHERE %1$s AND e.telegram_id IS NOT NULL
+          ON CONFLICT DO NOTHING
+          RETURNING workspace_id, event_name, telegram_id),
+      ev AS (
+          SELECT e.*, coalesce(e.conversion_status, 'approved') AS s,
+                 row_number() OVER (PARTITION BY e.workspace_id, e.event_name, e.telegram_id ORDER BY e.event_id) AS nth
+            FROM events e WHERE %1$s),
+      facts (workspace_id, at, %2$s, step, n, users, revenue, unconverted, pending, approved, rejected,
+             chargeback) AS (
+          SELECT c.workspace_id, c.clicked_at, %3$s, '$click', 1, 0, 0::numeric, 0, 0, 0, 0, 0
+            FROM click_sessions c WHERE c.created_at >= $1 AND c.created_at < $2
+          UNION ALL
+          SELECT i.workspace_id, i.created_at, %4$s,
+                 CASE i.via WHEN 'api' THEN '$start' ELSE '$' || i.via END, 1, 0, 0, 0, 0, 0, 0, 0
+            FROM invite_sessions i %5$s
+           WHERE i.created_at >= $1 AND i.created_at < $2
+          UNION ALL
+          SELECT e.workspace_id, e.received_at, %3$s, e.event_name, 1,
+                 CASE WHEN e.nth = 1 AND f.telegram_id IS NOT NULL THEN 1 ELSE 0 END,
+                 CASE WHEN e.s = 'approved' THEN coalesce(v.report_value, 0) ELSE 0 END,
+                 CASE WHEN e.s = 'approved' AND v.event_id IS NOT NULL AND v.report_value IS NULL THEN 1 ELSE 0 END,
+                 (e.s = 'pending')::int, (e.s = 'approved')::int, (e.s = 'rejected')::int, (e.s = 'chargeback')::int
+            FROM ev e %6$s
+            LEFT JOIN firsts f
+                   ON f.workspace_id = e.workspace_id AND f.event_name = e.event_name AND f.telegram_id = e.telegram_id
+            LEFT JOIN conversion_values v ON v.event_id = e.event_id AND v.seq = 0
+          UNION ALL
+          SELECT e.workspace_id, e.received_at, %3$s, e.event_name, 0, 0,
+                 CASE WHEN h.status = 'approved' THEN coalesce(nv.report_value, 0) ELSE 0 END
+                   - CASE WHEN h.previous_status = 'approved' THEN coalesce(pv.report_value, 0) ELSE 0 END,
+                 (h.status = 'approved' AND nv.event_id IS NOT NULL AND nv.report_value IS NULL)::int
+                   - (h.previous_status = 'approved' AND pv.event_id IS NOT NULL AND pv.report_value IS NULL)::int,
+                 (h.status = 'pending')::int - (h.previous_status = 'pending')::int,
+                 (h.status = 'approved')::int - (h.previous_status = 'approved')::int,
+                 (h.status = 'rejected')::int - (h.previous_status = 'rejected')::int,
+                 (h.status = 'chargeback')::int - (h.previous_status = 'chargeback')::int
+            FROM conversion_changes h JOIN events e ON e.event_id = h.event_id %6$s
+            LEFT JOIN conversion_values nv ON nv.event_id = h.event_id AND nv.seq = h.seq
+            LEFT JOIN conversion_values pv ON pv.event_id = h.event_id AND pv.seq = h.seq - 1
+           WHERE h.changed_at >= $1 AND h.changed_at < $2
+          UNION ALL
+          SELECT e.workspace_id, e.received_at, %3$s, '$unsubscribe', 1, 0, 0, 0, 0, 0, 0, 0
+            FROM conversion_changes h JOIN events e ON e.event_id = h.event_id %6$s
+           WHERE h.changed_at >= $1 AND h.changed_at < $2 AND h.reason = 'left_channel')
+      INSERT INTO funnel_rollup (workspace_id, hour, %2$s, step, n, users, revenue, unconverted, pending, approved,
+                                 rejected, chargeback)
+      SELECT workspace_id, date_trunc('hour', at, 'UTC'), %2$s, step, sum(n), sum(users), sum(revenue),
+             sum(unconverted), sum(pending), sum(approved), sum(rejected), sum(chargeback)
+        FROM facts
+       GROUP BY workspace_id, date_trunc('hour', at, 'UTC'), %2$s, step
+      ON CONFLICT (workspace_id, hour, step, %2$s) DO UPDATE SET
+          n = funnel_rollup.n + EXCLUDED.n, users = funnel_rollup.users + EXCLUDED.users,
+          revenue = funnel_rollup.revenue + EXCLUDED.revenue,
+          unconverted = funnel_rollup.unconverted + EXCLUDED.unconverted,
+          pending = funnel_rollup.pending + EXCLUDED.pending, approved = funnel_rollup.approved + EXCLUDED.approved,
+          rejected = funnel_rollup.rejected + EXCLUDED.rejected,
+          chargeback = funnel_rollup.chargeback + EXCLUDED.chargeback""".formatted(EVENTS_IN_SPAN, COLUMNS,
+      dims("c.bot", "c.channel"), dims("coalesce(i.bot, c.bot)", "coalesce(i.channel, c.channel)"),
+      CLICK_OF.formatted("i"), CLICK_OF.formatted("e"));
+
+  static final String IMPORT_RATES = """
+      INSERT INTO fx_rates (currency, day, per_eur)
+      SELECT * FROM unnest($1::text[], $2::date[], $3::numeric[])
+      ON CONFLICT (currency, day) DO UPDATE SET per_eur = EXCLUDED.per_eur
+       WHERE fx_rates.per_eur IS DISTINCT FROM EXCLUDED.per_eur""";
+
+  static final String PURGE = "DELETE FROM funnel_rollup WHERE hour < now() - make_interval(days => $1)";
+
+  /** What one round did: the instant the rollups now reach, and whether the backlog goes on past it. */
+  public record Round(OffsetDateTime upto, boolean behind) {}
+
+  /** The sums of one group and step of a report. */
+  public record Sums(List<String> group, String step, long n, long users, BigDecimal revenue, long unconverted,
+                     long pending, long approved, long rejected, long chargeback) {}
+
+  private final Pool pool;
+  private final Pool readPool;
+
+  public FunnelStore(Pool pool, Pool readPool) {
+    this.pool = pool;
+    this.readPool = readPool;
+  }
+
+  /**
+   * One round: rolls up what was written since the last round and before {@code now() - lagMs} (at most an hour of
+   * it), or nothing when another node holds the round. Empty when there was nothing to take.
+   *
+   * @param reportCurrencies each configured workspace's report currency
+   */
+  public Future<Round> rollUp(long lagMs, Map<UUID, String> reportCurrencies) {
+    UUID[] workspaces = reportCurrencies.keySet().toArray(UUID[]::new);
+    String[] currencies = new String[workspaces.length];
+    for (int i = 0; i < workspaces.length; i++) {
+      currencies[i] = reportCurrencies.get(workspaces[i]);
+    }
+    return pool.withTransaction(conn -> conn.preparedQuery(CLAIM).execute(Tuple.of(lagMs)).compose(rows -> {
+      if (rows.size() == 0) {
+        return Future.succeededFuture((Round) null); // another node's round is running
+      }
+      Row row = rows.iterator().next();
+      OffsetDateTime from = row.getOffsetDateTime("upto");
+      OffsetDateTime to = row.getOffsetDateTime("hi");
+      if (!to.isAfter(from)) {
+        return Future.succeededFuture(new Round(from, false));
+      }
+      Tuple span = Tuple.of(from, to, workspaces, currencies);
+      return run(conn, VALUES_OF_EVENTS, span)
+          .compose(v -> run(conn, VALUES_OF_CHANGES, span))
+          .compose(v -> conn.preparedQuery(ROLL_UP).execute(Tuple.of(from, to)))
+          .compose(v -> conn.preparedQuery(ADVANCE).execute(Tuple.of(to)))
+          .map(v -> new Round(to, !to.isBefore(from.plusHours(1))));
+    }));
+  }
+
+  private static Future<Void> run(SqlConnection conn, String sql, Tuple params) {
+    return conn.preparedQuery(sql).execute(params).mapEmpty();
+  }
+
+  /** Stores the rates of a rates file (a rate already stored unchanged is not rewritten). */
+  public Future<Integer> importRates(List<String> currencies, List<LocalDate> days, List<BigDecimal> perEur) {
+    return pool.preparedQuery(IMPORT_RATES).execute(Tuple.of(currencies.toArray(String[]::new),
+            days.toArray(LocalDate[]::new), perEur.toArray(BigDecimal[]::new)))
+        .map(rows -> rows.rowCount());
+  }
+
+  /** The instant the rollups reach: what was written before it is in the report. */
+  public Future<OffsetDateTime> rolledUpTo() {
+    return readPool.query("SELECT upto FROM funnel_cursor WHERE id = 1").execute()
+        .map(rows -> rows.iterator().next().getOffsetDateTime("upto"));
+  }
+
+  /** Deletes the rollups of hours older than the days given; how many rows went. */
+  public Future<Integer> purge(int days) {
+    return pool.preparedQuery(PURGE).execute(Tuple.of(days)).map(rows -> rows.rowCount());
+  }
+
+  /**
+   * A report's sums per group (the query's dimensions, in order) and step, ordered by group; at most {@code limit}
+   * rows. With no dimension, one group: the totals.
+   */
+  public Future<List<Sums>> sums(FunnelQuery query, List<String> groupBy, int limit) {
+    List<String> groups = new ArrayList<>();
+    for (String dimension : groupBy) {
+      groups.add(expression(dimension));
+    }
+    List<Object> params = new ArrayList<>(List.of(query.workspaceId(), query.from().atOffset(ZoneOffset.UTC),
+        query.to().atOffset(ZoneOffset.UTC), query.zone().getId()));
+    StringBuilder where = new StringBuilder("workspace_id = $1 AND hour >= $2 AND hour < $3");
+    for (Map.Entry<String, List<String>> filter : query.filters().entrySet()) {
+      params.add(filter.getValue().toArray(String[]::new));
+      where.append(" AND ").append(expression(filter.getKey())).append(" = ANY($").append(params.size())
+          .append("::text[])");
+    }
+    params.add(limit);
+    String selected = groups.isEmpty() ? "" : String.join(", ", groups) + ", ";
+    String sql = "SELECT " + selected + "step, sum(n) AS n, sum(users) AS users, sum(revenue) AS revenue,"
+        + " sum(unconverted) AS unconverted, sum(pending) AS pending, sum(approved) AS approved,"
+        + " sum(rejected) AS rejected, sum(chargeback) AS chargeback"
+        + " FROM funnel_rollup WHERE " + where
+        // $4 (the zone) is always bound: PostgreSQL must see every parameter used
+        + " AND $4::text IS NOT NULL"
+        + " GROUP BY " + selected + "step ORDER BY " + selected + "step LIMIT $" + params.size();
+    return readPool.preparedQuery(sql).execute(Tuple.from(params)).map(rows -> {
+      List<Sums> sums = new ArrayList<>();
+      for (Row row : rows) {
+        List<String> group = new ArrayList<>();
+        for (int i = 0; i < groups.size(); i++) {
+          group.add(row.getString(i));
+        }
+        sums.add(new Sums(List.copyOf(group), row.getString("step"), row.getLong("n"), row.getLong("users"),
+            row.getBigDecimal("revenue"), row.getLong("unconverted"), row.getLong("pending"),
+            row.getLong("approved"), row.getLong("rejected"), row.getLong("chargeback")));
+      }
+      return sums;
+    });
+  }
+
+  /** A dimension's expression over the rollups: its column, or the day of the hour in the report's zone ($4). */
+  private static String expression(String dimension) {
+    if (FunnelQuery.DAY.equals(dimension)) {
+      return "to_char(hour AT TIME ZONE $4, 'YYYY-MM-DD')";
+    }
+    if (!DIMENSIONS.contains(dimension)) {
+      throw new IllegalArgumentException("not a dimension: " + dimension);
+    }
+    return dimension;
+  }
+}
