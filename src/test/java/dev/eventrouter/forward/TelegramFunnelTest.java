@@ -171,8 +171,11 @@ class TelegramFunnelTest extends FakeNetworksTest {
         .containsExactly(new JsonObject().put("chat_id", CHANNEL).put("user_id", 4242));
     // Once approved, Telegram tells of the join itself, naming the same link: the request was the conversion.
     JsonObject member = memberJoined(902, 4242, join.getJsonObject("chat_join_request").getJsonObject("invite_link"));
-    assertThat(update(member).bodyAsJsonObject().getJsonObject("data").getBoolean("handled")).isFalse();
+    JsonObject approvedJoin = update(member).bodyAsJsonObject().getJsonObject("data");
+    assertThat(approvedJoin.getValue("event_id")).as("the join step of the funnel alone").isNull();
     assertThat(app.count("events")).as("one JoinRequest for one join").isEqualTo(1);
+    assertThat(app.rows("SELECT via FROM invite_sessions WHERE telegram_id = 4242 ORDER BY via"))
+        .extracting(row -> row.getString("via")).containsExactly("join", "join_request");
 
     HttpResponse<Buffer> started = update(start(901, 5151, session));
     assertThat(started.statusCode()).as(started.bodyAsString()).isEqualTo(200);

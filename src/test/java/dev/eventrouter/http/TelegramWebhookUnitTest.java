@@ -168,7 +168,7 @@ class TelegramWebhookUnitTest {
         .put("telegram_id", USER).putNull("event_id"));
     assertThat(asked).hasSize(1);
     assertThat(InviteSession.fromJson(asked.get(0).body()))
-        .isEqualTo(new InviteSession(WS, USER, "Xq3v9Lk2RgWm0a1bC4dE5f", null));
+        .isEqualTo(new InviteSession(WS, USER, "Xq3v9Lk2RgWm0a1bC4dE5f", null, InviteSession.START, "tg_bot", null));
     assertThat(queued).as("no link and no pass-through: the store's Telegram side is not asked").isEmpty();
 
     asked.clear();
@@ -194,7 +194,8 @@ class TelegramWebhookUnitTest {
     assertThat(queued).as("the link, for the store to tell its session; nothing to pass through or approve here")
         .containsExactly(new TelegramUpdate(WS, 10, null, "https://t.me/+AbCdEf123", "sess_1", null));
     assertThat(InviteSession.fromJson(asked.get(0).body()))
-        .isEqualTo(new InviteSession(WS, USER, "sess_1", "https://t.me/+AbCdEf123"));
+        .isEqualTo(new InviteSession(WS, USER, "sess_1", "https://t.me/+AbCdEf123", InviteSession.JOIN_REQUEST,
+            "tg_bot", null));
     IngestRequest ingest = sentRequest(asked.get(1));
     assertThat(ingest.event().eventName()).isEqualTo(TelegramWebhook.JOIN_EVENT);
     assertThat(ingest.idempotencyKey()).isEqualTo("telegram-update-10");
@@ -238,7 +239,8 @@ class TelegramWebhookUnitTest {
     assertThat(queued).containsExactly(new TelegramUpdate(FULL, 51, join.encode(), POOLED_LINK, null,
         new JsonObject().put("chat_id", -100123L).put("user_id", USER)));
     assertThat(InviteSession.fromJson(asked.get(0).body()))
-        .isEqualTo(new InviteSession(FULL, USER, "pooled_s", POOLED_LINK));
+        .isEqualTo(new InviteSession(FULL, USER, "pooled_s", POOLED_LINK, InviteSession.JOIN_REQUEST, "tg_bot",
+            "-100123"));
     assertThat(sentRequest(asked.get(1)).event().eventName()).isEqualTo(TelegramWebhook.JOIN_EVENT);
 
     queued.clear();
@@ -477,9 +479,6 @@ class TelegramWebhookUnitTest {
         memberUpdate(41, "left", "member", "er:s1").put("chat_member", memberUpdate(41, "left", "member", "er:s1")
             .getJsonObject("chat_member").put("new_chat_member", "member")),
         memberUpdate(44, "left", "kicked", "er:s1"),
-        // Through a link that needs approval the join request was the conversion: the join itself is its approval.
-        memberUpdate(47, "left", "member", "er:s1").put("chat_member", memberUpdate(47, "left", "member", "er:s1")
-            .getJsonObject("chat_member").put("invite_link", link("er:s1"))),
         joinRequest(45, "er:s1").put("chat_join_request", joinRequest(45, "er:s1").getJsonObject("chat_join_request")
             .put("invite_link", new JsonObject().put("name", "promo"))),
         joinRequest(46, "er:s1").put("chat_join_request", joinRequest(46, "er:s1").getJsonObject("chat_join_request")
@@ -487,6 +486,18 @@ class TelegramWebhookUnitTest {
       assertThat(handled(WS, update)).as(update.encode()).isEqualTo(new JsonObject().put("handled", false));
     }
     assertThat(asked).isEmpty();
+  }
+
+  @Test
+  @DisplayName("a join through a link that needs approval: the join request was the conversion, so the join is the "
+      + "funnel's join step alone, no event")
+  void approvedJoin() {
+    JsonObject join = memberUpdate(47, "left", "member", "er:s1");
+    join.getJsonObject("chat_member").put("invite_link", link("er:s1"));
+    assertThat(handled(WS, join)).isEqualTo(new JsonObject().put("handled", true).put("session_id", "s1")
+        .put("telegram_id", USER).putNull("event_id"));
+    assertThat(asked).hasSize(1);
+    assertThat(InviteSession.fromJson(asked.get(0).body()).via()).isEqualTo(InviteSession.JOIN);
   }
 
   @Test
