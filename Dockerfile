@@ -18,7 +18,7 @@ RUN apt-get update \
  && mkdir -p /app/data /app/conf && chown -R eventrouter /app
 WORKDIR /app
 COPY --from=build /src/target/event-router.jar /app/event-router.jar
-COPY conf/config.json /app/conf/config.json
+COPY conf/config.json conf/rates.csv /app/conf/
 USER eventrouter
 # The embedded PostgreSQL keeps its data here unless DATABASE_URL points at an external server.
 VOLUME /app/data
