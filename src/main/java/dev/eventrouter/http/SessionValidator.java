@@ -81,7 +81,7 @@ final class SessionValidator {
   private static String country(Fields fields) {
     Object value = fields.raw("country");
     String code = value instanceof String text ? text.toUpperCase(Locale.ROOT) : null;
-    if (value != null && !COUNTRIES.contains(code)) {
+    if (value != null && (code == null || !COUNTRIES.contains(code))) {
       fields.error("country", "must be an ISO 3166-1 alpha-2 country code such as DE");
       return null;
     }

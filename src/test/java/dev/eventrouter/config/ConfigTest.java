@@ -204,6 +204,43 @@ class ConfigTest {
   }
 
   @Test
+  @DisplayName("the report's settings: currency, aliases (any case, to ISO codes), funnel events, the rollups' "
+      + "upkeep; their defaults; each bad one named")
+  void reportSettings() {
+    AppConfig defaults = resolve(valid(), Map.of());
+    assertThat(defaults.workspaces().get(0).report()).isEqualTo(ReportConfig.DEFAULT);
+    assertThat(defaults.reports()).isEqualTo(ReportsConfig.DEFAULT);
+    JsonObject json = valid().put("reports", new JsonObject().put("rates_file", "conf/rates.csv")
+        .put("rollup_every_ms", 100).put("rollup_lag_ms", 0).put("retention_days", 3650));
+    ws(json).put("report_currency", "eur").put("currency_aliases", new JsonObject().put("usdt", "usd")
+        .put("Ab", "GBP").put("X123456789", "jpy")).put("funnel_events", new JsonArray().add("Reg").add("FTD 2"));
+    AppConfig config = resolve(json, Map.of());
+    assertThat(config.workspaces().get(0).report()).isEqualTo(new ReportConfig("EUR",
+        Map.of("USDT", "USD", "AB", "GBP", "X123456789", "JPY"), List.of("Reg", "FTD 2")));
+    assertThat(config.workspaces().get(0).report().unaliased("usdt")).isEqualTo("USD");
+    assertThat(config.workspaces().get(0).report().unaliased("eur")).isEqualTo("eur");
+    assertThat(config.reports()).isEqualTo(new ReportsConfig("conf/rates.csv", 100, 0, 3650));
+
+    JsonObject bad = valid().put("reports", new JsonObject().put("rollup_every_ms", 99).put("rollup_lag_ms", -1)
+        .put("retention_days", 0).put("keep", true));
+    ws(bad).put("report_currency", "XYZ").put("currency_aliases", new JsonObject().put("U", "USD")
+        .put("USDT", "XYZ").put("X1234567890", "USD").put("US-T", "USD").put("USDC", 840))
+        .put("funnel_events", new JsonArray().add("bad/name"));
+    assertThatThrownBy(() -> resolve(bad, Map.of())).isInstanceOf(ConfigException.class)
+        .hasMessageContaining("reports.keep: unknown key")
+        .hasMessageContaining("reports.rollup_every_ms: must be")
+        .hasMessageContaining("reports.rollup_lag_ms: must be")
+        .hasMessageContaining("reports.retention_days: must be")
+        .hasMessageContaining("workspaces[0].report_currency: must be a 3-letter ISO 4217 code such as USD")
+        .hasMessageContaining("workspaces[0].currency_aliases.U: must map")
+        .hasMessageContaining("workspaces[0].currency_aliases.USDT: must map")
+        .hasMessageContaining("workspaces[0].currency_aliases.X1234567890: must map")
+        .hasMessageContaining("workspaces[0].currency_aliases.US-T: must map")
+        .hasMessageContaining("workspaces[0].currency_aliases.USDC: must map")
+        .hasMessageContaining("workspaces[0].funnel_events[0]: must be an event name");
+  }
+
+  @Test
   @DisplayName("a postback source: its token kept as a digest, the partner's names over the synonyms, its words over "
       + "the defaults; send_on defaults to approved for the networks and every status for webhooks")
   void postbackSource() {

@@ -85,6 +85,20 @@ class EventRecordsTest {
   }
 
   @Test
+  @DisplayName("a funnel query survives the bus whole: range, zone, groups, filters in order, currency, steps")
+  void funnelQuery() {
+    java.util.Map<String, java.util.List<String>> filters = new java.util.LinkedHashMap<>();
+    filters.put("utm_source", java.util.List.of("fb", "ig"));
+    filters.put("country", java.util.List.of(""));
+    FunnelQuery query = new FunnelQuery(WS, Instant.parse("2026-11-01T23:00:00Z"),
+        Instant.parse("2026-11-08T23:00:00Z"), java.time.ZoneId.of("Europe/Berlin"),
+        java.util.List.of("campaign_id", "day"), java.util.Map.copyOf(filters), "EUR",
+        java.util.List.of("REG", "FTD"));
+    assertThat(FunnelQuery.fromJson(query.toJson())).isEqualTo(query);
+    assertThat(FunnelQuery.DIMENSIONS).hasSize(12).doesNotContain(FunnelQuery.DAY);
+  }
+
+  @Test
   @DisplayName("click and invite sessions survive the bus whole; resolutions name their source")
   void sessions() {
     ClickSession click = new ClickSession(WS, "s1", "fbclid", "fb.1.1.fbclid", "fb.1.1.2", "ttclid", "ttp",
@@ -93,6 +107,13 @@ class EventRecordsTest {
     assertThat(ClickSession.fromJson(click.toJson())).isEqualTo(click);
     InviteSession invite = new InviteSession(WS, 42, "s1", "https://t.me/+abc");
     assertThat(InviteSession.fromJson(invite.toJson())).isEqualTo(invite);
+    assertThat(invite.via()).isEqualTo(InviteSession.API);
+    ClickSession.Origin origin = new ClickSession.Origin(new JsonObject().put("ad_id", "333"), "bot_a", "@chan",
+        "DE");
+    assertThat(ClickSession.fromJson(click.withOrigin(origin).toJson()).origin()).isEqualTo(origin);
+    assertThat(click.withOrigin(origin).withOrigin(ClickSession.Origin.NONE)).isEqualTo(click);
+    InviteSession joined = new InviteSession(WS, 42, "s1", null, InviteSession.JOIN, "bot_a", "-100123");
+    assertThat(InviteSession.fromJson(joined.toJson())).isEqualTo(joined);
     assertThat(Resolution.supplied("s1")).isEqualTo(new Resolution("s1", Resolution.SUPPLIED));
     assertThat(Resolution.none()).isEqualTo(new Resolution(null, Resolution.NONE));
   }

@@ -99,4 +99,24 @@ class ClickEnrichmentUnitTest {
     assertThat(ClientIp.of(null, List.of("198.51.100.5"), trusted)).isNull();
     assertThat(ClientIp.of("127.0.0.1", List.of("198.51.100.5"), List.of())).isEqualTo("127.0.0.1");
   }
+
+  @Test
+  @DisplayName("the ad ids of Meta's and TikTok's URL macros, first name found first; an unexpanded macro is none")
+  void adIds() {
+    ClickSession meta = ClickEnrichment.enrich(click(null, null, null, "https://lp.example/?campaign_id=111"
+        + "&adset_id=222&adgroup_id=9&ad_id=333&creative_id=8&placement=Instagram_Stories&site_source_name=ig"), null);
+    assertThat(meta.origin().ad()).isEqualTo(new JsonObject().put("campaign_id", "111").put("adset_id", "222")
+        .put("ad_id", "333").put("placement", "Instagram_Stories"));
+    ClickSession tiktok = ClickEnrichment.enrich(click(null, null, null, "https://lp.example/?campaign_id=__CAMPAIGN_ID__"
+        + "&adgroup_id=888&creative_id=777&ad_group_id=1&site_source_name=tt&placement=%7B%7Bplacement%7D%7D"), null);
+    assertThat(tiktok.origin().ad()).isEqualTo(new JsonObject().put("adset_id", "888").put("ad_id", "777")
+        .put("placement", "tt"));
+    assertThat(ClickEnrichment.enrich(click(null, null, null, "https://lp.example/?ad_group_id=5"), null)
+        .origin().ad()).isEqualTo(new JsonObject().put("adset_id", "5"));
+    assertThat(ClickEnrichment.enrich(click(null, null, null, "https://lp.example/?x=1"), null).origin().ad())
+        .isNull();
+    ClickSession named = ClickEnrichment.enrich(click(null, null, null, null)
+        .withOrigin(new ClickSession.Origin(null, "bot_a", "@chan", "DE")), null);
+    assertThat(named.origin()).isEqualTo(new ClickSession.Origin(null, "bot_a", "@chan", "DE"));
+  }
 }

@@ -172,4 +172,18 @@ class PostbackReaderUnitTest {
     assertThat(logged.getString("a")).hasSize(500);
     assertThat(logged.getString("b")).isEqualTo("y".repeat(500) + "...");
   }
+
+  @Test
+  @DisplayName("a non-ISO unit the workspace maps is read as its ISO code")
+  void currencyAlias() {
+    JsonObject config = new JsonObject().put("database", new JsonObject().put("url", (Object) null))
+        .put("workspaces", new JsonArray().add(new JsonObject().put("id", "7c9e6679-7425-40de-944b-e07fc1f90ae7")
+            .put("api_keys", new JsonArray().add(ApiKeys.configValue("k1")))
+            .put("currency_aliases", new JsonObject().put("usdt", "usd"))
+            .put("postback_sources", new JsonArray().add(new JsonObject().put("id", "p")
+                .put("token", ApiKeys.configValue("token-0123456789abcdefghij"))))));
+    WorkspaceConfig aliased = new ConfigLoader(Map.of()).resolve(config).workspaces().get(0);
+    assertThat(read(aliased, params("AFF_CLICK_ID", "ses_1", "goal", "First_Deposit", "revenue",
+        "5", "currency", "USDT")).currency()).isEqualTo("USD");
+  }
 }

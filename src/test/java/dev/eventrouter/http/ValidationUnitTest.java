@@ -223,7 +223,42 @@ class ValidationUnitTest {
         Arguments.of("fbclid", ok.copy().put("fbclid", "has space")),
         Arguments.of("ttp", ok.copy().put("ttp", "t".repeat(201))),
         Arguments.of("user_agent", ok.copy().put("user_agent", "ua\n")),
-        Arguments.of("workspace_id", new JsonObject()));
+        Arguments.of("workspace_id", new JsonObject()),
+        Arguments.of("bot", ok.copy().put("bot", "abcd")),
+        Arguments.of("bot", ok.copy().put("bot", "a".repeat(33))),
+        Arguments.of("bot", ok.copy().put("bot", "bad-bot")),
+        Arguments.of("channel", ok.copy().put("channel", "chan")),
+        Arguments.of("channel", ok.copy().put("channel", "@abcd")),
+        Arguments.of("channel", ok.copy().put("channel", "1".repeat(21))),
+        Arguments.of("country", ok.copy().put("country", "XX")),
+        Arguments.of("country", ok.copy().put("country", "DEU")),
+        Arguments.of("country", ok.copy().put("country", 49)));
+  }
+
+  @Test
+  @DisplayName("a non-ISO unit the workspace maps (any case) is stored as its ISO code; without the alias refused")
+  void currencyAliases() {
+    WorkspaceConfig aliased = new WorkspaceConfig(WS, "w", List.of(), List.of(), RateLimitConfig.DEFAULT, null, 28,
+        List.of(), Map.of(), null, List.of(), 7, new dev.eventrouter.config.ReportConfig("USD",
+            Map.of("USDT", "USD", "EURC", "EUR"), List.of()));
+    assertThat(EventValidator.validate(event().put("currency", "usdt"), aliased).currency()).isEqualTo("USD");
+    assertThat(EventValidator.validate(event().put("currency", "EURC"), aliased).currency()).isEqualTo("EUR");
+    assertThat(EventValidator.validate(event().put("currency", "gbp"), aliased).currency()).isEqualTo("GBP");
+    assertThatThrownBy(() -> EventValidator.validate(event().put("currency", "USDT"), WORKSPACE))
+        .isInstanceOf(ApiException.class);
+  }
+
+  @Test
+  @DisplayName("a click's bot (its @ dropped), channel and country (upper case) are its origin")
+  void clickOrigin() {
+    ClickSession click = SessionValidator.click(new JsonObject().put("workspace_id", WS.toString())
+        .put("bot", "@" + "b".repeat(32)).put("channel", "-1001234567890").put("country", "de"), NOW);
+    assertThat(click.origin()).isEqualTo(new ClickSession.Origin(null, "b".repeat(32), "-1001234567890", "DE"));
+    assertThat(SessionValidator.click(new JsonObject().put("workspace_id", WS.toString()).put("bot", "bot_5")
+        .put("channel", "@" + "c".repeat(32)), NOW).origin())
+        .isEqualTo(new ClickSession.Origin(null, "bot_5", "@" + "c".repeat(32), null));
+    assertThat(SessionValidator.click(new JsonObject().put("workspace_id", WS.toString()), NOW).origin())
+        .isEqualTo(ClickSession.Origin.NONE);
   }
 
   @ParameterizedTest(name = "{0}: {1}")
