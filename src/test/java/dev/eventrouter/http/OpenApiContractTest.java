@@ -350,7 +350,8 @@ class OpenApiContractTest {
     badEvents.put("value as text", b -> b.put("value", "5"));
     badEvents.put("FTD without value", b -> b.put("event_name", "FTD"));
     badEvents.put("Purchase with a null value", b -> b.put("event_name", "Purchase").putNull("value"));
-    badEvents.put("currency of 4", b -> b.put("currency", "USDT"));
+    badEvents.put("currency with a symbol", b -> b.put("currency", "US$"));
+    badEvents.put("currency of 11", b -> b.put("currency", "U".repeat(11)));
     badEvents.put("user_data nested", b -> b.put("user_data", new JsonObject().put("a", new JsonObject())));
     badEvents.put("user_data an array", b -> b.put("user_data", new JsonArray()));
     badEvents.put("user_data empty key", b -> b.put("user_data", new JsonObject().put("", "x")));
@@ -400,6 +401,10 @@ class OpenApiContractTest {
         .put("clicked_at", System.currentTimeMillis()).put("fbc", "fb.1.1700000000000.IwAR2")
         .put("landing_url", "HTTPS://promo.example.com/a?b=c")), 200);
     assertConforms(post(API + "/sessions/invites", DemoKey.KEY, invite.copy().putNull("invite_link")), 200);
+    assertConforms(post(API + "/sessions", DemoKey.KEY, click.copy().put("bot", "@demo_router_bot")
+        .put("channel", "-1001234567890").put("country", "de")), 200);
+    assertConforms(post(API + "/events/custom", DemoKey.KEY, event.copy().put("currency", "usdt")), 200);
+    assertConforms(get(API + "/reports/funnel?group_by=utm_campaign,day&filter=utm_source:fb", DemoKey.KEY), 200);
 
     // What the description says the schemas cannot check: the service refuses it, the schema lets it through.
     Exchange unknownCurrency = post(API + "/events/custom", DemoKey.KEY, event.copy().put("currency", "XYZ"));
