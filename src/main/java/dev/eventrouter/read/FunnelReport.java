@@ -20,7 +20,6 @@ final class FunnelReport {
   /** The Telegram steps: their rollup names and the fields they are shown as, in funnel order. */
   static final Map<String, String> STEPS = steps();
   static final String UNSUBSCRIBE = "$unsubscribe";
-  static final List<String> STATUSES = List.of("pending", "approved", "rejected", "chargeback");
   /** Groups shown at most: a report of more is cut, and says so. */
   static final int MAX_GROUPS = 1000;
 

@@ -32,7 +32,6 @@ public final class RollupVerticle extends VerticleBase {
   private final FunnelStore store;
   private final LiveConfig live;
   private String ratesRead;
-  private boolean running;
   private long timer;
 
   public RollupVerticle(FunnelStore store, LiveConfig live) {
@@ -57,18 +56,16 @@ public final class RollupVerticle extends VerticleBase {
     timer = vertx.setTimer(Math.max(1, delayMs), id -> round());
   }
 
-  /** One round, then the next: at once while behind, else after the configured pause. */
+  /**
+   * One round, then the next: at once while behind, else after the configured pause. The next is scheduled only once
+   * this one is done, so rounds never overlap on a node.
+   */
   private void round() {
-    if (running) {
-      return;
-    }
-    running = true;
     Map<UUID, String> currencies = new HashMap<>();
     for (WorkspaceConfig workspace : live.current().workspaces()) {
       currencies.put(workspace.id(), workspace.report().currency());
     }
     store.rollUp(reports().rollupLagMs(), currencies).onComplete(done -> {
-      running = false;
       if (done.failed()) {
         LOG.warn("funnel rollup round failed, tried again: {}", LogSafe.describe(done.cause()));
       }
