@@ -19,14 +19,15 @@ import java.util.Set;
 import java.util.UUID;
 
 /**
- * {@code telegram-webhook --workspace ID --url PUBLIC_URL [--config PATH] [--allowed-updates a,b]}: points the
- * workspace's bot at this service's receiver with setWebhook (https://core.telegram.org/bots/api#setwebhook), with
- * the config's webhook secret, so the set-up needs no hand-made request and the secret never has to be typed.
+ * {@code telegram-webhook --workspace ID --url PUBLIC_URL [--bot NAME] [--config PATH] [--allowed-updates a,b]}:
+ * points each of the workspace's bots (or the one named) at this service's receiver with setWebhook
+ * (https://core.telegram.org/bots/api#setwebhook), each at its own path and with its own webhook secret from the
+ * config, so the set-up needs no hand-made request and no secret has to be typed.
  */
 final class SetWebhookCommand {
 
   static final String USAGE = "usage: java -jar event-router.jar telegram-webhook --workspace ID --url PUBLIC_URL"
-      + " [--config PATH] [--allowed-updates TYPE,...]";
+      + " [--bot NAME] [--config PATH] [--allowed-updates TYPE,...]";
   /** What the receiver reads: /start messages, join requests, joins through a link. */
   static final List<String> RECEIVER_UPDATES = List.of("message", "chat_join_request", "chat_member");
   /**
@@ -56,6 +57,7 @@ final class SetWebhookCommand {
     String workspaceId = null;
     String url = null;
     String configPath = null;
+    String botName = null;
     List<String> allowed = null;
     for (int i = 1; i < args.length; i++) {
       String value = i + 1 < args.length ? args[i + 1] : null;
@@ -63,6 +65,7 @@ final class SetWebhookCommand {
         case "--workspace" -> workspaceId = value;
         case "--url" -> url = value;
         case "--config" -> configPath = value;
+        case "--bot" -> botName = value.startsWith("@") ? value.substring(1) : value;
         case "--allowed-updates" -> allowed = Arrays.stream(value.split(",")).map(String::trim).toList();
         default -> {
           err.println(USAGE);
@@ -77,12 +80,10 @@ final class SetWebhookCommand {
       return 2;
     }
     ConfigLoader loader = new ConfigLoader(env);
-    TelegramConfig bot;
-    UUID workspace;
+    WorkspaceConfig workspace;
     try {
       AppConfig config = loader.readNow(loader.path(configPath));
-      workspace = UUID.fromString(workspaceId);
-      bot = config.workspace(workspace).map(WorkspaceConfig::telegram).orElse(null);
+      workspace = config.workspace(UUID.fromString(workspaceId)).orElse(null);
     } catch (ConfigException e) {
       err.println(e.getMessage());
       return 1;
@@ -90,28 +91,47 @@ final class SetWebhookCommand {
       err.println("--workspace: not a workspace id (a UUID)");
       return 2;
     }
-    if (bot == null || bot.botToken() == null) {
-      err.println("workspace " + workspaceId + " has no telegram.bot_token in the config: setWebhook needs the bot");
+    String named = botName;
+    List<TelegramConfig> bots = workspace == null ? List.of() : workspace.bots().stream()
+        .filter(bot -> bot.botToken() != null && (named == null || named.equalsIgnoreCase(bot.name()))).toList();
+    if (bots.isEmpty()) {
+      err.println("workspace " + workspaceId + " has no telegram.bot_token" + (named == null ? ""
+          : " of a bot named " + named) + " in the config: setWebhook needs the bot");
       return 1;
     }
-    String webhook = url.replaceAll("/+$", "") + "/telegram/" + workspace + "/webhook";
+    String base = url.replaceAll("/+$", "") + "/telegram/" + workspace.id() + "/webhook";
     Vertx vertx = Vertx.vertx();
     try {
       // No redirects: the bot token is in the URL, and it goes to the configured api_base only.
       BotApi api = new BotApi(WebClient.create(vertx, new WebClientOptions().setFollowRedirects(false)), TIMEOUT_MS);
+      int failed = 0;
+      for (TelegramConfig bot : bots) {
+        // The default bot at the plain path, as with a single bot; each other at its name's.
+        String key = workspace.botKey(bot);
+        failed += setWebhook(api, bot, key.isEmpty() ? base : base + "/" + key, allowed, out, err);
+      }
+      return failed == 0 ? 0 : 1;
+    } finally {
+      vertx.close();
+    }
+  }
+
+  /** Points one bot at its receiver path; 1 when that failed (said on err), else 0. */
+  private static int setWebhook(BotApi api, TelegramConfig bot, String webhook, List<String> allowed,
+                                PrintStream out, PrintStream err) {
+    String who = bot.name() == null ? "the bot" : "@" + bot.name();
+    try {
       List<String> updates = allowed != null ? allowed
           : bot.passThrough() == null ? RECEIVER_UPDATES : withReceivers(api.allowedUpdates(bot).await());
       api.setWebhook(bot, webhook, updates).await();
-      out.println("Telegram sends the bot's updates to " + webhook + " (" + String.join(", ", updates) + ")");
+      out.println("Telegram sends " + who + "'s updates to " + webhook + " (" + String.join(", ", updates) + ")");
       return 0;
     } catch (BotApi.Failure refused) {
-      err.println("Telegram refused: " + refused.getMessage());
+      err.println(who + ": Telegram refused: " + refused.getMessage());
       return 1;
     } catch (Exception e) {
-      err.println("setWebhook failed: " + e.getClass().getSimpleName());
+      err.println(who + ": setWebhook failed: " + e.getClass().getSimpleName());
       return 1;
-    } finally {
-      vertx.close();
     }
   }
 }

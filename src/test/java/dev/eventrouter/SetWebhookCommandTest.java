@@ -47,7 +47,7 @@ class SetWebhookCommandTest {
     vertx.close().await();
   }
 
-  private Path config(JsonObject telegramSection) throws IOException {
+  private Path config(Object telegramSection) throws IOException {
     JsonObject config = TestApp.config("postgresql://postgres@127.0.0.1:1/none");
     if (telegramSection != null) {
       config.getJsonArray("workspaces").getJsonObject(0).put("telegram", telegramSection);
@@ -63,10 +63,14 @@ class SetWebhookCommandTest {
   }
 
   private int run(Path config, String... extra) {
+    return run(config, Map.of("TG_TOKEN", FakeTelegram.TOKEN), extra);
+  }
+
+  private int run(Path config, Map<String, String> env, String... extra) {
     List<String> args = new ArrayList<>(List.of("telegram-webhook", "--workspace", WS_A, "--url",
         "https://router.example/", "--config", config.toString()));
     args.addAll(List.of(extra));
-    return SetWebhookCommand.run(args.toArray(String[]::new), Map.of("TG_TOKEN", FakeTelegram.TOKEN),
+    return SetWebhookCommand.run(args.toArray(String[]::new), env,
         new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
   }
 
@@ -82,6 +86,36 @@ class SetWebhookCommandTest {
         .isEqualTo(new JsonArray().add("message").add("chat_join_request").add("chat_member"));
     assertThat(out.toString()).contains("/telegram/" + WS_A + "/webhook").doesNotContain(FakeTelegram.TOKEN)
         .doesNotContain(SECRET);
+  }
+
+  @Test
+  @DisplayName("several bots: each set at its own path with its own secret and token (the first at the plain path); "
+      + "--bot sets one; a refusal of one is said and fails the command, the other still set")
+  void severalBots() throws IOException {
+    String otherSecret = "tg-secret-beta-0123456789";
+    Path config = config(new JsonArray().add(bot().put("bot_name", "alpha_bot"))
+        .add(bot().put("bot_name", "beta_bot").put("webhook_secret", otherSecret).put("bot_token", "${TG_TOKEN_2}"))
+        .add(new JsonObject().put("bot_name", "receiver_bot").put("webhook_secret", SECRET + "-receiver")));
+    Map<String, String> env = Map.of("TG_TOKEN", FakeTelegram.TOKEN, "TG_TOKEN_2", FakeTelegram.TOKEN_2);
+    assertThat(run(config, env)).as(err.toString()).isZero();
+    assertThat(telegram.calls("setWebhook")).as("a bot without a token is not set")
+        .extracting(call -> call.body().getString("url") + " " + call.body().getString("secret_token") + " "
+            + call.token())
+        .containsExactly("https://router.example/telegram/" + WS_A + "/webhook " + SECRET + " " + FakeTelegram.TOKEN,
+            "https://router.example/telegram/" + WS_A + "/webhook/beta_bot " + otherSecret + " "
+                + FakeTelegram.TOKEN_2);
+    assertThat(out.toString()).contains("@alpha_bot's updates", "@beta_bot's updates");
+
+    assertThat(run(config, env, "--bot", "@Beta_bot")).isZero();
+    assertThat(telegram.calls("setWebhook")).hasSize(3);
+    assertThat(telegram.calls("setWebhook").get(2).token()).isEqualTo(FakeTelegram.TOKEN_2);
+    assertThat(run(config, env, "--bot", "gamma_bot")).isEqualTo(1);
+    assertThat(err.toString()).contains("of a bot named gamma_bot");
+
+    telegram.failNext("setWebhook", 400, "Bad Request: bad webhook: HTTPS url must be provided for webhook", null);
+    assertThat(run(config, env)).isEqualTo(1);
+    assertThat(err.toString()).contains("@alpha_bot: Telegram refused: setWebhook: 400");
+    assertThat(telegram.calls("setWebhook")).as("the second bot set all the same").hasSize(5);
   }
 
   @Test

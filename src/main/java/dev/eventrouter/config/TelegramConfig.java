@@ -1,20 +1,27 @@
 package dev.eventrouter.config;
 
+import java.util.List;
+
 /**
- * A workspace's Telegram bot: what its webhook receiver, its per-visitor invite links and its pass-through need.
+ * One of a workspace's Telegram bots: what its webhook receiver, its per-visitor invite links and its pass-through
+ * need. A workspace may run several (bots get banned and replaced; a channel per offer or GEO): each has its own
+ * webhook address, secret and token.
  *
+ * @param name                the bot's username without '@' ({@code t.me/<name>}), its name in webhook paths and in
+ *                            the sessions it brings; null only for a workspace's single bot that was given none
  * @param webhookSecret       the secret Telegram sends in X-Telegram-Bot-Api-Secret-Token (set with setWebhook's
  *                            secret_token, https://core.telegram.org/bots/api#setwebhook); from {@code ${ENV}}
  * @param startEvent          the event a {@code /start <session_id>} records, or null for none (the session alone)
  * @param botToken            the bot's Bot API token, from {@code ${ENV}}; null when the bot is never called
- * @param channelId           the channel the bot makes invite links for (its numeric id or {@code @username}), or
- *                            null for no per-visitor invite links
+ * @param channels            the channels the bot administers and makes invite links for (numeric ids or
+ *                            {@code @username}s), the first the default; empty for no per-visitor invite links
  * @param inviteLinkPool      how many unused invite links are kept made ahead, so a capture never waits on Telegram
  * @param approveJoinRequests whether a join request through one of the links is approved by the bot
  * @param apiBase             the Bot API's address (https://api.telegram.org; a test's fake elsewhere)
  * @param passThrough         where every update goes on to, or null when the bot has no backend of its own
  */
-public record TelegramConfig(String webhookSecret, String startEvent, String botToken, String channelId,
+public record TelegramConfig(String name, String webhookSecret, String startEvent, String botToken,
+                             List<String> channels,
                              int inviteLinkPool, boolean approveJoinRequests, String apiBase,
                              PassThrough passThrough) {
 
@@ -39,13 +46,21 @@ public record TelegramConfig(String webhookSecret, String startEvent, String bot
     }
   }
 
+  public TelegramConfig {
+    channels = List.copyOf(channels);
+  }
+
   /** The receiver alone: no bot calls, no pass-through. */
-  public static TelegramConfig receiverOnly(String webhookSecret, String startEvent) {
-    return new TelegramConfig(webhookSecret, startEvent, null, null, DEFAULT_INVITE_LINK_POOL, false,
+  public static TelegramConfig receiverOnly(String name, String webhookSecret, String startEvent) {
+    return new TelegramConfig(name, webhookSecret, startEvent, null, List.of(), DEFAULT_INVITE_LINK_POOL, false,
         DEFAULT_API_BASE, null);
   }
 
-  /** Whether captures get an invite link of their own (the config refuses a channel without a bot token). */
+  /** The bot's first channel, where a capture that names none gets its invite link; null when it has none. */
+  public String channelId() {
+    return channels.isEmpty() ? null : channels.get(0);
+  }
+
   /**
    * The free links a visitor's capture may not take: a fifth of the pool, rounded down (none in a pool of fewer than
    * five). Below it, visitors get the bot's start link, and the rest is kept for the bot's own captures while
@@ -55,13 +70,14 @@ public record TelegramConfig(String webhookSecret, String startEvent, String bot
     return inviteLinkPool / 5;
   }
 
+  /** Whether captures get an invite link of their own (the config refuses a channel without a bot token). */
   public boolean makesInviteLinks() {
-    return channelId != null;
+    return !channels.isEmpty();
   }
 
   /** Never print the secret or the token. */
   @Override
   public String toString() {
-    return "TelegramConfig[start_event=" + startEvent + " channel=" + channelId + "]";
+    return "TelegramConfig[bot=" + name + " start_event=" + startEvent + " channels=" + channels + "]";
   }
 }

@@ -11,7 +11,7 @@ import java.util.UUID;
  * @param attributionWindowDays how far back the analytics source looks for an event with a session
  * @param integrations          where its events are forwarded
  * @param eventMap              overrides and additions to the default mapping table, by our event name
- * @param telegram              its bot's webhook settings, or null when it has no Telegram connector
+ * @param bots                  its Telegram bots (the connector), the first the default; empty when it has none
  * @param postbackSources       the partners that report its conversions by URL
  * @param unsubscribeWindowDays a subscriber who joined the channel through a per-visitor link and leaves within this
  *                              many days turns the JoinRequest conversion to rejected; 0 turns this off
@@ -19,9 +19,13 @@ import java.util.UUID;
 public record WorkspaceConfig(UUID id, String name, List<byte[]> apiKeyHashes, List<PublishableKey> publishableKeys,
                               RateLimitConfig rateLimit,
                               String botName, int attributionWindowDays, List<IntegrationConfig> integrations,
-                              Map<String, EventMappingOverride> eventMap, TelegramConfig telegram,
+                              Map<String, EventMappingOverride> eventMap, List<TelegramConfig> bots,
                               List<PostbackSource> postbackSources, int unsubscribeWindowDays,
                               ReportConfig report) {
+
+  public WorkspaceConfig {
+    bots = bots == null ? List.of() : List.copyOf(bots);
+  }
 
   public static final int DEFAULT_ATTRIBUTION_WINDOW_DAYS = 28;
   public static final int DEFAULT_UNSUBSCRIBE_WINDOW_DAYS = 7;
@@ -32,7 +36,7 @@ public record WorkspaceConfig(UUID id, String name, List<byte[]> apiKeyHashes, L
                          List<IntegrationConfig> integrations, Map<String, EventMappingOverride> eventMap,
                          TelegramConfig telegram) {
     this(id, name, apiKeyHashes, publishableKeys, rateLimit, botName, attributionWindowDays, integrations, eventMap,
-        telegram, List.of(), DEFAULT_UNSUBSCRIBE_WINDOW_DAYS, ReportConfig.DEFAULT);
+        telegram, List.of(), DEFAULT_UNSUBSCRIBE_WINDOW_DAYS);
   }
 
   /** A workspace whose report reads as by default. */
@@ -41,7 +45,33 @@ public record WorkspaceConfig(UUID id, String name, List<byte[]> apiKeyHashes, L
                          List<IntegrationConfig> integrations, Map<String, EventMappingOverride> eventMap,
                          TelegramConfig telegram, List<PostbackSource> postbackSources, int unsubscribeWindowDays) {
     this(id, name, apiKeyHashes, publishableKeys, rateLimit, botName, attributionWindowDays, integrations, eventMap,
-        telegram, postbackSources, unsubscribeWindowDays, ReportConfig.DEFAULT);
+        telegram == null ? List.of() : List.of(telegram), postbackSources, unsubscribeWindowDays, ReportConfig.DEFAULT);
+  }
+
+  /** The default bot (the first), or null when the workspace has no Telegram connector. */
+  public TelegramConfig telegram() {
+    return bots.isEmpty() ? null : bots.get(0);
+  }
+
+  /**
+   * A bot by its key: "" for the default bot, whose webhook path and update keys carry no name (as with a single
+   * bot), else its name (case-insensitive, as Telegram's usernames are); null when none.
+   */
+  public TelegramConfig bot(String key) {
+    if (key == null || key.isEmpty()) {
+      return telegram();
+    }
+    return bots.stream().filter(bot -> key.equalsIgnoreCase(bot.name())).findFirst().orElse(null);
+  }
+
+  /** The key of one of its bots: "" for the default bot, else the bot's name. */
+  public String botKey(TelegramConfig bot) {
+    return bot.equals(telegram()) ? "" : bot.name();
+  }
+
+  /** The bot that administers a channel (at most one does: the config refuses a channel under two), or null. */
+  public TelegramConfig botOfChannel(String channel) {
+    return bots.stream().filter(bot -> bot.channels().contains(channel)).findFirst().orElse(null);
   }
 
   @Override

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.Locale;
 import java.util.List;
 import java.util.Map;
@@ -28,8 +29,8 @@ final class WorkspaceParser {
       "postback_sources", "unsubscribe_window_days", "report_currency", "currency_aliases", "funnel_events");
   /** A sender's unit that is not an ISO code: USDT, USDC, a casino's own. */
   private static final Pattern CURRENCY_UNIT = Pattern.compile("[A-Za-z0-9]{2,10}");
-  private static final Set<String> TELEGRAM_KEYS = Set.of("webhook_secret", "start_event", "bot_token", "channel_id",
-      "invite_link_pool", "approve_join_requests", "api_base", "pass_through");
+  private static final Set<String> TELEGRAM_KEYS = Set.of("bot_name", "webhook_secret", "start_event", "bot_token",
+      "channel_id", "channels", "invite_link_pool", "approve_join_requests", "api_base", "pass_through");
   private static final Set<String> PASS_THROUGH_KEYS = Set.of("url", "secret_token");
   /** A local Bot API server (https://github.com/tdlib/telegram-bot-api), or a test's fake. */
   private static final String LOOPBACK_HTTP = "http://(localhost|127\\.0\\.0\\.1|\\[::1])(:[0-9]{1,5})?(/[^?#\\s]*)?";
@@ -76,7 +77,10 @@ final class WorkspaceParser {
         path + ".publishable_keys");
     RateLimitConfig rateLimit = r.rateLimit(r.object(json, "rate_limit", path + ".rate_limit"), path + ".rate_limit",
         RateLimitConfig.DEFAULT);
-    String botName = botName(json, path);
+    String ownBotName = botName(json, path);
+    List<TelegramConfig> bots = bots(json.getValue("telegram"), path + ".telegram", ownBotName);
+    // Without a bot_name of its own, the workspace sends visitors to its first bot.
+    String botName = ownBotName == null && !bots.isEmpty() ? bots.get(0).name() : ownBotName;
     int window = (int) r.integer(json, "attribution_window_days", path + ".attribution_window_days",
         WorkspaceConfig.DEFAULT_ATTRIBUTION_WINDOW_DAYS, 1, 3650);
     List<IntegrationConfig> integrations = r.uniqueObjects(json.getValue("integrations"), path + ".integrations",
@@ -84,15 +88,14 @@ final class WorkspaceParser {
         "integration");
     Map<String, EventMappingOverride> eventMap =
         eventMap(r.object(json, "event_map", path + ".event_map"), path + ".event_map");
-    TelegramConfig telegram = telegram(json.getValue("telegram"), path + ".telegram");
     List<PostbackSource> postbacks = r.uniqueObjects(json.getValue("postback_sources"), path + ".postback_sources",
         postbackParser::source, PostbackSource::id, "postback source");
     int unsubscribeWindow = (int) r.integer(json, "unsubscribe_window_days", path + ".unsubscribe_window_days",
         WorkspaceConfig.DEFAULT_UNSUBSCRIBE_WINDOW_DAYS, 0, 3650);
     ReportConfig report = report(json, path);
     return id == null ? null
-        : new WorkspaceConfig(id, name, keys, publishable, rateLimit, botName, window, integrations, eventMap,
-            telegram, postbacks, unsubscribeWindow, report);
+        : new WorkspaceConfig(id, name, keys, publishable, rateLimit, botName, window, integrations, eventMap, bots,
+            postbacks, unsubscribeWindow, report);
   }
 
   /** The report's currency, the senders' currency aliases and the funnel's event names. */
@@ -119,16 +122,58 @@ final class WorkspaceParser {
         funnel == null ? ReportConfig.DEFAULT.funnelEvents() : List.copyOf(funnel));
   }
 
-  /** The Telegram connector's settings, or null when the workspace has none. */
-  private TelegramConfig telegram(Object value, String path) {
+  /**
+   * The Telegram connector's bots: one object (the single-bot form, named by its own or the workspace's bot_name, if
+   * at all), or a list of bots, each named, no two with one name or one channel (a join to a channel two bots
+   * administer would reach both, and count twice). Empty when the workspace has none.
+   */
+  private List<TelegramConfig> bots(Object value, String path, String workspaceBot) {
     if (value == null) {
-      return null;
+      return List.of();
     }
-    if (!(value instanceof JsonObject json)) {
-      r.problem(path + ": must be an object {\"webhook_secret\", \"start_event\", \"bot_token\", ...}");
-      return null;
+    if (value instanceof JsonObject json) {
+      TelegramConfig bot = bot(json, path, workspaceBot);
+      return bot == null ? List.of() : List.of(bot);
     }
+    if (!(value instanceof JsonArray array) || array.isEmpty()) {
+      r.problem(path + ": must be an object {\"webhook_secret\", \"bot_token\", ...} or a non-empty list of them");
+      return List.of();
+    }
+    List<TelegramConfig> bots = new ArrayList<>();
+    Map<String, String> seen = new HashMap<>();
+    for (int i = 0; i < array.size(); i++) {
+      String itemPath = path + "[" + i + "]";
+      if (!(array.getValue(i) instanceof JsonObject item)) {
+        r.problem(itemPath + ": must be an object");
+        continue;
+      }
+      TelegramConfig bot = bot(item, itemPath, null);
+      if (bot == null) {
+        continue;
+      }
+      if (bot.name() == null) {
+        r.problem(itemPath + ".bot_name: required in a list of bots (the bot's username: its webhook path and the "
+            + "name its sessions are reported by)");
+      } else {
+        unique(seen, "bot_name " + bot.name(), itemPath + ".bot_name");
+      }
+      bot.channels().forEach(channel -> unique(seen, "channel " + channel, itemPath + ".channels"));
+      bots.add(bot);
+    }
+    return bots;
+  }
+
+  private void unique(Map<String, String> seen, String what, String path) {
+    String earlier = seen.putIfAbsent(what.toLowerCase(Locale.ROOT), path);
+    if (earlier != null) {
+      r.problem(path + ": " + what + " is also at " + earlier + " (one bot per name and per channel)");
+    }
+  }
+
+  /** One bot's settings, or null when not an object. */
+  private TelegramConfig bot(JsonObject json, String path, String workspaceBot) {
     r.unknownKeys(json, path, TELEGRAM_KEYS);
+    String name = json.containsKey("bot_name") ? botName(json, path) : workspaceBot;
     String secret = r.string(json, "webhook_secret", path + ".webhook_secret", null);
     if (secret == null || !WEBHOOK_SECRET.matcher(secret).matches()) {
       // Never echo the value: it is a secret.
@@ -144,30 +189,57 @@ final class WorkspaceParser {
       r.problem(path + ".bot_token: must be a Bot API token as @BotFather gives it (<bot id>:<secret>; use "
           + "\"${ENV_NAME}\" to keep it out of the file)");
     }
-    Object channelValue = json.getValue("channel_id");
-    String channel = channelValue instanceof Number n && n.doubleValue() == n.longValue()
-        ? String.valueOf(n.longValue()) : channelValue instanceof String text ? text : null;
-    if (channelValue != null && (channel == null || !CHANNEL_ID.matcher(channel).matches())) {
-      r.problem(path + ".channel_id: must be the channel's numeric id (-100...) or its @username");
-      channel = null;
-    }
+    List<String> channels = channels(json, path);
     int pool = (int) r.integer(json, "invite_link_pool", path + ".invite_link_pool",
         TelegramConfig.DEFAULT_INVITE_LINK_POOL, 1, 100);
     boolean approve = r.bool(json, "approve_join_requests", path + ".approve_join_requests", false);
-    if (token == null && (channel != null || approve)) {
-      r.problem(path + ": channel_id and approve_join_requests need the bot's bot_token");
-    } else if (approve && channelValue == null) {
-      // Only joins of the configured channel are approved: a bot may administer other chats too.
-      r.problem(path + ".approve_join_requests: needs channel_id, the one channel whose join requests are approved");
+    if (token == null && (!channels.isEmpty() || approve)) {
+      r.problem(path + ": channel_id or channels and approve_join_requests need the bot's bot_token");
+    } else if (approve && !json.containsKey("channel_id") && !json.containsKey("channels")) {
+      // Only joins of the configured channels are approved: a bot may administer other chats too.
+      r.problem(path + ".approve_join_requests: needs channel_id or channels, the channels whose join requests are "
+          + "approved");
     }
     String apiBase = r.string(json, "api_base", path + ".api_base", TelegramConfig.DEFAULT_API_BASE);
     if (!apiBase.matches("https://[^/?#\\s]+(/[^?#\\s]*)?") && !apiBase.matches(LOOPBACK_HTTP)) {
       r.problem(path + ".api_base: must be an https URL without query (the bot token is in every request's URL;"
           + " plain http only to localhost)");
     }
-    return new TelegramConfig(secret, startEvent, token, channel, pool, approve, IntegrationParser.stripSlash(apiBase),
+    return new TelegramConfig(name, secret, startEvent, token, channels, pool, approve,
+        IntegrationParser.stripSlash(apiBase),
         json.getValue("pass_through") == null ? null
             : passThrough(r.object(json, "pass_through", path + ".pass_through"), path + ".pass_through"));
+  }
+
+  /** {@code channel_id} (one) or {@code channels} (a list): numeric ids or @usernames, each once. */
+  private List<String> channels(JsonObject json, String path) {
+    if (json.containsKey("channel_id") && json.containsKey("channels")) {
+      r.problem(path + ": channel_id or channels, not both");
+      return List.of();
+    }
+    Object value = json.getValue("channels");
+    JsonArray list = value == null ? new JsonArray().add(json.getValue("channel_id")) : value instanceof JsonArray a
+        ? a : null;
+    String key = value == null ? "channel_id" : "channels";
+    if (list == null) {
+      r.problem(path + ".channels: must be a list of channel ids");
+      return List.of();
+    }
+    Set<String> channels = new LinkedHashSet<>();
+    for (Object item : list) {
+      String channel = item instanceof Number n && n.doubleValue() == n.longValue()
+          ? String.valueOf(n.longValue()) : item instanceof String text ? text : null;
+      if (item == null && value == null) {
+        continue;
+      }
+      if (channel == null || !CHANNEL_ID.matcher(channel).matches()) {
+        r.problem(path + "." + key + ": must be " + (value == null ? "" : "a list of ")
+            + "the channel's numeric id (-100...) or its @username");
+      } else {
+        channels.add(channel);
+      }
+    }
+    return List.copyOf(channels);
   }
 
   /** Where the bot's updates go on to, or null. */

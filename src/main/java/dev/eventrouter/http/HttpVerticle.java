@@ -21,6 +21,7 @@ import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.ext.web.handler.PlatformHandler;
 import io.vertx.ext.healthchecks.HealthChecks;
 
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
@@ -84,10 +85,12 @@ public final class HttpVerticle extends VerticleBase {
       router.route("/v1/*").subRouter(api);
       // Telegram authenticates with the webhook's secret, not an API key: checked from the headers, before the body.
       TelegramWebhook telegram = new TelegramWebhook(access, store);
-      Route webhook = router.post("/telegram/:workspace_id/webhook").handler(beforeBody(telegram::authenticate));
-      readBody(webhook, Math.max(config.maxBodyBytes(), TelegramWebhook.MAX_UPDATE_BYTES))
-          .handler(Edge::requireJson)
-          .handler(telegram::handle);
+      for (String path : List.of("/telegram/:workspace_id/webhook", "/telegram/:workspace_id/webhook/:bot_name")) {
+        Route webhook = router.post(path).handler(beforeBody(telegram::authenticate));
+        readBody(webhook, Math.max(config.maxBodyBytes(), TelegramWebhook.MAX_UPDATE_BYTES))
+            .handler(Edge::requireJson)
+            .handler(telegram::handle);
+      }
       StaticContent.mount(router);
     }
     ErrorResponder errors = new ErrorResponder();

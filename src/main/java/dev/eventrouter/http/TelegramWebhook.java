@@ -20,7 +20,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * {@code POST /telegram/{workspace_id}/webhook}: the updates of a workspace's bot, sent by Telegram
+ * {@code POST /telegram/{workspace_id}/webhook} (the workspace's default bot, its first) and
+ * {@code POST /telegram/{workspace_id}/webhook/{bot_name}} (any of its bots): the updates of a workspace's bot, sent
+ * by Telegram
  * (https://core.telegram.org/bots/api#update), read for what attribution needs, so the bot needs no code of its own:
  * <ul>
  *   <li>a {@code message} {@code /start <session_id>} (the deep link {@code t.me/<bot>?start=<session_id>}): the
@@ -30,13 +32,15 @@ import java.util.regex.Pattern;
  *   approval (through one that does, the request was recorded already), through an invite link made
  *   for a captured session (the pool's links, bound in the store) or whose name carries one ({@code er:<session_id>}):
  *   that session becomes the user's invite session, and a {@code JoinRequest} event is recorded with it; the
- *   workspace may have the request approved. Only a join to the workspace's {@code channel_id}, when it has one:
- *   a join to any other chat of the bot is neither attributed nor approved.</li>
+ *   workspace may have the request approved. Only a join to one of the bot's channels, when it has some: a join to
+ *   any other chat of the bot is neither attributed nor approved.</li>
  * </ul>
  * Every other update is acknowledged and ignored. Every update, whatever it holds, is queued for the bot's own
- * backend when the workspace passes updates through, before it is answered. An update's event is stored under the
- * Idempotency-Key {@code telegram-update-<update_id>}, so an update Telegram sends again (after a failed answer) is
- * recorded once; the invite session is an upsert. Authenticated by the secret Telegram sends in
+ * backend when the bot passes updates through, before it is answered. An update's event is stored under the
+ * Idempotency-Key {@code telegram-update-<update_id>} (the default bot's) or {@code telegram-update-<bot>-<update_id>}
+ * (update ids are counted per bot), so an update Telegram sends again (after a failed answer) is recorded once; the
+ * invite session is an upsert. The invite session records the bot and the channel; a later event of the user is
+ * linked to it whichever of the workspace's bots it came through. Authenticated by the secret Telegram sends in
  * {@code X-Telegram-Bot-Api-Secret-Token}; nothing an update holds is logged.
  */
 final class TelegramWebhook {
@@ -52,6 +56,7 @@ final class TelegramWebhook {
   static final String SESSION_LINK_PREFIX = "er:";
   static final String JOIN_EVENT = "JoinRequest";
   private static final String WORKSPACE = "telegram_workspace";
+  private static final String BOT = "telegram_bot";
   // "/start <payload>", also "/start@<bot> <payload>"; the payload in Telegram's start alphabet
   // (https://core.telegram.org/bots/features#deep-linking).
   private static final Pattern START = Pattern.compile("/start(?:@[A-Za-z0-9_]{1,64})?[ \\t]+("
@@ -80,13 +85,16 @@ final class TelegramWebhook {
   /** From the path and the headers alone, before any byte of the body is read. */
   void authenticate(RoutingContext rc) {
     WorkspaceConfig workspace = workspace(rc.pathParam("workspace_id"));
-    if (workspace == null || workspace.telegram() == null) {
+    String botName = rc.pathParam("bot_name");
+    TelegramConfig bot = workspace == null ? null : workspace.bot(botName == null ? "" : botName);
+    if (bot == null) {
       rc.fail(new ApiException(ErrorCode.NOT_FOUND, "No workspace here takes Telegram updates at this address.",
           null, null));
-    } else if (!Sha256.sameSecret(workspace.telegram().webhookSecret(), rc.request().getHeader(SECRET_HEADER))) {
+    } else if (!Sha256.sameSecret(bot.webhookSecret(), rc.request().getHeader(SECRET_HEADER))) {
       rc.fail(new ApiException(ErrorCode.UNAUTHORIZED, "Missing or wrong " + SECRET_HEADER + ".", null, null));
     } else {
       rc.put(WORKSPACE, workspace);
+      rc.put(BOT, bot);
       rc.next();
     }
   }
@@ -101,17 +109,18 @@ final class TelegramWebhook {
     if (id == null || id < 0) {
       throw ApiException.validation(List.of(new FieldError("update_id", "required, a whole number")));
     }
-    TelegramConfig telegram = workspace.telegram();
-    // A join to a chat other than the configured channel (a bot may administer several) is neither attributed nor
+    TelegramConfig telegram = rc.get(BOT);
+    String botKey = workspace.botKey(telegram);
+    // A join to a chat other than the bot's channels (a bot may administer others) is neither attributed nor
     // approved: it is still passed through, for the bot's own backend.
-    boolean ours = ofChannel(update, telegram.channelId());
+    boolean ours = ofChannel(update, telegram.channels());
     Attribution found = ours ? attribution(update, telegram.startEvent()) : null;
-    TelegramUpdate queued = new TelegramUpdate(workspace.id(), id,
+    TelegramUpdate queued = new TelegramUpdate(workspace.id(), botKey, id,
         telegram.passThrough() == null ? null : rc.body().asString(), found == null ? null : found.inviteLink(),
         found == null ? null : found.sessionId(),
         ours && telegram.approveJoinRequests() ? approval(update) : null);
     // A subscriber who left the channel: their JoinRequest conversion, if recent, becomes rejected.
-    Long leaver = ours ? leaver(update, telegram.channelId()) : null;
+    Long leaver = ours ? leaver(update, telegram.channels()) : null;
     Future<JsonObject> left = leaver == null ? Future.succeededFuture()
         : store.ask(Addresses.TELEGRAM_LEFT, new JsonObject().put("workspace_id", workspace.id().toString())
             .put("telegram_id", leaver), rc);
@@ -122,18 +131,19 @@ final class TelegramWebhook {
     // A session comes only with an attribution: from the update itself, or from the store for its link.
     session.compose(sessionId -> sessionId == null
             ? Future.succeededFuture(new JsonObject().put("handled", false))
-            : attribute(rc, workspace, found.withSession(sessionId), "telegram-update-" + id, receivedAt))
+            : attribute(rc, workspace, telegram, found.withSession(sessionId), update,
+                "telegram-update-" + (botKey.isEmpty() ? "" : botKey + "-") + id, receivedAt))
         .onSuccess(data -> Responses.ok(rc, data))
         .onFailure(rc::fail);
   }
 
   /** Stores the user's invite session, then the update's event if it has one. */
-  private Future<JsonObject> attribute(RoutingContext rc, WorkspaceConfig workspace, Attribution attribution,
-                                       String idempotencyKey, Instant receivedAt) {
-    TelegramConfig telegram = workspace.telegram();
+  private Future<JsonObject> attribute(RoutingContext rc, WorkspaceConfig workspace, TelegramConfig telegram,
+                                       Attribution attribution, JsonObject update, String idempotencyKey,
+                                       Instant receivedAt) {
     InviteSession invite = new InviteSession(workspace.id(), attribution.telegramId(), attribution.sessionId(),
-        attribution.inviteLink(), attribution.via(), workspace.botName(),
-        InviteSession.START.equals(attribution.via()) ? null : telegram.channelId());
+        attribution.inviteLink(), attribution.via(), telegram.name(),
+        InviteSession.START.equals(attribution.via()) ? null : channel(update, telegram.channels()));
     return store.ask(Addresses.SESSIONS_INVITE, invite.toJson(), rc)
         .compose(stored -> attribution.eventName() == null ? Future.succeededFuture((String) null)
             : recordEvent(rc, workspace, attribution, idempotencyKey, receivedAt))
@@ -142,34 +152,41 @@ final class TelegramWebhook {
   }
 
   /**
-   * Whether a join update ({@code chat_join_request}, {@code chat_member}) is to the workspace's channel: its chat's
-   * id is the configured one, or, for an {@code @username}, its chat's username (case-insensitive, as Telegram's
-   * usernames are, https://core.telegram.org/api/username). Any other update, and any join without a configured
-   * channel, is the workspace's.
+   * Whether an update is the bot's to attribute: any update but a join ({@code chat_join_request},
+   * {@code chat_member}), and a join to one of the bot's channels, or to any chat when it has none configured.
    */
-  static boolean ofChannel(JsonObject update, String channelId) {
-    Object join = update.getValue("chat_join_request") instanceof JsonObject request ? request
-        : update.getValue("chat_member");
-    if (channelId == null || join == null) {
-      return true;
-    }
-    if (!(join instanceof JsonObject change && change.getValue("chat") instanceof JsonObject chat)) {
-      return false;
-    }
-    if (channelId.startsWith("@")) {
-      return chat.getValue("username") instanceof String name && name.equalsIgnoreCase(channelId.substring(1));
-    }
-    // A missing or odd id is "null", which no channel id is.
-    return String.valueOf(wholeNumber(chat.getValue("id"))).equals(channelId);
+  static boolean ofChannel(JsonObject update, List<String> channels) {
+    return channels.isEmpty() || join(update) == null || channel(update, channels) != null;
   }
 
   /**
-   * The user of a {@code chat_member} update in which a member of the workspace's channel left or was removed
-   * ({@code left}, {@code kicked}: https://core.telegram.org/bots/api#chatmember), or null. Only with a configured
-   * channel: without one, which chat a join counted for is not known.
+   * The configured channel a join update is to, as configured, or null: its chat's id is the configured one, or, for
+   * an {@code @username}, its chat's username (case-insensitive, as Telegram's usernames are,
+   * https://core.telegram.org/api/username).
    */
-  static Long leaver(JsonObject update, String channelId) {
-    if (channelId == null || !(update.getValue("chat_member") instanceof JsonObject change)
+  static String channel(JsonObject update, List<String> channels) {
+    if (!(join(update) instanceof JsonObject change && change.getValue("chat") instanceof JsonObject chat)) {
+      return null;
+    }
+    // A missing or odd id is "null", which no channel id is.
+    String id = String.valueOf(wholeNumber(chat.getValue("id")));
+    String username = chat.getValue("username") instanceof String name ? "@" + name : null;
+    return channels.stream().filter(channel -> channel.startsWith("@") ? channel.equalsIgnoreCase(username)
+        : channel.equals(id)).findFirst().orElse(null);
+  }
+
+  private static Object join(JsonObject update) {
+    return update.getValue("chat_join_request") instanceof JsonObject request ? request
+        : update.getValue("chat_member");
+  }
+
+  /**
+   * The user of a {@code chat_member} update in which a member of the bot's channel left or was removed
+   * ({@code left}, {@code kicked}: https://core.telegram.org/bots/api#chatmember), or null. Only with configured
+   * channels: without them, which chat a join counted for is not known.
+   */
+  static Long leaver(JsonObject update, List<String> channels) {
+    if (channels.isEmpty() || !(update.getValue("chat_member") instanceof JsonObject change)
         || !(change.getValue("old_chat_member") instanceof JsonObject old)
         || !(change.getValue("new_chat_member") instanceof JsonObject now)) {
       return null;

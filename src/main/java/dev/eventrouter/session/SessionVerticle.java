@@ -173,7 +173,7 @@ public final class SessionVerticle extends VerticleBase {
         kinds.add(TelegramStore.APPROVE);
         bodies.add(update.approve().encode());
       }
-      return telegram.queue(update.workspaceId(), update.updateId(), kinds, bodies).map(queued -> {
+      return telegram.queue(update.workspaceId(), update.bot(), update.updateId(), kinds, bodies).map(queued -> {
         if (!kinds.isEmpty()) {
           vertx.eventBus().publish(Addresses.TELEGRAM_DUE, "due");
         }

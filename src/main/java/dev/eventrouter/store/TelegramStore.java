@@ -16,7 +16,8 @@ import java.util.UUID;
 public final class TelegramStore {
 
   /** What an update leaves to do, claimed from the outbox. */
-  public record Job(UUID workspaceId, long updateId, String kind, String body, int attempts,
+  /** @param bot the bot's key: "" for the workspace's default bot, else its name */
+  public record Job(UUID workspaceId, String bot, long updateId, String kind, String body, int attempts,
                     Instant receivedAt) {}
 
   public static final String PASS_THROUGH = "pass_through";
@@ -44,11 +45,11 @@ public final class TelegramStore {
 
   static final String CLAIM_JOBS = """
       UPDATE telegram_outbox SET attempts = attempts + 1, next_attempt_at = now() + make_interval(secs => $2 / 1000.0)
-      WHERE (workspace_id, update_id, kind) IN (
-          SELECT workspace_id, update_id, kind FROM telegram_outbox
+      WHERE (workspace_id, bot, update_id, kind) IN (
+          SELECT workspace_id, bot, update_id, kind FROM telegram_outbox
           WHERE status IN ('pending', 'retrying') AND next_attempt_at <= now()
           ORDER BY next_attempt_at, update_id LIMIT $1 FOR UPDATE SKIP LOCKED)
-      RETURNING workspace_id, update_id, kind, body, attempts, received_at""";
+      RETURNING workspace_id, bot, update_id, kind, body, attempts, received_at""";
 
   private final Pool pool;
 
@@ -94,16 +95,16 @@ public final class TelegramStore {
   }
 
   /** Queues what an update leaves to do, each kind once per update however often Telegram sends it. */
-  public Future<Void> queue(UUID workspaceId, long updateId, List<String> kinds, List<String> bodies) {
+  public Future<Void> queue(UUID workspaceId, String bot, long updateId, List<String> kinds, List<String> bodies) {
     if (kinds.isEmpty()) {
       return Future.succeededFuture();
     }
     List<Tuple> rows = new ArrayList<>();
     for (int i = 0; i < kinds.size(); i++) {
-      rows.add(Tuple.of(workspaceId, updateId, kinds.get(i), bodies.get(i)));
+      rows.add(Tuple.of(workspaceId, bot, updateId, kinds.get(i), bodies.get(i)));
     }
-    return pool.preparedQuery("INSERT INTO telegram_outbox (workspace_id, update_id, kind, body)"
-        + " VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING").executeBatch(rows).mapEmpty();
+    return pool.preparedQuery("INSERT INTO telegram_outbox (workspace_id, bot, update_id, kind, body)"
+        + " VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING").executeBatch(rows).mapEmpty();
   }
 
   /** Claims up to {@code limit} due jobs, leased for {@code leaseMs}: a node that dies leaves them to another. */
@@ -111,7 +112,8 @@ public final class TelegramStore {
     return pool.preparedQuery(CLAIM_JOBS).execute(Tuple.of(limit, leaseMs)).map(rows -> {
       List<Job> jobs = new ArrayList<>();
       for (Row row : rows) {
-        jobs.add(new Job(row.getUUID("workspace_id"), row.getLong("update_id"), row.getString("kind"),
+        jobs.add(new Job(row.getUUID("workspace_id"), row.getString("bot"), row.getLong("update_id"),
+            row.getString("kind"),
             row.getString("body"), row.getInteger("attempts"),
             row.getOffsetDateTime("received_at").toInstant()));
       }
@@ -125,16 +127,17 @@ public final class TelegramStore {
    */
   public Future<Void> finish(Job job, String status, String error) {
     return pool.preparedQuery("UPDATE telegram_outbox SET status = $4, last_error = $5, done_at = now()"
-            + " WHERE workspace_id = $1 AND update_id = $2 AND kind = $3 AND attempts = $6")
-        .execute(Tuple.of(job.workspaceId(), job.updateId(), job.kind(), status, error, job.attempts())).mapEmpty();
+            + " WHERE workspace_id = $1 AND update_id = $2 AND kind = $3 AND attempts = $6 AND bot = $7")
+        .execute(Tuple.of(job.workspaceId(), job.updateId(), job.kind(), status, error, job.attempts(), job.bot()))
+        .mapEmpty();
   }
 
   /** Tries a job again after {@code delayMs}; only while the claim is this one's, as {@link #finish}. */
   public Future<Void> retry(Job job, long delayMs, String error) {
     return pool.preparedQuery("UPDATE telegram_outbox SET status = 'retrying', last_error = $5,"
             + " next_attempt_at = now() + make_interval(secs => $4 / 1000.0)"
-            + " WHERE workspace_id = $1 AND update_id = $2 AND kind = $3 AND attempts = $6")
-        .execute(Tuple.of(job.workspaceId(), job.updateId(), job.kind(), delayMs, error, job.attempts()))
+            + " WHERE workspace_id = $1 AND update_id = $2 AND kind = $3 AND attempts = $6 AND bot = $7")
+        .execute(Tuple.of(job.workspaceId(), job.updateId(), job.kind(), delayMs, error, job.attempts(), job.bot()))
         .mapEmpty();
   }
 

@@ -56,11 +56,11 @@ public final class BotApi {
   }
 
   /**
-   * A join-request invite link of the bot's channel (https://core.telegram.org/bots/api#createchatinvitelink):
+   * A join-request invite link of one of the bot's channels (https://core.telegram.org/bots/api#createchatinvitelink):
    * anyone may open it until it expires, and each join through it is a chat_join_request update naming it.
    */
-  public Future<String> createInviteLink(TelegramConfig bot, String name, Instant expires) {
-    return call(bot, "createChatInviteLink", new JsonObject().put("chat_id", chatId(bot.channelId()))
+  public Future<String> createInviteLink(TelegramConfig bot, String channel, String name, Instant expires) {
+    return call(bot, "createChatInviteLink", new JsonObject().put("chat_id", chatId(channel))
         .put("name", name).put("expire_date", expires.getEpochSecond()).put("creates_join_request", true))
         .compose(result -> result instanceof JsonObject link && link.getValue("invite_link") instanceof String url
             ? Future.succeededFuture(url)

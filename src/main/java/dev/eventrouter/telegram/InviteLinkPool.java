@@ -16,16 +16,17 @@ import org.slf4j.LoggerFactory;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 
 /**
- * Keeps each workspace's pool of unused invite links full, so a capture takes a link from the table and never waits
- * on Telegram. Links are made one at a time; a refusal (429 with retry_after, 400 chat not found, 403 bot not an
- * admin) stops the workspace's filling for a while and is logged in Telegram's words, never with the token. One node
- * fills a workspace at a time (a cluster-wide lock), and the rest after a refusal is cluster-wide too, so no other
- * node calls Telegram during a flood wait. Each link expires with the workspace's attribution window: a join after it
- * would be attributed to nothing anyway, and the channel's link list does not grow without end.
+ * Keeps a pool of unused invite links full for each channel of each workspace's bots, so a capture takes a link from
+ * the table and never waits on Telegram. Links are made one at a time; a refusal (429 with retry_after, 400 chat not
+ * found, 403 bot not an admin) stops the channel's filling for a while and is logged in Telegram's words, never with
+ * the token. One node fills a channel at a time (a cluster-wide lock), and the rest after a refusal is cluster-wide
+ * too, so no other node calls Telegram during a flood wait. Each link expires with the workspace's attribution window:
+ * a join after it would be attributed to nothing anyway, and the channel's link list does not grow without end.
  */
 final class InviteLinkPool {
 
@@ -42,10 +43,10 @@ final class InviteLinkPool {
   private final TelegramStore store;
   private final BotApi bot;
   private final MeterRegistry metrics;
-  /** Workspaces this verticle is filling now: a burst of captures starts one fill, not one each... */
-  private final Set<UUID> filling = new HashSet<>();
+  /** Channels ("workspace:channel") this verticle is filling now: a burst of captures starts one fill, not one... */
+  private final Set<String> filling = new HashSet<>();
   /** ...and one more after it, for the links taken while it counted. */
-  private final Set<UUID> again = new HashSet<>();
+  private final Set<String> again = new HashSet<>();
 
   InviteLinkPool(Vertx vertx, LiveConfig live, TelegramStore store, BotApi bot, MeterRegistry metrics) {
     this.vertx = vertx;
@@ -60,50 +61,70 @@ final class InviteLinkPool {
     live.current().workspaces().forEach(workspace -> fill(workspace.id()));
   }
 
-  /** Tops up one workspace's pool; completes with how many links it made. */
+  /** Tops up the pools of every channel of a workspace's bots; completes with how many links it made. */
   Future<Integer> fill(UUID workspaceId) {
     WorkspaceConfig workspace = live.current().workspace(workspaceId).orElse(null);
-    if (workspace == null || workspace.telegram() == null || !workspace.telegram().makesInviteLinks()) {
+    if (workspace == null) {
       return Future.succeededFuture(0);
     }
-    if (!filling.add(workspaceId)) {
-      again.add(workspaceId);
+    List<Future<Integer>> fills = workspace.bots().stream().flatMap(bot -> bot.channels().stream()
+        .map(channel -> fill(workspace, bot, channel))).toList();
+    return Future.all(fills).map(all -> fills.stream().mapToInt(Future::result).sum());
+  }
+
+  private Future<Integer> fill(WorkspaceConfig workspace, TelegramConfig telegram, String channel) {
+    String key = workspace.id() + ":" + channel;
+    if (!filling.add(key)) {
+      again.add(key);
       return Future.succeededFuture(0);
     }
     // Held by whoever fills now; a second filler gives up at once instead of queueing behind it.
-    return vertx.sharedData().getLockWithTimeout(LOCKS + workspaceId, 1)
-        .compose(lock -> topUp(workspace).onComplete(done -> lock.release()), busy -> Future.succeededFuture(0))
+    return vertx.sharedData().getLockWithTimeout(LOCKS + key, 1)
+        .compose(lock -> topUp(workspace, telegram, channel).onComplete(done -> lock.release()),
+            busy -> Future.succeededFuture(0))
         .recover(failure -> {
-          LOG.warn("workspace {}: invite links not made: {}", workspaceId, describe(failure));
+          LOG.warn("workspace {} channel {}: invite links not made: {}", workspace.id(), channel, describe(failure));
           return Future.succeededFuture(0);
         })
         .onComplete(done -> {
-          filling.remove(workspaceId);
-          if (again.remove(workspaceId)) {
-            fill(workspaceId);
+          filling.remove(key);
+          if (again.remove(key)) {
+            fill(workspace.id());
           }
         });
   }
 
-  /** Under the lock: unless resting, makes the links the pool lacks. */
-  private Future<Integer> topUp(WorkspaceConfig workspace) {
-    TelegramConfig telegram = workspace.telegram();
+  /** Under the lock: unless resting, makes the links the channel's pool lacks. */
+  private Future<Integer> topUp(WorkspaceConfig workspace, TelegramConfig telegram, String channel) {
     Duration lifetime = Duration.ofDays(workspace.attributionWindowDays());
-    return resting(restKey(workspace.id(), telegram)).compose(resting -> resting ? Future.succeededFuture(0)
-        : store.freeLinks(workspace.id(), telegram.channelId())
-            .compose(free -> make(workspace.id(), telegram, lifetime, telegram.inviteLinkPool() - free, 0)));
+    Link link = new Link(workspace.id(), telegram, channel, lifetime);
+    return resting(link.restKey()).compose(resting -> resting ? Future.succeededFuture(0)
+        : store.freeLinks(workspace.id(), channel)
+            .compose(free -> make(link, telegram.inviteLinkPool() - free, 0)));
   }
 
-  private Future<Integer> make(UUID workspaceId, TelegramConfig telegram, Duration lifetime, int missing, int made) {
+  /** What the links of one channel are made with. */
+  private record Link(UUID workspaceId, TelegramConfig bot, String channel, Duration lifetime) {
+    /**
+     * A rest belongs to the bot and channel that were refused: a config with another token or channel (the usual fix
+     * for a 403) tries at once.
+     */
+    String restKey() {
+      return workspaceId + ":" + channel + ":" + Sha256.hex(bot.botToken());
+    }
+  }
+
+  private Future<Integer> make(Link link, int missing, int made) {
     if (missing <= 0) {
       return Future.succeededFuture(made);
     }
-    Instant expires = Instant.now().plus(lifetime);
-    return bot.createInviteLink(telegram, LINK_NAME, expires)
-        .compose(link -> store.addLink(workspaceId, telegram.channelId(), link, expires))
+    UUID workspaceId = link.workspaceId();
+    Instant expires = Instant.now().plus(link.lifetime());
+    return bot.createInviteLink(link.bot(), link.channel(), LINK_NAME, expires)
+        .compose(url -> store.addLink(workspaceId, link.channel(), url, expires))
         .compose(added -> {
           count(workspaceId, "made");
-          return make(workspaceId, telegram, lifetime, missing - 1, made + 1);
+          return make(link, missing - 1, made + 1);
         })
         .recover(failure -> {
           boolean refused = failure instanceof BotApi.Failure;
@@ -112,12 +133,12 @@ final class InviteLinkPool {
           if (refused) {
             count(workspaceId, "refused");
           }
-          LOG.warn("workspace {}: Telegram made {} of the {} invite links wanted, next try in {} s: {}", workspaceId,
-              made, made + missing, restMs / 1000, describe(failure));
+          LOG.warn("workspace {} channel {}: Telegram made {} of the {} invite links wanted, next try in {} s: {}",
+              workspaceId, link.channel(), made, made + missing, restMs / 1000, describe(failure));
           long until = System.currentTimeMillis() + restMs;
           // The next try when the rest ends, as logged: the periodic check alone would come up to 30 s later.
           vertx.setTimer(restMs, id -> fill(workspaceId));
-          return rests().compose(rests -> rests.put(restKey(workspaceId, telegram), until, restMs)).map(made);
+          return rests().compose(rests -> rests.put(link.restKey(), until, restMs)).map(made);
         });
   }
 
@@ -125,14 +146,6 @@ final class InviteLinkPool {
   private Future<Boolean> resting(String key) {
     return rests().compose(rests -> rests.get(key))
         .map(until -> until != null && until > System.currentTimeMillis());
-  }
-
-  /**
-   * A rest belongs to the bot and channel that were refused: a config with another token or channel (the usual fix
-   * for a 403) tries at once.
-   */
-  private static String restKey(UUID workspaceId, TelegramConfig telegram) {
-    return workspaceId + ":" + telegram.channelId() + ":" + Sha256.hex(telegram.botToken());
   }
 
   /** Cluster-wide when clustered (https://vertx.io/docs/vertx-core/java/#_asynchronous_shared_maps). */

@@ -6,7 +6,6 @@ import dev.eventrouter.common.RetryAfter;
 import dev.eventrouter.config.DeliveryConfig;
 import dev.eventrouter.config.LiveConfig;
 import dev.eventrouter.config.TelegramConfig;
-import dev.eventrouter.config.WorkspaceConfig;
 import dev.eventrouter.store.TelegramStore;
 import dev.eventrouter.store.TelegramStore.Job;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -77,7 +76,7 @@ final class TelegramOutbox {
   }
 
   private Future<Void> perform(Job job) {
-    TelegramConfig telegram = live.current().workspace(job.workspaceId()).map(WorkspaceConfig::telegram)
+    TelegramConfig telegram = live.current().workspace(job.workspaceId()).map(workspace -> workspace.bot(job.bot()))
         .orElse(null);
     if (job.receivedAt().plus(MAX_AGE).isBefore(Instant.now())) {
       return end(job, "expired", "not done within " + MAX_AGE.toHours() + " hours of the update");

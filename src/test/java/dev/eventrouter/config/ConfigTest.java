@@ -118,11 +118,11 @@ class ConfigTest {
     ws(withTelegram).put("telegram", new JsonObject().put("webhook_secret", "${TG_SECRET}")
         .put("start_event", "BotStart"));
     AppConfig telegram = resolve(withTelegram, Map.of("TG_SECRET", "s3cret_0123456789-abc"));
-    assertThat(telegram.workspaces().get(0).telegram()).isEqualTo(TelegramConfig.receiverOnly("s3cret_0123456789-abc",
+    assertThat(telegram.workspaces().get(0).telegram()).isEqualTo(TelegramConfig.receiverOnly(null, "s3cret_0123456789-abc",
         "BotStart"));
     assertThat(telegram.toString()).as("the secret is never printed").doesNotContain("s3cret_0123456789-abc");
     assertThat(telegram.workspaces().get(0).telegram().toString())
-        .isEqualTo("TelegramConfig[start_event=BotStart channel=null]");
+        .isEqualTo("TelegramConfig[bot=null start_event=BotStart channels=[]]");
     ws(withTelegram).getJsonObject("telegram").put("bot_token", "${TG_TOKEN}").put("channel_id", -1001234567890L)
         .put("invite_link_pool", 3).put("approve_join_requests", true).put("api_base", "http://127.0.0.1:9/")
         .put("pass_through", new JsonObject().put("url", "https://bot.example/hook")
@@ -130,16 +130,16 @@ class ConfigTest {
     TelegramConfig bot = resolve(withTelegram, Map.of("TG_SECRET", "s3cret_0123456789-abc",
         "TG_TOKEN", "123456:AAbbCCdd_eeFF-gg0123456789", "BOT_SECRET", "bots-own-secret-0123"))
         .workspaces().get(0).telegram();
-    assertThat(bot).isEqualTo(new TelegramConfig("s3cret_0123456789-abc", "BotStart",
-        "123456:AAbbCCdd_eeFF-gg0123456789", "-1001234567890", 3, true, "http://127.0.0.1:9",
+    assertThat(bot).isEqualTo(new TelegramConfig(null, "s3cret_0123456789-abc", "BotStart",
+        "123456:AAbbCCdd_eeFF-gg0123456789", List.of("-1001234567890"), 3, true, "http://127.0.0.1:9",
         new TelegramConfig.PassThrough("https://bot.example/hook", "bots-own-secret-0123")));
     assertThat(bot.makesInviteLinks()).isTrue();
     ws(withTelegram).put("telegram", new JsonObject().put("webhook_secret", "${TG_SECRET}")
         .put("bot_token", "${TG_TOKEN}").put("channel_id", "@signals_ch"));
     TelegramConfig defaults = resolve(withTelegram, Map.of("TG_SECRET", "s3cret_0123456789-abc",
         "TG_TOKEN", "123456:AAbbCCdd_eeFF-gg0123456789")).workspaces().get(0).telegram();
-    assertThat(defaults).isEqualTo(new TelegramConfig("s3cret_0123456789-abc", null,
-        "123456:AAbbCCdd_eeFF-gg0123456789", "@signals_ch", TelegramConfig.DEFAULT_INVITE_LINK_POOL, false,
+    assertThat(defaults).isEqualTo(new TelegramConfig(null, "s3cret_0123456789-abc", null,
+        "123456:AAbbCCdd_eeFF-gg0123456789", List.of("@signals_ch"), TelegramConfig.DEFAULT_INVITE_LINK_POOL, false,
         TelegramConfig.DEFAULT_API_BASE, null));
     ws(withTelegram).getJsonObject("telegram").remove("channel_id");
     assertThat(resolve(withTelegram, Map.of("TG_SECRET", "s3cret_0123456789-abc",
@@ -195,11 +195,11 @@ class ConfigTest {
   @Test
   @DisplayName("a visitor's capture leaves a fifth of the invite-link pool, rounded down, to the bot's own")
   void anonymousReserve() {
-    assertThat(new TelegramConfig("s".repeat(16), null, "t", "-1001", 5, false, null, null).anonymousReserve())
+    assertThat(new TelegramConfig(null, "s".repeat(16), null, "t", List.of("-1001"), 5, false, null, null).anonymousReserve())
         .isEqualTo(1);
-    assertThat(new TelegramConfig("s".repeat(16), null, "t", "-1001", 4, false, null, null).anonymousReserve())
+    assertThat(new TelegramConfig(null, "s".repeat(16), null, "t", List.of("-1001"), 4, false, null, null).anonymousReserve())
         .isZero();
-    assertThat(new TelegramConfig("s".repeat(16), null, "t", "-1001", 20, false, null, null).anonymousReserve())
+    assertThat(new TelegramConfig(null, "s".repeat(16), null, "t", List.of("-1001"), 20, false, null, null).anonymousReserve())
         .isEqualTo(4);
   }
 
@@ -424,7 +424,7 @@ class ConfigTest {
         bad("workspaces[0].telegram.channel_id: must be the channel's numeric id", c -> ws(c).put("telegram",
             new JsonObject().put("webhook_secret", "0123456789abcdef").put("bot_token", "1:abcdefghijklmnopqrstuvwxyz")
                 .put("channel_id", "my channel"))),
-        bad("workspaces[0].telegram: channel_id and approve_join_requests need the bot's bot_token",
+        bad("workspaces[0].telegram: channel_id or channels and approve_join_requests need the bot's bot_token",
             c -> ws(c).put("telegram", new JsonObject().put("webhook_secret", "0123456789abcdef")
                 .put("channel_id", "@mychannel"))),
         bad("workspaces[0].telegram.channel_id: must be the channel's numeric id", c -> ws(c).put("telegram",
@@ -438,12 +438,28 @@ class ConfigTest {
         bad("workspaces[0].telegram.pass_through.token: unknown key", c -> ws(c).put("telegram",
             new JsonObject().put("webhook_secret", "0123456789abcdef").put("pass_through", new JsonObject()
                 .put("url", "https://bot.example/hook").put("token", "x")))),
-        bad("workspaces[0].telegram: channel_id and approve_join_requests need the bot's bot_token",
+        bad("workspaces[0].telegram: channel_id or channels and approve_join_requests need the bot's bot_token",
             c -> ws(c).put("telegram", new JsonObject().put("webhook_secret", "0123456789abcdef")
                 .put("approve_join_requests", true))),
         bad("workspaces[0].telegram.approve_join_requests: needs channel_id", c -> ws(c).put("telegram",
             new JsonObject().put("webhook_secret", "0123456789abcdef").put("bot_token", "1:abcdefghijklmnopqrstuvwxyz")
                 .put("approve_join_requests", true))),
+        bad("workspaces[0].telegram: must be an object", c -> ws(c).put("telegram", new JsonArray())),
+        bad("workspaces[0].telegram[0]: must be an object", c -> ws(c).put("telegram", new JsonArray().add("bot"))),
+        bad("workspaces[0].telegram[1].bot_name: required in a list of bots", c -> ws(c).put("telegram",
+            new JsonArray().add(listedBot("alpha_bot", -1001)).add(listedBot(null, -1002)))),
+        bad("workspaces[0].telegram[1].bot_name: bot_name Alpha_bot is also at workspaces[0].telegram[0].bot_name",
+            c -> ws(c).put("telegram", new JsonArray().add(listedBot("alpha_bot", -1001))
+                .add(listedBot("Alpha_bot", -1002)))),
+        bad("workspaces[0].telegram[1].channels: channel -1001 is also at workspaces[0].telegram[0].channels",
+            c -> ws(c).put("telegram", new JsonArray().add(listedBot("alpha_bot", -1001))
+                .add(listedBot("beta_bot", -1001)))),
+        bad("workspaces[0].telegram: channel_id or channels, not both", c -> ws(c).put("telegram",
+            listedBot("alpha_bot", -1001).put("channel_id", -1002))),
+        bad("workspaces[0].telegram.channels: must be a list of channel ids", c -> ws(c).put("telegram",
+            listedBot("alpha_bot", -1001).put("channels", "-1001"))),
+        bad("workspaces[0].telegram.channels: must be a list of the channel's numeric id", c -> ws(c).put("telegram",
+            listedBot("alpha_bot", -1001).put("channels", new JsonArray().add(-1001).add("my channel")))),
         bad("workspaces[0].telegram.invite_link_pool: must be a whole number from 1 to 100", c -> ws(c).put("telegram",
             new JsonObject().put("webhook_secret", "0123456789abcdef").put("invite_link_pool", 101))),
         bad("workspaces[0].telegram.api_base: must be an https URL", c -> ws(c).put("telegram",
@@ -713,6 +729,41 @@ class ConfigTest {
 
   private static JsonObject tiktok() {
     return new JsonObject().put("id", "t").put("type", "tiktok").put("pixel_code", "C4AB").put("access_token", "tok-secret-2");
+  }
+
+  /** A bot of a list: its name (or none), a channel, a token. */
+  private static JsonObject listedBot(String name, long channel) {
+    return new JsonObject().put("bot_name", name).put("webhook_secret", "0123456789abcdef-" + channel)
+        .put("bot_token", "1:abcdefghijklmnopqrstuvwxyz").put("channels", new JsonArray().add(channel));
+  }
+
+  @Test
+  @DisplayName("telegram as a list of bots: each named, with its channels; the first is the default (plain webhook "
+      + "path, start links when the workspace names no bot); a bot by its name in any case; a channel's bot")
+  void severalBots() {
+    JsonObject config = valid();
+    ws(config).put("telegram", new JsonArray().add(listedBot("alpha_bot", -1001))
+        .add(listedBot("@Beta_bot", -1002).put("channels", new JsonArray().add(-1002).add("@beta_ch").add(-1002))));
+    WorkspaceConfig workspace = resolve(config, Map.of()).workspaces().get(0);
+    assertThat(workspace.bots()).extracting(TelegramConfig::name).containsExactly("alpha_bot", "Beta_bot");
+    assertThat(workspace.bots().get(1).channels()).as("each once, in order").containsExactly("-1002", "@beta_ch");
+    assertThat(workspace.botName()).as("the first bot's").isEqualTo("alpha_bot");
+    assertThat(workspace.telegram()).isEqualTo(workspace.bots().get(0));
+    assertThat(workspace.bot("")).isEqualTo(workspace.bots().get(0));
+    assertThat(workspace.bot("beta_BOT")).isEqualTo(workspace.bots().get(1));
+    assertThat(workspace.bot("gamma_bot")).isNull();
+    assertThat(workspace.botKey(workspace.bots().get(0))).isEmpty();
+    assertThat(workspace.botKey(workspace.bots().get(1))).isEqualTo("Beta_bot");
+    assertThat(workspace.botOfChannel("@beta_ch")).isEqualTo(workspace.bots().get(1));
+    assertThat(workspace.botOfChannel("-1003")).isNull();
+    ws(config).put("bot_name", "promo_bot");
+    assertThat(resolve(config, Map.of()).workspaces().get(0).botName()).as("the workspace's own").isEqualTo(
+        "promo_bot");
+    ws(config).put("telegram", new JsonObject().put("webhook_secret", "0123456789abcdef"));
+    assertThat(resolve(config, Map.of()).workspaces().get(0).telegram().name())
+        .as("a single bot is named by the workspace's bot_name").isEqualTo("promo_bot");
+    assertThat(new WorkspaceConfig(UUID.randomUUID(), "w", List.of(), List.of(), RateLimitConfig.DEFAULT, null, 28,
+        List.of(), Map.of(), null).bot("")).as("no connector").isNull();
   }
 
   private static JsonObject ws(JsonObject config) {

@@ -439,7 +439,7 @@ class TelegramFunnelTest extends FakeNetworksTest {
     app = TestApp.start(vertx, config);
     TelegramStore store = new TelegramStore(app.pool());
     UUID workspace = UUID.fromString(WS_A);
-    Await.result(store.queue(workspace, 940, List.of(TelegramStore.PASS_THROUGH), List.of("{\"update_id\":940}")));
+    Await.result(store.queue(workspace, "", 940, List.of(TelegramStore.PASS_THROUGH), List.of("{\"update_id\":940}")));
     TelegramStore.Job first = Await.result(store.claim(10, 0)).get(0);
     TelegramStore.Job second = Await.result(store.claim(10, 60_000)).get(0);
     assertThat(second.attempts()).isEqualTo(first.attempts() + 1);

@@ -96,11 +96,11 @@ class TelegramWebhookUnitTest {
       }
     }).completion());
     HttpConfig http = new HttpConfig("127.0.0.1", 0, 4096, 1, 500);
-    TelegramConfig full = new TelegramConfig(SECRET, "BotStart", "1:abcdefghijklmnopqrstuvwxyz", "-100123", 5, true,
+    TelegramConfig full = new TelegramConfig("tg_bot", SECRET, "BotStart", "1:abcdefghijklmnopqrstuvwxyz", List.of("-100123"), 5, true,
         TelegramConfig.DEFAULT_API_BASE, new TelegramConfig.PassThrough("https://bot.example/hook", null));
     AccessControl access = new AccessControl(List.of(workspace(FULL, full),
-        workspace(WS, TelegramConfig.receiverOnly(SECRET, null)),
-        workspace(WITH_START, TelegramConfig.receiverOnly(SECRET, "BotStart")), workspace(NO_TELEGRAM, null)), http,
+        workspace(WS, TelegramConfig.receiverOnly("tg_bot", SECRET, null)),
+        workspace(WITH_START, TelegramConfig.receiverOnly("tg_bot", SECRET, "BotStart")), workspace(NO_TELEGRAM, null)), http,
         System::nanoTime);
     HttpVerticle verticle = new HttpVerticle(http, access, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
         HealthChecks.create(vertx));
@@ -192,7 +192,7 @@ class TelegramWebhookUnitTest {
     JsonObject request = handled(WS, joinRequest(10, "er:sess_1"));
     assertThat(request.getString("session_id")).isEqualTo("sess_1");
     assertThat(queued).as("the link, for the store to tell its session; nothing to pass through or approve here")
-        .containsExactly(new TelegramUpdate(WS, 10, null, "https://t.me/+AbCdEf123", "sess_1", null));
+        .containsExactly(new TelegramUpdate(WS, "", 10, null, "https://t.me/+AbCdEf123", "sess_1", null));
     assertThat(InviteSession.fromJson(asked.get(0).body()))
         .isEqualTo(new InviteSession(WS, USER, "sess_1", "https://t.me/+AbCdEf123", InviteSession.JOIN_REQUEST,
             "tg_bot", null));
@@ -228,7 +228,7 @@ class TelegramWebhookUnitTest {
   void queuedForTheStore() {
     JsonObject hello = message(50, "hello");
     assertThat(handled(FULL, hello)).isEqualTo(new JsonObject().put("handled", false));
-    assertThat(queued).containsExactly(new TelegramUpdate(FULL, 50, hello.encode(), null, null, null));
+    assertThat(queued).containsExactly(new TelegramUpdate(FULL, "", 50, hello.encode(), null, null, null));
     assertThat(asked).as("nothing to attribute").isEmpty();
 
     queued.clear();
@@ -236,7 +236,7 @@ class TelegramWebhookUnitTest {
     join.getJsonObject("chat_join_request").getJsonObject("invite_link").put("invite_link", POOLED_LINK);
     JsonObject joined = handled(FULL, join);
     assertThat(joined.getString("session_id")).isEqualTo("pooled_s");
-    assertThat(queued).containsExactly(new TelegramUpdate(FULL, 51, join.encode(), POOLED_LINK, null,
+    assertThat(queued).containsExactly(new TelegramUpdate(FULL, "", 51, join.encode(), POOLED_LINK, null,
         new JsonObject().put("chat_id", -100123L).put("user_id", USER)));
     assertThat(InviteSession.fromJson(asked.get(0).body()))
         .isEqualTo(new InviteSession(FULL, USER, "pooled_s", POOLED_LINK, InviteSession.JOIN_REQUEST, "tg_bot",
@@ -248,7 +248,7 @@ class TelegramWebhookUnitTest {
     JsonObject start = message(52, "/start s_52");
     JsonObject started = handled(FULL, start);
     assertThat(started.getString("session_id")).isEqualTo("s_52");
-    assertThat(queued).containsExactly(new TelegramUpdate(FULL, 52, start.encode(), null, "s_52", null));
+    assertThat(queued).containsExactly(new TelegramUpdate(FULL, "", 52, start.encode(), null, "s_52", null));
     assertThat(sentRequest(asked.get(1)).event().eventName()).isEqualTo("BotStart");
   }
 
@@ -262,12 +262,12 @@ class TelegramWebhookUnitTest {
     HttpResponse<Buffer> answered = send(FULL, SECRET, nul);
     assertThat(answered.statusCode()).as(answered.bodyAsString()).isEqualTo(200);
     assertThat(answered.bodyAsJsonObject().getJsonObject("data")).isEqualTo(new JsonObject().put("handled", false));
-    assertThat(queued).containsExactly(new TelegramUpdate(FULL, 5001, nul, null, null, null));
+    assertThat(queued).containsExactly(new TelegramUpdate(FULL, "", 5001, nul, null, null, null));
 
     queued.clear();
     String surrogateStart = message(5002, "/start s_1").encode().replace("/start s_1", "/start s_1\\ud800");
     assertThat(send(FULL, SECRET, surrogateStart).statusCode()).isEqualTo(200);
-    assertThat(queued).containsExactly(new TelegramUpdate(FULL, 5002, surrogateStart, null, null, null));
+    assertThat(queued).containsExactly(new TelegramUpdate(FULL, "", 5002, surrogateStart, null, null, null));
 
     queued.clear();
     JsonObject join = joinRequest(5003, "event-router");
@@ -276,7 +276,7 @@ class TelegramWebhookUnitTest {
     String escaped = join.encode().replace("LINK", "https://t.me/+a\\u0000b").replace("BIO", "lone \\ud83d here");
     assertThat(send(FULL, SECRET, escaped).statusCode()).isEqualTo(200);
     assertThat(queued).as("passed through and approved, its link not looked up")
-        .containsExactly(new TelegramUpdate(FULL, 5003, escaped, null, null,
+        .containsExactly(new TelegramUpdate(FULL, "", 5003, escaped, null, null,
             new JsonObject().put("chat_id", -100123L).put("user_id", USER)));
     assertThat(asked).as("no session, no event").isEmpty();
     assertThat(JsonBody.storable("https://t.me/+a\u0000b")).isFalse();
@@ -333,7 +333,7 @@ class TelegramWebhookUnitTest {
     join.getJsonObject("chat_join_request").getJsonObject("chat").put("id", -100999);
     assertThat(handled(FULL, join)).isEqualTo(new JsonObject().put("handled", false));
     assertThat(queued).as("passed through only: no link to look up, no session, no approval")
-        .containsExactly(new TelegramUpdate(FULL, 60, join.encode(), null, null, null));
+        .containsExactly(new TelegramUpdate(FULL, "", 60, join.encode(), null, null, null));
     JsonObject member = memberUpdate(61, "left", "member", "er:sess_61");
     member.getJsonObject("chat_member").getJsonObject("chat").put("id", -100999);
     assertThat(handled(FULL, member)).isEqualTo(new JsonObject().put("handled", false));
@@ -355,24 +355,24 @@ class TelegramWebhookUnitTest {
         .put("old_chat_member", new JsonObject().put("status", "member").put("user", new JsonObject().put("id", USER)))
         .put("new_chat_member", new JsonObject().put("status", "left").put("user", new JsonObject().put("id", USER))));
     JsonObject change = left.getJsonObject("chat_member");
-    assertThat(TelegramWebhook.leaver(left, "-100123")).isEqualTo(USER);
-    assertThat(TelegramWebhook.leaver(left, null)).isNull();
+    assertThat(TelegramWebhook.leaver(left, List.of("-100123"))).isEqualTo(USER);
+    assertThat(TelegramWebhook.leaver(left, List.of())).isNull();
     change.getJsonObject("new_chat_member").put("status", "kicked");
-    assertThat(TelegramWebhook.leaver(left, "-100123")).isEqualTo(USER);
+    assertThat(TelegramWebhook.leaver(left, List.of("-100123"))).isEqualTo(USER);
     change.getJsonObject("old_chat_member").put("status", "restricted");
-    assertThat(TelegramWebhook.leaver(left, "-100123")).isEqualTo(USER);
+    assertThat(TelegramWebhook.leaver(left, List.of("-100123"))).isEqualTo(USER);
     change.getJsonObject("old_chat_member").put("status", "left");
-    assertThat(TelegramWebhook.leaver(left, "-100123")).as("was no member").isNull();
+    assertThat(TelegramWebhook.leaver(left, List.of("-100123"))).as("was no member").isNull();
     change.getJsonObject("old_chat_member").put("status", "member");
     change.getJsonObject("new_chat_member").put("status", "administrator");
-    assertThat(TelegramWebhook.leaver(left, "-100123")).as("still in").isNull();
+    assertThat(TelegramWebhook.leaver(left, List.of("-100123"))).as("still in").isNull();
     change.getJsonObject("new_chat_member").put("status", "left").put("user", new JsonObject().put("id", 0));
-    assertThat(TelegramWebhook.leaver(left, "-100123")).as("no user id").isNull();
+    assertThat(TelegramWebhook.leaver(left, List.of("-100123"))).as("no user id").isNull();
     change.remove("old_chat_member");
-    assertThat(TelegramWebhook.leaver(left, "-100123")).isNull();
+    assertThat(TelegramWebhook.leaver(left, List.of("-100123"))).isNull();
     change.put("old_chat_member", new JsonObject().put("status", "member")).remove("new_chat_member");
-    assertThat(TelegramWebhook.leaver(left, "-100123")).isNull();
-    assertThat(TelegramWebhook.leaver(joinRequest(81, "er:s"), "-100123")).isNull();
+    assertThat(TelegramWebhook.leaver(left, List.of("-100123"))).isNull();
+    assertThat(TelegramWebhook.leaver(joinRequest(81, "er:s"), List.of("-100123"))).isNull();
   }
 
   @Test
@@ -400,36 +400,36 @@ class TelegramWebhookUnitTest {
   void ofChannel() {
     JsonObject join = joinRequest(70, "er:s");
     JsonObject chat = join.getJsonObject("chat_join_request").getJsonObject("chat");
-    assertThat(TelegramWebhook.ofChannel(join, "-100123")).isTrue();
-    assertThat(TelegramWebhook.ofChannel(join, "-100124")).isFalse();
-    assertThat(TelegramWebhook.ofChannel(join, null)).isTrue();
-    assertThat(TelegramWebhook.ofChannel(join, "@mychannel")).as("no username").isFalse();
+    assertThat(TelegramWebhook.ofChannel(join, List.of("-100123"))).isTrue();
+    assertThat(TelegramWebhook.ofChannel(join, List.of("-100124"))).isFalse();
+    assertThat(TelegramWebhook.ofChannel(join, List.of())).isTrue();
+    assertThat(TelegramWebhook.ofChannel(join, List.of("@mychannel"))).as("no username").isFalse();
     chat.put("username", "MyChannel");
-    assertThat(TelegramWebhook.ofChannel(join, "@mychannel")).isTrue();
-    assertThat(TelegramWebhook.ofChannel(join, "@otherchannel")).isFalse();
+    assertThat(TelegramWebhook.ofChannel(join, List.of("@mychannel"))).isTrue();
+    assertThat(TelegramWebhook.ofChannel(join, List.of("@otherchannel"))).isFalse();
     chat.put("username", 5);
-    assertThat(TelegramWebhook.ofChannel(join, "@mychannel")).isFalse();
+    assertThat(TelegramWebhook.ofChannel(join, List.of("@mychannel"))).isFalse();
     chat.put("id", "-100123");
-    assertThat(TelegramWebhook.ofChannel(join, "-100123")).as("an id that is no number").isFalse();
+    assertThat(TelegramWebhook.ofChannel(join, List.of("-100123"))).as("an id that is no number").isFalse();
     chat.put("id", -100123.5);
-    assertThat(TelegramWebhook.ofChannel(join, "-100123")).isFalse();
+    assertThat(TelegramWebhook.ofChannel(join, List.of("-100123"))).isFalse();
     join.getJsonObject("chat_join_request").put("chat", "-100123");
-    assertThat(TelegramWebhook.ofChannel(join, "-100123")).isFalse();
+    assertThat(TelegramWebhook.ofChannel(join, List.of("-100123"))).isFalse();
     join.getJsonObject("chat_join_request").remove("chat");
-    assertThat(TelegramWebhook.ofChannel(join, "-100123")).isFalse();
+    assertThat(TelegramWebhook.ofChannel(join, List.of("-100123"))).isFalse();
 
     JsonObject member = memberUpdate(71, "left", "member", "er:s");
-    assertThat(TelegramWebhook.ofChannel(member, "-100123")).isTrue();
-    assertThat(TelegramWebhook.ofChannel(member, "-100999")).isFalse();
+    assertThat(TelegramWebhook.ofChannel(member, List.of("-100123"))).isTrue();
+    assertThat(TelegramWebhook.ofChannel(member, List.of("-100999"))).isFalse();
     member.put("chat_join_request", "odd");
-    assertThat(TelegramWebhook.ofChannel(member, "-100999")).as("a join request that is no object: the member's")
+    assertThat(TelegramWebhook.ofChannel(member, List.of("-100999"))).as("a join request that is no object: the member's")
         .isFalse();
-    assertThat(TelegramWebhook.ofChannel(member, "-100123")).isTrue();
+    assertThat(TelegramWebhook.ofChannel(member, List.of("-100123"))).isTrue();
     member.getJsonObject("chat_member").put("chat", new JsonObject().put("id", -100999));
     member.put("chat_join_request", new JsonObject().put("chat", new JsonObject().put("id", -100123)));
-    assertThat(TelegramWebhook.ofChannel(member, "-100123")).as("the join request's chat first").isTrue();
-    assertThat(TelegramWebhook.ofChannel(new JsonObject().put("chat_member", "odd"), "-100123")).isFalse();
-    assertThat(TelegramWebhook.ofChannel(message(72, "/start s"), "-100123")).isTrue();
+    assertThat(TelegramWebhook.ofChannel(member, List.of("-100123"))).as("the join request's chat first").isTrue();
+    assertThat(TelegramWebhook.ofChannel(new JsonObject().put("chat_member", "odd"), List.of("-100123"))).isFalse();
+    assertThat(TelegramWebhook.ofChannel(message(72, "/start s"), List.of("-100123"))).isTrue();
   }
 
   @Test

@@ -27,9 +27,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class FakeTelegram {
 
   public static final String TOKEN = "123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw";
+  /** A second bot's: a workspace may run several. */
+  public static final String TOKEN_2 = "987654321:BBxyzTcvCH1vGWJxfSeofSAs0K5PALDsbw";
 
-  /** One Bot API call as received. */
-  public record Call(String method, JsonObject body) {}
+  /** One Bot API call as received, with the token it came with. */
+  public record Call(String method, JsonObject body, String token) {}
 
   /** One update as the bot backend received it (its body, and that body parsed), with its secret header. */
   public record Passed(String raw, JsonObject update, String secretHeader) {}
@@ -92,12 +94,13 @@ public final class FakeTelegram {
 
   private void method(RoutingContext rc) {
     String method = rc.pathParam("method");
-    if (!rc.pathParam("bot").equals("bot" + TOKEN)) {
+    String token = rc.pathParam("bot").substring("bot".length());
+    if (!token.equals(TOKEN) && !token.equals(TOKEN_2)) {
       reply(rc, new JsonObject().put("ok", false).put("error_code", 401).put("description", "Unauthorized"));
       return;
     }
     JsonObject body = rc.body().asJsonObject();
-    calls.add(new Call(method, body));
+    calls.add(new Call(method, body, token));
     Queue<JsonObject> queued = errors.get(method);
     JsonObject error = queued == null ? null : queued.poll();
     if (error != null) {

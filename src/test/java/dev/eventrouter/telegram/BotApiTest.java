@@ -36,7 +36,8 @@ class BotApiTest {
   }
 
   private TelegramConfig bot(String apiBase, String token, String channel) {
-    return new TelegramConfig("tg-secret-0123456789abcdef", null, token, channel, 1, true, apiBase, null);
+    return new TelegramConfig(null, "tg-secret-0123456789abcdef", null, token, List.of(channel), 1, true, apiBase,
+        null);
   }
 
   private BotApi.Failure failure(io.vertx.core.Future<?> call) {
@@ -49,10 +50,10 @@ class BotApiTest {
   @DisplayName("createChatInviteLink: a join-request link of the channel, by numeric id or @username")
   void createsLinks() {
     TelegramConfig numeric = bot(telegram.baseUrl(), FakeTelegram.TOKEN, "-1001234567890");
-    assertThat(Await.result(api.createInviteLink(numeric, "n", EXPIRES)))
+    assertThat(Await.result(api.createInviteLink(numeric, numeric.channelId(), "n", EXPIRES)))
         .startsWith("https://t.me/+FakeLink");
-    assertThat(Await.result(api.createInviteLink(bot(telegram.baseUrl(), FakeTelegram.TOKEN, "@signals"), "n",
-        EXPIRES)))
+    assertThat(Await.result(api.createInviteLink(bot(telegram.baseUrl(), FakeTelegram.TOKEN, "@signals"), "@signals",
+        "n", EXPIRES)))
         .startsWith("https://t.me/+FakeLink");
     assertThat(telegram.calls("createChatInviteLink")).extracting(call -> call.body().getValue("chat_id"))
         .containsExactly(-1001234567890L, "@signals");
@@ -68,7 +69,7 @@ class BotApiTest {
   void refusals() {
     telegram.failNext("createChatInviteLink", 429, "Too Many Requests: retry after 7", 7);
     TelegramConfig bot = bot(telegram.baseUrl(), FakeTelegram.TOKEN, "-1");
-    BotApi.Failure limited = failure(api.createInviteLink(bot, "n", EXPIRES));
+    BotApi.Failure limited = failure(api.createInviteLink(bot, bot.channelId(), "n", EXPIRES));
     assertThat(limited.code()).isEqualTo(429);
     assertThat(limited.retryAfterSeconds()).isEqualTo(7);
     assertThat(limited.transientFailure()).isTrue();
@@ -81,7 +82,7 @@ class BotApiTest {
     assertThat(bad.transientFailure()).isFalse();
 
     BotApi.Failure wrongToken = failure(api.createInviteLink(bot(telegram.baseUrl(), "1:wrongwrongwrongwrongwrong",
-        "-1"), "n", EXPIRES));
+        "-1"), "-1", "n", EXPIRES));
     assertThat(wrongToken.code()).isEqualTo(401);
     assertThat(wrongToken.transientFailure()).isFalse();
   }
@@ -97,12 +98,13 @@ class BotApiTest {
       }
     }).listen(0, "127.0.0.1").await();
     String base = "http://127.0.0.1:" + proxy.actualPort();
-    BotApi.Failure gateway = failure(api.createInviteLink(bot(base, FakeTelegram.TOKEN, "-1"), "n", EXPIRES));
+    BotApi.Failure gateway = failure(api.createInviteLink(bot(base, FakeTelegram.TOKEN, "-1"), "-1", "n", EXPIRES));
     assertThat(gateway.code()).isEqualTo(502);
     assertThat(gateway.getMessage()).isEqualTo("createChatInviteLink: 502 HTTP 502");
     assertThat(gateway.transientFailure()).isTrue();
 
-    BotApi.Failure noLink = failure(api.createInviteLink(bot(base + "/ok", FakeTelegram.TOKEN, "-1"), "n", EXPIRES));
+    BotApi.Failure noLink = failure(api.createInviteLink(bot(base + "/ok", FakeTelegram.TOKEN, "-1"), "-1", "n",
+        EXPIRES));
     assertThat(noLink.code()).isZero();
     assertThat(noLink.getMessage()).isEqualTo("createChatInviteLink answered no invite_link");
 
