@@ -6,6 +6,10 @@
 #                           connection count and prints its hottest frames
 #   bench/run.sh --soak     scenario (a) until 20 million events are stored (BENCH_SOAK_EVENTS), printing the
 #                           insert rate of each million
+#   bench/run.sh --report   the funnel report instead: scenario (a)'s rate with and without the report's rollups
+#                           (alternating runs, the service restarted between), then the report's latency over a month
+#                           of rollups seeded as 10 million events leave them (bench/ReportLatency.java); with
+#                           --smoke, the same in small
 #   bench/run.sh --parts    also prices each part of the service's insert statement: PostgreSQL alone with partition
 #                           routing (the service's statement), without the (workspace_id, event_id) index, with the
 #                           last_sessions upsert and with an empty outbox insert (bench/PgCeiling.java variants)
@@ -19,20 +23,24 @@ mode=full
 profile=0
 soak=0
 parts=0
+report=0
 for arg in "$@"; do
   case "$arg" in
     --smoke) mode=smoke ;;
     --profile) profile=1 ;;
     --soak) soak=1 ;;
     --parts) parts=1 ;;
-    -h | --help) sed -n '2,13p' "$0"; exit 0 ;;
+    --report) report=1 ;;
+    -h | --help) sed -n '2,17p' "$0"; exit 0 ;;
     *) echo "bench: unknown option $arg (try --help)" >&2; exit 2 ;;
   esac
 done
 if [ "$mode" = smoke ]; then
   warmup=1; duration=3; forward_duration=3; drain=20; high=16; low=8
+  report_days=2; report_events=200000; report_requests=5; report_rounds=1
 else # (c) runs a minute: long enough to see whether its backlog grows
   warmup=10; duration=20; forward_duration=60; drain=120; high=256; low=64
+  report_days=30; report_events=10000000; report_requests=40; report_rounds=3
 fi
 
 jar=target/event-router.jar
@@ -67,32 +75,51 @@ key=bench-key-1-0123456789abcdef
 key2=bench-key-2-0123456789abcdef
 plain_ws=11111111-1111-4111-8111-111111111111
 forward_ws=22222222-2222-4222-8222-222222222222
+key3=bench-key-3-0123456789abcdef
+report_ws=33333333-3333-4333-8333-333333333333
 unlimited='{"per_second": 1000000, "burst": 1000000}'
-cat > "$work/config.json" << EOF
+hash1=$(printf '%s' "$key" | java -jar "$jar" hash-key)
+hash2=$(printf '%s' "$key2" | java -jar "$jar" hash-key)
+hash3=$(printf '%s' "$key3" | java -jar "$jar" hash-key)
+# write_config [REPORTS]: the service's config, with REPORTS as its "reports" section when given.
+write_config() {
+  local reports=""
+  [ -z "${1:-}" ] || reports="\"reports\": $1,"
+  cat > "$work/config.json" << EOF
 {
   "http": {"host": "127.0.0.1", "port": $port},
   "management": {"host": "127.0.0.1", "port": $management_port,
                  "http_server_metrics": ${BENCH_HTTP_SERVER_METRICS:-false}},
   "database": {"data_dir": "$work/postgres"${BENCH_DATABASE:+, $BENCH_DATABASE}},
+  $reports
   "workspaces": [
-    {"id": "$plain_ws", "name": "bench", "api_keys": ["$(printf '%s' "$key" | java -jar "$jar" hash-key)"],
-     "rate_limit": $unlimited},
-    {"id": "$forward_ws", "name": "bench-forward", "api_keys": ["$(printf '%s' "$key2" | java -jar "$jar" hash-key)"],
+    {"id": "$plain_ws", "name": "bench", "api_keys": ["$hash1"], "rate_limit": $unlimited},
+    {"id": "$forward_ws", "name": "bench-forward", "api_keys": ["$hash2"],
      "rate_limit": $unlimited,
      "integrations": [
        {"id": "meta", "type": "meta", "pixel_id": "1234567890", "access_token": "bench-token",
         "api_base": "http://127.0.0.1:$fake_port", "allow_private_network": true},
        {"id": "tiktok", "type": "tiktok", "pixel_code": "BENCH", "access_token": "bench-token",
         "api_base": "http://127.0.0.1:$fake_port", "page_url": "https://bench.example/",
-        "allow_private_network": true}]}
+        "allow_private_network": true}]},
+    {"id": "$report_ws", "name": "bench-report", "api_keys": ["$hash3"], "rate_limit": $unlimited}
   ]
 }
 EOF
+}
+start_service() {
+  java -Xmx512m -jar "$jar" --config "$work/config.json" >> "$work/service.log" 2>&1 &
+  service_pid=$!
+}
+stop_service() {
+  kill "$service_pid" 2> /dev/null && wait "$service_pid" 2> /dev/null || true
+  service_pid=
+}
+write_config
 
 java -Xmx512m -cp "$jar" bench/FakeNetworks.java "$fake_port" > "$work/fake.log" 2>&1 &
 fake_pid=$!
-java -Xmx512m -jar "$jar" --config "$work/config.json" > "$work/service.log" 2>&1 &
-service_pid=$!
+start_service
 
 wait_for() { # url seconds
   local deadline=$((SECONDS + $2))
@@ -330,9 +357,68 @@ print(f"\nslowest million: {worst:.0%} of the first ({'within' if worst >= 0.8 e
 EOF
 }
 
+# report_bench: scenario (a) at the higher connection count with the report's rollups kept every second (so their
+# cost falls inside the measured seconds; the defaults, 15 s behind a 60 s lag, would move it after them) and without
+# them (a round an hour: the one at start only), alternating, the service restarted between; then the report's
+# latency over a month.
+report_bench() {
+  local round variant
+  for round in $(seq "$report_rounds"); do
+    for variant in without with; do
+      stop_service
+      if [ "$variant" = with ]; then
+        write_config '{"rollup_every_ms": 1000, "rollup_lag_ms": 1000}'
+      else
+        write_config '{"rollup_every_ms": 3600000}'
+      fi
+      start_service
+      wait_for "http://127.0.0.1:$port/health" 90
+      run "a-$variant-rollups" "$plain_ws" "$key" 1 "$high" 0
+    done
+  done
+  java -Xmx256m -cp "$jar" bench/ReportLatency.java "$(pg_url)" "$port" "$report_ws" "$key3" "$report_days" \
+    "$report_events" "$report_requests" > "$work/report.txt" 2>&1 \
+    || { cat "$work/report.txt" >&2; BENCH_KEEP=1; exit 4; }
+  python3 - "$results" "$work/report.txt" "$mode" "$high" << 'EOF'
+import json, statistics, sys
+results, report, mode, conns = sys.argv[1:]
+rows = [json.loads(line) for line in open(results)]
+rates = {v: [r["per_second"] for r in rows if r["scenario"] == f"a-{v}-rollups"] for v in ("without", "with")}
+print(f"\n{mode} report run: scenario (a) at {conns} connections, alternating runs without and with the rollups "
+      f"(rollup_every_ms 1000, rollup_lag_ms 1000)\n")
+print("| run | events/s without rollups | events/s with rollups | with / without |")
+print("|---|---|---|---|")
+for i, (a, b) in enumerate(zip(rates["without"], rates["with"])):
+    print(f"| {i + 1} | {a:,.0f} | {b:,.0f} | {b / a:.1%} |")
+share = statistics.mean(rates["with"]) / statistics.mean(rates["without"])
+print(f"| mean | {statistics.mean(rates['without']):,.0f} | {statistics.mean(rates['with']):,.0f} | {share:.1%} |")
+lines = open(report).read().splitlines()
+fields = lambda line: dict(kv.split("=", 1) for kv in line.split()[1:])
+result = fields(next(l for l in lines if l.startswith("RESULT ")))
+print(f"\nthe report over {result['days']} days of rollups seeded as {int(result['events']):,} events leave them "
+      f"({int(result['rows']):,} rollup rows), one request at a time\n")
+print("| shape | p50 ms | p95 ms | max ms | requests |")
+print("|---|---|---|---|---|")
+for line in (l for l in lines if l.startswith("SHAPE ")):
+    f = fields(line)
+    print(f"| {f['name']} | {f['p50_ms']} | {f['p95_ms']} | {f['max_ms']} | {f['requests']} |")
+print(f"| **all** | {result['p50_ms']} | {result['p95_ms']} | {result['max_ms']} | {result['requests']} |")
+verdict = lambda ok: "met" if ok else "MISSED"
+p95 = float(result["p95_ms"])
+print("\ntargets:")
+print(f"  ingest with the rollups: {share:.1%} of without (target 95% at least): {verdict(share >= 0.95)}")
+print(f"  report p95: {p95:.0f} ms (target 300 ms at most{'' if mode == 'full' else ', over the full run only'}):"
+      f" {verdict(p95 <= 300)}")
+EOF
+}
+
 echo "bench: $mode$([ "$soak" = 1 ] && echo " soak") run on $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo), $(date -u +%F)" >&2
 if [ "$soak" = 1 ]; then
   soak
+  exit 0
+fi
+if [ "$report" = 1 ]; then
+  report_bench
   exit 0
 fi
 run ceiling-401 "$plain_ws" wrong-key 1 "$high" 0

@@ -72,6 +72,15 @@ public final class FunnelStore {
       + " AND c.session_id = %1$s.session_id";
 
   private static final String COLUMNS = String.join(", ", DIMENSIONS);
+  /** The counts and amounts of a rollup row, which add up across rows, hours and days. */
+  private static final List<String> SUMS = List.of("n", "users", "revenue", "unconverted", "pending", "approved",
+      "rejected", "chargeback");
+
+  /** An upsert's SET list adding the new sums to a table's row. */
+  private static String addUp(String table) {
+    return String.join(", ", SUMS.stream().map(sum -> sum + " = " + table + "." + sum + " + EXCLUDED." + sum)
+        .toList());
+  }
 
   /**
    * Adds the span's facts to the rollups. Each fact is a row of counts; a status change moves its conversion's
@@ -125,22 +134,33 @@ public final class FunnelStore {
           UNION ALL
           SELECT e.workspace_id, e.received_at, %3$s, '$unsubscribe', 1, 0, 0, 0, 0, 0, 0, 0
             FROM conversion_changes h JOIN events e ON e.event_id = h.event_id %6$s
-           WHERE h.changed_at >= $1 AND h.changed_at < $2 AND h.reason = 'left_channel')
-      INSERT INTO funnel_rollup (workspace_id, hour, %2$s, step, n, users, revenue, unconverted, pending, approved,
-                                 rejected, chargeback)
-      SELECT workspace_id, date_trunc('hour', at, 'UTC'), %2$s, step, sum(n), sum(users), sum(revenue),
-             sum(unconverted), sum(pending), sum(approved), sum(rejected), sum(chargeback)
-        FROM facts
-       GROUP BY workspace_id, date_trunc('hour', at, 'UTC'), %2$s, step
-      ON CONFLICT (workspace_id, hour, step, %2$s) DO UPDATE SET
-          n = funnel_rollup.n + EXCLUDED.n, users = funnel_rollup.users + EXCLUDED.users,
-          revenue = funnel_rollup.revenue + EXCLUDED.revenue,
-          unconverted = funnel_rollup.unconverted + EXCLUDED.unconverted,
-          pending = funnel_rollup.pending + EXCLUDED.pending, approved = funnel_rollup.approved + EXCLUDED.approved,
-          rejected = funnel_rollup.rejected + EXCLUDED.rejected,
-          chargeback = funnel_rollup.chargeback + EXCLUDED.chargeback""".formatted(EVENTS_IN_SPAN, COLUMNS,
-      dims("c.bot", "c.channel"), dims("coalesce(i.bot, c.bot)", "coalesce(i.channel, c.channel)"),
-      CLICK_OF.formatted("i"), CLICK_OF.formatted("e"));
+           WHERE h.changed_at >= $1 AND h.changed_at < $2 AND h.reason = 'left_channel'),
+      grouped AS (
+          SELECT workspace_id, date_trunc('hour', at, 'UTC') AS hour, %2$s, step, sum(n) AS n, sum(users) AS users,
+                 sum(revenue) AS revenue, sum(unconverted) AS unconverted, sum(pending) AS pending,
+                 sum(approved) AS approved, sum(rejected) AS rejected, sum(chargeback) AS chargeback
+            FROM facts
+           GROUP BY workspace_id, date_trunc('hour', at, 'UTC'), %2$s, step),
+      daily AS (
+          INSERT INTO funnel_rollup_day (workspace_id, day, %2$s, step, SUMS)
+          SELECT workspace_id, (hour AT TIME ZONE 'UTC')::date, %2$s, step, SUM_OF_SUMS
+            FROM grouped GROUP BY workspace_id, (hour AT TIME ZONE 'UTC')::date, %2$s, step
+          ON CONFLICT (workspace_id, day, step, %2$s) DO UPDATE SET ADD_UP_DAY),
+      total AS (
+          INSERT INTO funnel_rollup_total (workspace_id, hour, step, SUMS)
+          SELECT workspace_id, hour, step, SUM_OF_SUMS FROM grouped GROUP BY workspace_id, hour, step
+          ON CONFLICT (workspace_id, hour, step) DO UPDATE SET ADD_UP_TOTAL)
+      INSERT INTO funnel_rollup (workspace_id, hour, %2$s, step, SUMS)
+      SELECT workspace_id, hour, %2$s, step, SUMS FROM grouped
+      ON CONFLICT (workspace_id, hour, step, %2$s) DO UPDATE SET ADD_UP_HOUR"""
+      .formatted(EVENTS_IN_SPAN, COLUMNS, dims("c.bot", "c.channel"),
+          dims("coalesce(i.bot, c.bot)", "coalesce(i.channel, c.channel)"), CLICK_OF.formatted("i"),
+          CLICK_OF.formatted("e"))
+      .replace("SUM_OF_SUMS", String.join(", ", SUMS.stream().map(sum -> "sum(" + sum + ")").toList()))
+      .replace("SUMS", String.join(", ", SUMS))
+      .replace("ADD_UP_DAY", addUp("funnel_rollup_day"))
+      .replace("ADD_UP_TOTAL", addUp("funnel_rollup_total"))
+      .replace("ADD_UP_HOUR", addUp("funnel_rollup"));
 
   static final String IMPORT_RATES = """
       INSERT INTO fx_rates (currency, day, per_eur)
@@ -148,7 +168,12 @@ public final class FunnelStore {
       ON CONFLICT (currency, day) DO UPDATE SET per_eur = EXCLUDED.per_eur
        WHERE fx_rates.per_eur IS DISTINCT FROM EXCLUDED.per_eur""";
 
-  static final String PURGE = "DELETE FROM funnel_rollup WHERE hour < now() - make_interval(days => $1)";
+  static final String PURGE = """
+      WITH daily AS (
+          DELETE FROM funnel_rollup_day WHERE day < (now() - make_interval(days => $1)) AT TIME ZONE 'UTC'),
+      total AS (
+          DELETE FROM funnel_rollup_total WHERE hour < now() - make_interval(days => $1))
+      DELETE FROM funnel_rollup WHERE hour < now() - make_interval(days => $1)""";
 
   /** What one round did: the instant the rollups now reach, and whether the backlog goes on past it. */
   public record Round(OffsetDateTime upto, boolean behind) {}
@@ -229,7 +254,8 @@ public final class FunnelStore {
     }
     List<Object> params = new ArrayList<>(List.of(query.workspaceId(), query.from().atOffset(ZoneOffset.UTC),
         query.to().atOffset(ZoneOffset.UTC), query.zone().getId()));
-    StringBuilder where = new StringBuilder("workspace_id = $1 AND hour >= $2 AND hour < $3");
+    String source = source(query, groupBy, params);
+    StringBuilder where = new StringBuilder("$4::text IS NOT NULL"); // $4 (the zone) is always bound and used
     for (Map.Entry<String, List<String>> filter : query.filters().entrySet()) {
       params.add(filter.getValue().toArray(String[]::new));
       where.append(" AND ").append(expression(filter.getKey())).append(" = ANY($").append(params.size())
@@ -237,12 +263,9 @@ public final class FunnelStore {
     }
     params.add(limit);
     String selected = groups.isEmpty() ? "" : String.join(", ", groups) + ", ";
-    String sql = "SELECT " + selected + "step, sum(n) AS n, sum(users) AS users, sum(revenue) AS revenue,"
-        + " sum(unconverted) AS unconverted, sum(pending) AS pending, sum(approved) AS approved,"
-        + " sum(rejected) AS rejected, sum(chargeback) AS chargeback"
-        + " FROM funnel_rollup WHERE " + where
-        // $4 (the zone) is always bound: PostgreSQL must see every parameter used
-        + " AND $4::text IS NOT NULL"
+    String sql = "SELECT " + selected + "step, " + String.join(", ", SUMS.stream()
+            .map(sum -> "sum(" + sum + ") AS " + sum).toList())
+        + " FROM (" + source + ") r WHERE " + where
         + " GROUP BY " + selected + "step ORDER BY " + selected + "step LIMIT $" + params.size();
     return readPool.preparedQuery(sql).execute(Tuple.from(params)).map(rows -> {
       List<Sums> sums = new ArrayList<>();
@@ -257,6 +280,35 @@ public final class FunnelStore {
       }
       return sums;
     });
+  }
+
+  /**
+   * The rows a report adds up, from the coarsest layer that answers it: the hourly totals when it neither groups
+   * nor filters by any dimension but the day; the UTC days wholly inside its range (and the hours at its edges) when
+   * its days, if it groups by them, are UTC days; else the hours. Binds the day layer's bounds into {@code params}.
+   */
+  private static String source(FunnelQuery query, List<String> groupBy, List<Object> params) {
+    String columns = "hour, " + COLUMNS + ", step, " + String.join(", ", SUMS);
+    String hours = "SELECT " + columns + " FROM funnel_rollup WHERE workspace_id = $1";
+    boolean dayAlone = groupBy.stream().allMatch(FunnelQuery.DAY::equals) && query.filters().isEmpty();
+    if (dayAlone) {
+      return "SELECT hour, step, " + String.join(", ", SUMS) + " FROM funnel_rollup_total"
+          + " WHERE workspace_id = $1 AND hour >= $2 AND hour < $3";
+    }
+    LocalDate firstDay = LocalDate.ofInstant(query.from().minusNanos(1), ZoneOffset.UTC).plusDays(1);
+    LocalDate endDay = LocalDate.ofInstant(query.to(), ZoneOffset.UTC);
+    boolean utcDays = !groupBy.contains(FunnelQuery.DAY) || query.zone().normalized().equals(ZoneOffset.UTC);
+    if (!utcDays || !firstDay.isBefore(endDay)) {
+      return hours + " AND hour >= $2 AND hour < $3";
+    }
+    params.add(firstDay);
+    params.add(endDay);
+    int first = params.size() - 1;
+    int end = params.size();
+    return hours + " AND ((hour >= $2 AND hour < $" + first + "::date::timestamp AT TIME ZONE 'UTC')"
+        + " OR (hour >= $" + end + "::date::timestamp AT TIME ZONE 'UTC' AND hour < $3))"
+        + " UNION ALL SELECT day::timestamp AT TIME ZONE 'UTC', " + COLUMNS + ", step, " + String.join(", ", SUMS)
+        + " FROM funnel_rollup_day WHERE workspace_id = $1 AND day >= $" + first + " AND day < $" + end;
   }
 
   /** A dimension's expression over the rollups: its column, or the day of the hour in the report's zone ($4). */

@@ -1,0 +1,128 @@
+import io.vertx.core.Vertx;
+import io.vertx.pgclient.PgBuilder;
+import io.vertx.pgclient.PgConnectOptions;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.PoolOptions;
+import io.vertx.sqlclient.Tuple;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * The funnel report's latency over a month of a large workspace: seeds the report's hourly rollups with what
+ * {@code EVENTS} events over {@code DAYS} days leave there (every hour, each of 240 ads in 2 countries reaches every
+ * step: clicks, starts, join requests, joins, unsubscribes, REG, FTD, DEP), then asks the running service's
+ * {@code GET /api/v1/reports/funnel} over those days in five shapes and prints each shape's p50 / p95 / max and all
+ * requests' p95. The report reads the rollups only, never raw events, so the rollups are what such a month leaves.
+ *
+ * <p>Run from bench/run.sh: {@code java -cp target/event-router.jar bench/ReportLatency.java PG_URL PORT WORKSPACE
+ * KEY DAYS EVENTS REQUESTS}.
+ */
+public class ReportLatency {
+
+  private static final String[] STEPS = {"$click", "$start", "$join_request", "$join", "$unsubscribe", "REG", "FTD",
+      "DEP"};
+  /** Each step's count as a share of the events of an hour and ad (the conversions are REG, FTD, DEP, JoinRequest). */
+  private static final double[] PER_EVENT = {3.0, 1.2, 0.3, 0.5, 0.1, 0.4, 0.18, 0.12};
+  private static final int ADS = 240;
+  private static final int COUNTRIES = 2;
+
+  public static void main(String[] args) throws Exception {
+    String url = args[0];
+    int port = Integer.parseInt(args[1]);
+    UUID workspace = UUID.fromString(args[2]);
+    String key = args[3];
+    int days = Integer.parseInt(args[4]);
+    long events = Long.parseLong(args[5]);
+    int requests = Integer.parseInt(args[6]);
+    Vertx vertx = Vertx.vertx();
+    Pool pool = PgBuilder.pool().connectingTo(PgConnectOptions.fromUri(url)).with(new PoolOptions().setMaxSize(1))
+        .using(vertx).build();
+    try {
+      LocalDate to = LocalDate.now(ZoneOffset.UTC).minusDays(1);
+      LocalDate from = to.minusDays(days - 1);
+      long rows = seed(pool, workspace, from, days, events);
+      System.out.println("seeded " + rows + " rollup rows for " + events + " events over " + days + " days");
+      Map<String, String> shapes = new LinkedHashMap<>();
+      String range = "from=" + from + "&to=" + to;
+      shapes.put("by-day", range);
+      shapes.put("by-campaign", range + "&group_by=utm_campaign");
+      shapes.put("by-campaign-ad", range + "&group_by=campaign_id,ad_id");
+      shapes.put("by-day-berlin-filtered", range + "&group_by=day&tz=Europe/Berlin&filter=country:DE");
+      shapes.put("by-bot-channel", range + "&group_by=bot,channel");
+      HttpClient http = HttpClient.newHttpClient();
+      List<Double> all = new ArrayList<>();
+      for (Map.Entry<String, String> shape : shapes.entrySet()) {
+        List<Double> times = new ArrayList<>();
+        for (int i = 0; i < requests + 2; i++) {
+          HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+              + "/api/v1/reports/funnel?" + shape.getValue())).header("x-api-key", key).GET().build();
+          long started = System.nanoTime();
+          HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+          double ms = (System.nanoTime() - started) / 1e6;
+          if (response.statusCode() != 200) {
+            throw new IllegalStateException(shape.getKey() + ": HTTP " + response.statusCode() + " "
+                + response.body());
+          }
+          if (i >= 2) { // the first two warm the plan cache and the pages
+            times.add(ms);
+          }
+        }
+        all.addAll(times);
+        System.out.printf("SHAPE name=%s p50_ms=%.1f p95_ms=%.1f max_ms=%.1f requests=%d%n", shape.getKey(),
+            percentile(times, 0.5), percentile(times, 0.95), percentile(times, 1.0), times.size());
+      }
+      System.out.printf("RESULT rows=%d events=%d days=%d p50_ms=%.1f p95_ms=%.1f max_ms=%.1f requests=%d%n", rows,
+          events, days, percentile(all, 0.5), percentile(all, 0.95), percentile(all, 1.0), all.size());
+    } finally {
+      pool.close().await();
+      vertx.close().await();
+    }
+  }
+
+  /** The rollup rows of the month, written by PostgreSQL itself (generate_series), then analysed. */
+  private static long seed(Pool pool, UUID workspace, LocalDate from, int days, long events) {
+    double perCombo = (double) events / (days * 24L * ADS * COUNTRIES);
+    StringBuilder steps = new StringBuilder();
+    for (int i = 0; i < STEPS.length; i++) {
+      steps.append(i == 0 ? "" : ", ").append("('").append(STEPS[i]).append("', ").append(PER_EVENT[i]).append(")");
+    }
+    String sql = """
+        INSERT INTO funnel_rollup (workspace_id, hour, utm_source, utm_medium, utm_campaign, utm_content, utm_term,
+            campaign_id, adset_id, ad_id, placement, bot, channel, country, step, n, users, revenue, approved)
+        SELECT $1, $2::timestamptz + make_interval(hours => h),
+               CASE WHEN ad % 2 = 0 THEN 'fb' ELSE 'tt' END, 'cpc', 'campaign-' || (ad / 20), 'ad-' || ad, '',
+               (1000 + ad / 20)::text, (2000 + ad / 5)::text, (3000 + ad)::text,
+               (ARRAY['Facebook_Mobile_Feed', 'Instagram_Stories', 'Instagram_Reels', 'TikTok'])[1 + ad % 4],
+               (ARRAY['signals_bot', 'signals_backup_bot'])[1 + ad % 2],
+               (ARRAY['-1001234567890', '-1009876543210', '@signals_es'])[1 + ad % 3],
+               (ARRAY['DE', 'BR'])[1 + c], s.step,
+               greatest(1, round(s.share * $3 * (0.5 + ((h * 31 + ad * 7 + c) % 10) / 10.0)))::bigint,
+               greatest(1, round(s.share * $3 * 0.8))::bigint,
+               CASE s.step WHEN 'FTD' THEN round(s.share * $3 * 50, 2) WHEN 'DEP' THEN round(s.share * $3 * 30, 2)
+                           ELSE 0 END,
+               CASE WHEN s.step IN ('FTD', 'DEP') THEN greatest(1, round(s.share * $3))::bigint ELSE 0 END
+        FROM generate_series(0, $4 - 1) AS h, generate_series(0, $5 - 1) AS ad, generate_series(0, $6 - 1) AS c,
+             (VALUES STEPS) AS s(step, share)
+        ON CONFLICT DO NOTHING""".replace("STEPS", steps);
+    long rows = pool.preparedQuery(sql).execute(Tuple.of(workspace, from.atStartOfDay().atOffset(ZoneOffset.UTC),
+        perCombo, days * 24, ADS, COUNTRIES)).await().rowCount();
+    pool.query("ANALYZE funnel_rollup").execute().await();
+    return rows;
+  }
+
+  private static double percentile(List<Double> values, double p) {
+    List<Double> sorted = new ArrayList<>(values);
+    sorted.sort(Double::compare);
+    return sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(p * sorted.size()) - 1));
+  }
+}
