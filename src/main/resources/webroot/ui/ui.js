@@ -1,6 +1,7 @@
 // The event debugger: one workspace's events, live, with how each session was found and what each network was sent
-// and answered. Plain DOM: every value from the API is set as text (textContent), never parsed as HTML, and the
-// page's Content-Security-Policy allows only this script and its stylesheet.
+// and answered; and its funnel report as a table, a chart and a CSV file. Plain DOM: every value from the API is set
+// as text (textContent), never parsed as HTML, the chart is SVG drawn here, and the page's Content-Security-Policy
+// allows only this script and its stylesheet.
 'use strict';
 
 (() => {
@@ -30,6 +31,7 @@
     session: 0, // bumped at sign-out, so no answer asked for before it is shown after it
   };
   let pristineView = null; // the events view as served, before any workspace's data: what sign-out puts back
+  let pristineFunnel = null; // the funnel view as served, put back likewise
 
   // ---- elements -------------------------------------------------------------------------------------------------
 
@@ -79,13 +81,17 @@
     }
   }
 
-  async function api(method, path, key = sessionStorage.getItem(KEY_STORE)) {
-    const response = await fetch('/api/v1' + path, {
+  function request(method, path, accept, key = sessionStorage.getItem(KEY_STORE)) {
+    return fetch('/api/v1' + path, {
       method,
-      headers: { 'x-api-key': key || '', accept: 'application/json' },
+      headers: { 'x-api-key': key || '', accept },
       cache: 'no-store',
       credentials: 'omit',
     });
+  }
+
+  async function api(method, path, key = sessionStorage.getItem(KEY_STORE)) {
+    const response = await request(method, path, 'application/json', key);
     let body = null;
     try {
       body = await response.json();
@@ -148,7 +154,10 @@
       $('events-view').replaceWith(pristineView.cloneNode(true));
       wireView();
     }
+    forgetFunnel();
     show($('events-view'), false);
+    show($('funnel-view'), false);
+    show($('views'), false);
     show($('sign-out'), false);
     show($('sign-in-view'), true);
     $('sign-in-error').textContent = message || '';
@@ -158,7 +167,8 @@
 
   function start() {
     show($('sign-in-view'), false);
-    show($('events-view'), true);
+    show($('views'), true);
+    showView(location.hash === '#funnel' ? 'funnel' : 'events');
     show($('sign-out'), true);
     refreshStrip();
     reload();
@@ -550,6 +560,508 @@
     render();
   }
 
+  // ---- the views ------------------------------------------------------------------------------------------------
+
+  const VIEWS = ['events', 'funnel'];
+
+  /** Shows one view; the funnel is asked for the first time it is shown, not at sign-in. */
+  function showView(name) {
+    for (const view of VIEWS) {
+      const tab = $('tab-' + view);
+      tab.setAttribute('aria-selected', String(view === name));
+      tab.tabIndex = view === name ? 0 : -1;
+      show($(view + '-view'), view === name);
+    }
+    document.title = 'event-router · ' + name;
+    history.replaceState(null, '', name === 'funnel' ? '#funnel' : location.pathname + location.search);
+    if (name === 'funnel' && !funnel.asked) loadFunnel();
+  }
+
+  /** Tabs as the ARIA pattern has them: a click or an arrow key selects (https://www.w3.org/WAI/ARIA/apg/patterns/tabs/). */
+  function wireTabs() {
+    for (const view of VIEWS) {
+      const tab = $('tab-' + view);
+      tab.addEventListener('click', () => showView(view));
+      tab.addEventListener('keydown', (event) => {
+        const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
+        if (!step) return;
+        const next = VIEWS[(VIEWS.indexOf(view) + step + VIEWS.length) % VIEWS.length];
+        showView(next);
+        $('tab-' + next).focus();
+      });
+    }
+  }
+
+  // ---- the funnel -----------------------------------------------------------------------------------------------
+
+  /** What the report groups and filters by (ReportsApi.DIMENSIONS), as the pickers name them. */
+  const DIMENSIONS = {
+    utm_campaign: 'UTM campaign', utm_source: 'UTM source', utm_medium: 'UTM medium', utm_content: 'UTM content',
+    utm_term: 'UTM term', campaign_id: 'campaign id', adset_id: 'ad set id', ad_id: 'ad id', placement: 'placement',
+    bot: 'bot', channel: 'channel', country: 'country', day: 'day',
+  };
+  /** A row's own counts, in funnel order; revenue is all its events'. */
+  const FUNNEL_FIELDS = [['clicks', 'clicks'], ['starts', 'starts'], ['join_requests', 'join requests'],
+    ['joins', 'joins'], ['unsubscribes', 'unsubscribes'], ['remaining_subscribers', 'remaining subscribers'],
+    ['revenue', 'revenue']];
+  /** The Telegram steps the chart draws before the events. */
+  const CHART_STEPS = ['clicks', 'starts', 'join_requests', 'joins'];
+  const NO_EVENT = { count: 0, users: 0, revenue: '0.00' };
+  const SVG = 'http://www.w3.org/2000/svg';
+  const CHART = { label: 130, bar: 420, value: 130, row: 26, height: 18 };
+
+  const funnel = {
+    asked: false, // a report was asked for since sign-in
+    report: null, // the last answer shown
+    sort: null, // { key, direction } of the column the rows are sorted by; null: as answered
+    selected: null, // the group key of the row the chart shows; null: the totals
+    generation: 0, // bumped on every ask, so an answer to an older one is dropped
+    csvUrl: null, // the object URL of the last CSV, revoked when another replaces it or at sign-out
+    values: new Map(), // dimension -> values seen in reports, offered by the filters
+    filters: 0, // filter rows made, for their datalists' ids
+  };
+
+  function browserZone() {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  }
+
+  /** A time in a time zone (the browser's when the zone is not one Intl knows), as the parts Intl makes. */
+  function zoned(date, zone, options) {
+    let format;
+    try {
+      format = new Intl.DateTimeFormat('en-US', { timeZone: zone, ...options });
+    } catch (unknownZone) {
+      format = new Intl.DateTimeFormat('en-US', options);
+    }
+    const parts = format.formatToParts(date);
+    return (type) => parts.find((p) => p.type === type).value;
+  }
+
+  /** The day of a time in a time zone, as YYYY-MM-DD. */
+  function localDay(date, zone) {
+    const part = zoned(date, zone, { year: 'numeric', month: '2-digit', day: '2-digit' });
+    return part('year') + '-' + part('month') + '-' + part('day');
+  }
+
+  function today(zone) {
+    return localDay(new Date(), zone);
+  }
+
+  function addDays(day, days) {
+    const date = new Date(day + 'T00:00:00Z');
+    date.setUTCDate(date.getUTCDate() + days);
+    return date.toISOString().slice(0, 10);
+  }
+
+  /** The last so many days, today included, in the picked time zone. */
+  function lastDays(days) {
+    const form = $('funnel-form');
+    const to = today(form.elements.tz.value.trim());
+    form.elements.to.value = to;
+    form.elements.from.value = addDays(to, 1 - days);
+  }
+
+  function option(value, text) {
+    const node = el('option', null, text);
+    node.value = value;
+    return node;
+  }
+
+  function dimensionOptions(first) {
+    return [...(first ? [first] : []), ...Object.entries(DIMENSIONS).map(([value, text]) => option(value, text))];
+  }
+
+  /** A filter's row: a dimension, a value (from those seen, or typed), and a button that takes it away. */
+  function filterRow() {
+    const row = el('div', 'filter-row');
+    const id = 'funnel-values-' + ++funnel.filters;
+    const dimension = el('select');
+    dimension.name = 'filter-dimension';
+    dimension.append(...dimensionOptions(option('', 'no filter')));
+    const value = el('input');
+    value.name = 'filter-value';
+    value.spellcheck = false;
+    value.maxLength = 100;
+    value.autocomplete = 'off';
+    value.setAttribute('list', id);
+    const values = el('datalist');
+    values.id = id;
+    const offer = () => {
+      values.replaceChildren(...[...(funnel.values.get(dimension.value) || [])].sort().map((v) => option(v, null)));
+    };
+    // Again on focus: a report shown since the dimension was picked may have brought more values.
+    dimension.addEventListener('change', offer);
+    value.addEventListener('focus', offer);
+    const remove = el('button', 'link', 'Remove');
+    remove.type = 'button';
+    remove.setAttribute('aria-label', 'Remove this filter');
+    remove.addEventListener('click', () => {
+      row.remove();
+      if (!$('funnel-filter-list').children.length) $('funnel-filter-list').append(filterRow());
+    });
+    const dimensionLabel = el('label', null, 'Dimension ');
+    dimensionLabel.append(dimension);
+    const valueLabel = el('label', null, 'is ');
+    valueLabel.append(value);
+    row.append(dimensionLabel, valueLabel, values, remove);
+    return row;
+  }
+
+  /** The query the pickers make; format csv for the file. */
+  function funnelQuery(format) {
+    const form = $('funnel-form');
+    const query = new URLSearchParams();
+    query.set('from', form.elements.from.value);
+    query.set('to', form.elements.to.value);
+    query.set('tz', form.elements.tz.value.trim());
+    const groups = [form.elements.group1.value, form.elements.group2.value].filter((g) => g);
+    query.set('group_by', [...new Set(groups)].join(','));
+    for (const row of form.querySelectorAll('.filter-row')) {
+      const dimension = row.querySelector('select').value;
+      if (dimension) query.append('filter', dimension + ':' + row.querySelector('input').value.trim());
+    }
+    if (format) query.set('format', format);
+    return query;
+  }
+
+  async function loadFunnel() {
+    const form = $('funnel-form');
+    if (!form.reportValidity()) return;
+    funnel.asked = true;
+    const generation = ++funnel.generation;
+    const session = state.session;
+    show($('funnel-error'), false);
+    $('funnel-table').setAttribute('aria-busy', 'true');
+    let report;
+    try {
+      report = await api('GET', '/reports/funnel?' + funnelQuery());
+    } catch (error) {
+      if (session === state.session && generation === funnel.generation) {
+        $('funnel-table').removeAttribute('aria-busy');
+        failed(error, $('funnel-error'));
+      }
+      return;
+    }
+    if (session !== state.session || generation !== funnel.generation) return;
+    $('funnel-table').removeAttribute('aria-busy');
+    funnel.report = report;
+    funnel.selected = null;
+    for (const row of report.rows) {
+      for (const [dimension, value] of Object.entries(row.group)) {
+        if (!funnel.values.has(dimension)) funnel.values.set(dimension, new Set());
+        funnel.values.get(dimension).add(value);
+      }
+    }
+    renderFunnel();
+  }
+
+  /** The columns of a report: its groups, the row's counts, each event's count, users and revenue, the rates. */
+  function funnelColumns(report) {
+    const columns = report.group_by.map((d) => ({ key: 'group.' + d, label: DIMENSIONS[d] || d, kind: 'group',
+      get: (row) => row.group[d] }));
+    for (const [field, label] of FUNNEL_FIELDS) {
+      columns.push({ key: field, label: field === 'revenue' ? 'revenue, ' + report.currency : label,
+        kind: field === 'revenue' ? 'money' : 'count', get: (row) => row[field] });
+    }
+    for (const name of Object.keys(report.totals.events)) {
+      const of = (row) => row.events[name] || NO_EVENT;
+      columns.push({ key: 'events.' + name + '.count', band: name, label: 'count', kind: 'count',
+        get: (row) => of(row).count });
+      columns.push({ key: 'events.' + name + '.users', band: name, label: 'users', kind: 'count',
+        get: (row) => of(row).users });
+      columns.push({ key: 'events.' + name + '.revenue', band: name, label: 'revenue', kind: 'money',
+        get: (row) => of(row).revenue });
+    }
+    for (const rate of Object.keys(report.totals.rates)) {
+      columns.push({ key: 'rates.' + rate, band: 'step rates', label: rateLabel(rate), kind: 'rate',
+        get: (row) => (row.rates[rate] === undefined ? null : row.rates[rate]) });
+    }
+    return columns;
+  }
+
+  function stepLabel(step) {
+    return step === 'join_requests' ? 'join requests' : step;
+  }
+
+  function rateLabel(rate) {
+    return rate === 'unsubscribe_rate' ? 'unsubscribes per join' : rate.split('_to_').map(stepLabel).join(' → ');
+  }
+
+  function cellText(column, value) {
+    if (column.kind === 'group') return value === '' ? '(not known)' : value;
+    if (column.kind === 'rate') return value === null ? '–' : (100 * value).toFixed(1) + '%';
+    return String(value);
+  }
+
+  /** What a column sorts by: text for groups (numbers in them as numbers), numbers else, null for a rate of none. */
+  function sortValue(column, row) {
+    const value = column.get(row);
+    if (column.kind === 'group' || value === null) return value;
+    return Number(value);
+  }
+
+  function groupKey(row) {
+    return Object.values(row.group).join(' / ');
+  }
+
+  function sortedRows(columns) {
+    const rows = funnel.report.rows;
+    const column = funnel.sort && columns.find((c) => c.key === funnel.sort.key);
+    if (!column) return rows;
+    const sign = funnel.sort.direction === 'ascending' ? 1 : -1;
+    return rows.map((row, i) => ({ row, i, value: sortValue(column, row) })).sort((a, b) => {
+      if (a.value === null || b.value === null) {
+        // A rate of nothing is no rate: last either way.
+        return a.value === b.value ? a.i - b.i : a.value === null ? 1 : -1;
+      }
+      const d = typeof a.value === 'string' ? a.value.localeCompare(b.value, undefined, { numeric: true })
+        : a.value - b.value;
+      return d !== 0 ? sign * d : a.i - b.i;
+    }).map((entry) => entry.row);
+  }
+
+  /** The first click sorts text A to Z and numbers largest first; the next click on it reverses. */
+  function sortBy(column) {
+    const same = funnel.sort && funnel.sort.key === column.key;
+    const direction = same ? (funnel.sort.direction === 'ascending' ? 'descending' : 'ascending')
+      : column.kind === 'group' ? 'ascending' : 'descending';
+    funnel.sort = { key: column.key, direction };
+    renderFunnel();
+    const header = document.querySelector('#funnel-table th[data-col="' + CSS.escape(column.key) + '"] button');
+    if (header) header.focus();
+  }
+
+  /** A sortable header, as https://www.w3.org/WAI/ARIA/apg/patterns/table/examples/sortable-table/ has it. */
+  function sortHeader(column) {
+    const th = el('th', column.kind === 'group' ? 'text' : null);
+    th.scope = 'col';
+    th.dataset.col = column.key;
+    if (funnel.sort && funnel.sort.key === column.key) th.setAttribute('aria-sort', funnel.sort.direction);
+    const button = el('button', 'sort', column.label);
+    button.type = 'button';
+    button.addEventListener('click', () => sortBy(column));
+    th.append(button);
+    return th;
+  }
+
+  /** One header row, or two when columns are banded (an event's count, users and revenue under its name). */
+  function funnelHead(columns) {
+    const head = $('funnel-table').tHead;
+    const top = el('tr');
+    const bottom = el('tr');
+    // Runs of columns under one band (or none), each a column group, so a band's header names its columns.
+    const runs = [];
+    for (const column of columns) {
+      const last = runs[runs.length - 1];
+      if (last && last.band === (column.band || null)) last.columns.push(column);
+      else runs.push({ band: column.band || null, columns: [column] });
+    }
+    const banded = runs.some((run) => run.band);
+    for (const run of runs) {
+      if (!run.band) {
+        for (const column of run.columns) {
+          const th = sortHeader(column);
+          if (banded) th.rowSpan = 2;
+          top.append(th);
+        }
+        continue;
+      }
+      const band = el('th', 'band', run.band);
+      band.scope = 'colgroup';
+      band.colSpan = run.columns.length;
+      top.append(band);
+      bottom.append(...run.columns.map(sortHeader));
+    }
+    head.replaceChildren(top, ...(banded ? [bottom] : []));
+    const table = $('funnel-table');
+    table.querySelectorAll('colgroup').forEach((g) => g.remove());
+    table.prepend(...runs.map((run) => {
+      const group = el('colgroup');
+      group.span = run.columns.length;
+      return group;
+    }));
+  }
+
+  function funnelRow(row, columns, total) {
+    const tr = el('tr', !total && funnel.selected === groupKey(row) ? 'selected' : null);
+    if (!total) tr.dataset.group = groupKey(row);
+    let first = true;
+    for (const column of columns) {
+      let cell;
+      if (column.kind === 'group') {
+        cell = el('th', 'text' + (!total && column.get(row) === '' ? ' muted' : ''),
+          total ? (first ? 'Total' : '') : cellText(column, column.get(row)));
+        cell.scope = 'row';
+        first = false;
+      } else {
+        cell = el('td', null, cellText(column, column.get(row)));
+      }
+      cell.dataset.col = column.key;
+      tr.append(cell);
+    }
+    tr.tabIndex = 0;
+    const choose = () => {
+      funnel.selected = total || funnel.selected === groupKey(row) ? null : groupKey(row);
+      renderFunnel();
+    };
+    tr.addEventListener('click', choose);
+    tr.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' || event.key === ' ') {
+        event.preventDefault();
+        choose();
+      }
+    });
+    return tr;
+  }
+
+  function renderFunnel() {
+    const report = funnel.report;
+    const columns = funnelColumns(report);
+    const table = $('funnel-table');
+    table.setAttribute('aria-label', 'Funnel by ' + report.group_by.map((d) => DIMENSIONS[d] || d).join(' and '));
+    funnelHead(columns);
+    table.tBodies[0].replaceChildren(...sortedRows(columns).map((row) => funnelRow(row, columns, false)));
+    table.tFoot.replaceChildren(funnelRow(report.totals, columns, true));
+    show($('funnel-empty'), !report.rows.length);
+    $('funnel-meta').textContent = report.from + ' to ' + report.to + ', ' + report.tz + ' · revenue in '
+      + report.currency + ' · counted up to ' + rolledUpTo(report.rolled_up_to, report.tz);
+    $('funnel-truncated').textContent = report.truncated ? 'Only the first ' + report.rows.length + ' groups are '
+      + 'shown (the totals count all): filter to see the rest.' : '';
+    show($('funnel-truncated'), report.truncated);
+    const selected = funnel.selected === null ? null : report.rows.find((r) => groupKey(r) === funnel.selected);
+    $('funnel-chart-of').textContent = selected ? 'of ' + (groupKey(selected) || '(not known)') : 'of the totals';
+    $('funnel-chart').replaceChildren(chart(report, selected || report.totals));
+  }
+
+  /** How far the rollups reach, as HH:MM in the report's time zone, with the day when it is not today. */
+  function rolledUpTo(iso, zone) {
+    const at = new Date(iso);
+    const part = zoned(at, zone, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    const time = part('hour') + ':' + part('minute');
+    const day = localDay(at, zone);
+    return day === today(zone) ? time : day + ' ' + time;
+  }
+
+  function svg(tag, attributes, text) {
+    const node = document.createElementNS(SVG, tag);
+    for (const [name, value] of Object.entries(attributes || {})) node.setAttribute(name, String(value));
+    if (text !== undefined) node.textContent = String(text);
+    return node;
+  }
+
+  /**
+   * The steps of one row as horizontal bars: clicks, starts, join requests, joins, then each event, leaving out
+   * those the whole report has none of (as its rates do), each with its count and its share of the step before.
+   */
+  function chart(report, row) {
+    const steps = CHART_STEPS.filter((s) => report.totals[s] > 0).map((s) => ({ key: s, label: stepLabel(s),
+      count: row[s], event: false }));
+    for (const [name, totals] of Object.entries(report.totals.events)) {
+      if (totals.count > 0) {
+        steps.push({ key: name, label: name, count: (row.events[name] || NO_EVENT).count, event: true });
+      }
+    }
+    if (!steps.length) return el('p', 'muted', 'No steps to draw: nothing in this range.');
+    const most = Math.max(1, ...steps.map((s) => s.count));
+    const width = CHART.label + CHART.bar + CHART.value;
+    const height = steps.length * CHART.row + 4;
+    const picture = svg('svg', { viewBox: '0 0 ' + width + ' ' + height, width, height, role: 'img',
+      'aria-label': 'Steps: ' + steps.map((s) => s.label + ' ' + s.count).join(', ') });
+    steps.forEach((step, i) => {
+      const y = 2 + i * CHART.row;
+      const middle = y + CHART.height / 2;
+      const length = step.count > 0 ? Math.max(2, (CHART.bar * step.count) / most) : 0;
+      const share = i > 0 && steps[i - 1].count > 0 ? percent(step.count, steps[i - 1].count) : null;
+      const group = svg('g', { class: 'step', 'data-step': step.key });
+      group.append(
+        svg('title', null, step.label + ': ' + step.count + (share ? ', ' + share + ' of ' + steps[i - 1].label : '')),
+        svg('text', { class: 'step-label', x: CHART.label - 8, y: middle, 'text-anchor': 'end',
+          'dominant-baseline': 'central' }, step.label),
+        svg('rect', { class: 'step-bar' + (step.event ? ' event' : ''), x: CHART.label, y, width: length,
+          height: CHART.height, rx: 3 }),
+        svg('text', { class: 'step-value', x: CHART.label + length + 6, y: middle, 'dominant-baseline': 'central' },
+          step.count + (share ? ' (' + share + ')' : '')));
+      picture.append(group);
+    });
+    return picture;
+  }
+
+  /** The pickers' report as CSV, offered as a file named by its days. */
+  async function downloadFunnel() {
+    const form = $('funnel-form');
+    if (!form.reportValidity()) return;
+    const query = funnelQuery('csv');
+    const button = $('funnel-csv');
+    const session = state.session;
+    button.disabled = true;
+    show($('funnel-error'), false);
+    try {
+      const response = await request('GET', '/reports/funnel?' + query, 'text/csv');
+      if (!response.ok) {
+        let body = null;
+        try {
+          body = await response.json();
+        } catch (unreadable) {
+          // reported by status
+        }
+        throw new ApiError(response.status, body);
+      }
+      const file = await response.blob();
+      if (session !== state.session) return;
+      if (funnel.csvUrl) URL.revokeObjectURL(funnel.csvUrl);
+      funnel.csvUrl = URL.createObjectURL(file);
+      const link = $('funnel-csv-link');
+      link.href = funnel.csvUrl;
+      link.download = 'funnel-' + query.get('from') + '-' + query.get('to') + '.csv';
+      link.textContent = link.download;
+      show(link, true);
+      link.click();
+    } catch (error) {
+      if (session === state.session) failed(error, $('funnel-error'));
+    } finally {
+      button.disabled = false;
+    }
+  }
+
+  /** At sign-out: nothing of the workspace's reports stays, the file included. */
+  function forgetFunnel() {
+    if (funnel.csvUrl) URL.revokeObjectURL(funnel.csvUrl);
+    Object.assign(funnel, { asked: false, report: null, sort: null, selected: null, csvUrl: null, values: new Map() });
+    funnel.generation++;
+    if (pristineFunnel) {
+      $('funnel-view').replaceWith(pristineFunnel.cloneNode(true));
+      wireFunnel();
+    }
+  }
+
+  /** The funnel view's controls, with their defaults: the last 7 days in the browser's time zone, by campaign. */
+  function wireFunnel() {
+    const form = $('funnel-form');
+    const zones = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+    $('funnel-zones').replaceChildren(...['UTC', ...zones.filter((z) => z !== 'UTC')].map((z) => option(z, null)));
+    form.elements.tz.value = browserZone();
+    lastDays(7);
+    form.elements.group1.replaceChildren(...dimensionOptions());
+    form.elements.group2.replaceChildren(...dimensionOptions(option('', 'nothing')));
+    $('funnel-filter-list').replaceChildren(filterRow());
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      loadFunnel();
+    });
+    for (const preset of form.querySelectorAll('[data-days]')) {
+      preset.addEventListener('click', () => {
+        lastDays(Number(preset.dataset.days));
+        loadFunnel();
+      });
+    }
+    $('funnel-add-filter').addEventListener('click', () => {
+      const row = filterRow();
+      $('funnel-filter-list').append(row);
+      row.querySelector('select').focus();
+    });
+    $('funnel-csv').addEventListener('click', downloadFunnel);
+  }
+
   // ---- wiring ---------------------------------------------------------------------------------------------------
 
   /** The events view's own controls; wired again whenever sign-out puts back a fresh copy of the view. */
@@ -570,9 +1082,12 @@
 
   document.addEventListener('DOMContentLoaded', () => {
     pristineView = $('events-view').cloneNode(true);
+    pristineFunnel = $('funnel-view').cloneNode(true);
     $('sign-in').addEventListener('submit', signIn);
     $('sign-out').addEventListener('click', () => signOut());
+    wireTabs();
     wireView();
+    wireFunnel();
     if (sessionStorage.getItem(KEY_STORE)) {
       start();
     } else {

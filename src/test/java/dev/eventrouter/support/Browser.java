@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -34,6 +35,14 @@ public final class Browser {
 
   /** A new headless browser; skips the test when this machine has none (CI installs one). */
   public static ChromeDriver start() {
+    return start(null);
+  }
+
+  /**
+   * A new headless browser that saves the files a page downloads in {@code downloads}, without asking (Chromium's
+   * preferences, https://chromium.googlesource.com/chromium/src/+/main/chrome/common/pref_names.h).
+   */
+  public static ChromeDriver start(Path downloads) {
     Assumptions.assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
         "no browser here: the page tests need Debian's chromium and chromium-driver (" + CHROMIUM + ", "
             + CHROMEDRIVER + "); .ci/run installs them, or run apt-get install chromium chromium-driver");
@@ -43,7 +52,12 @@ public final class Browser {
     options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
         "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
         "--window-size=1440,1000");
-    options.setExperimentalOption("prefs", Map.of("credentials_enable_service", false));
+    Map<String, Object> prefs = new HashMap<>(Map.of("credentials_enable_service", false));
+    if (downloads != null) {
+      prefs.put("download.default_directory", downloads.toAbsolutePath().toString());
+      prefs.put("download.prompt_for_download", false);
+    }
+    options.setExperimentalOption("prefs", prefs);
     ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
         .usingAnyFreePort().build();
     return new ChromeDriver(service, options);
