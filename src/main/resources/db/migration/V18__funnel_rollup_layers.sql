@@ -1,7 +1,7 @@
 -- Two coarser layers of the funnel report's rollups, kept in the same statement as the hourly rows, so a report over
--- a month reads a few thousand rows, not millions: a UTC day's sums of the same dimensions (for every report but one
--- grouped by day in a zone other than UTC, whose days do not start at UTC midnight), and an hour's sums of no
--- dimension (for a report grouped by day alone, in any zone, with no filter).
+-- a month reads a few thousand rows, not millions: a day's sums of the same dimensions, each day a whole day of the
+-- workspace's report_timezone (for every report but one grouped by day in another zone, whose days start at other
+-- hours), and an hour's sums of no dimension (for a report grouped by day alone, in any zone, with no filter).
 CREATE TABLE funnel_rollup_day (
     workspace_id uuid    NOT NULL,
     day          date    NOT NULL,
@@ -45,7 +45,16 @@ CREATE TABLE funnel_rollup_total (
     PRIMARY KEY (workspace_id, hour, step)
 );
 
--- What is rolled up already (a database that ran V16's rounds) goes into both.
+-- The zone each workspace's day rows are in. A workspace whose report_timezone changes has its day rows made again
+-- from the hours, by the next round; until then reports read its hours.
+CREATE TABLE funnel_day_zone (
+    workspace_id uuid PRIMARY KEY,
+    zone         text NOT NULL
+);
+
+-- What is rolled up already (a database that ran V16's rounds) goes into both, in UTC days.
+INSERT INTO funnel_day_zone SELECT DISTINCT workspace_id, 'Z' FROM funnel_rollup;
+
 INSERT INTO funnel_rollup_day
 SELECT workspace_id, (hour AT TIME ZONE 'UTC')::date, utm_source, utm_medium, utm_campaign, utm_content, utm_term,
        campaign_id, adset_id, ad_id, placement, bot, channel, country, step, sum(n), sum(users), sum(revenue),

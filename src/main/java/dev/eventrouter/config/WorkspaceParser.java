@@ -4,6 +4,9 @@ import dev.eventrouter.common.CurrencyCode;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
+import java.time.DateTimeException;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -26,7 +29,8 @@ final class WorkspaceParser {
   static final Pattern EVENT_NAME = Pattern.compile("[A-Za-z0-9_ -]{1,50}");
   private static final Set<String> WORKSPACE_KEYS = Set.of("id", "name", "api_keys", "publishable_keys",
       "rate_limit", "bot_name", "attribution_window_days", "integrations", "event_map", "telegram",
-      "postback_sources", "unsubscribe_window_days", "report_currency", "currency_aliases", "funnel_events");
+      "postback_sources", "unsubscribe_window_days", "report_currency", "currency_aliases", "funnel_events",
+      "report_timezone");
   /** A sender's unit that is not an ISO code: USDT, USDC, a casino's own. */
   private static final Pattern CURRENCY_UNIT = Pattern.compile("[A-Za-z0-9]{2,10}");
   private static final Set<String> TELEGRAM_KEYS = Set.of("bot_name", "webhook_secret", "start_event", "bot_token",
@@ -118,8 +122,15 @@ final class WorkspaceParser {
     }
     Set<String> funnel = r.strings(json, "funnel_events", path + ".funnel_events", EVENT_NAME,
         "an event name of 1 to 50 letters, digits, spaces, _ or -");
+    String zoneName = r.string(json, "report_timezone", path + ".report_timezone", "UTC");
+    ZoneId zone = ZoneOffset.UTC;
+    try {
+      zone = ZoneId.of(zoneName).normalized();
+    } catch (DateTimeException e) {
+      r.problem(path + ".report_timezone: must be an IANA time zone such as Europe/Berlin, or UTC");
+    }
     return new ReportConfig(currency == null ? ReportConfig.DEFAULT.currency() : currency, Map.copyOf(aliases),
-        funnel == null ? ReportConfig.DEFAULT.funnelEvents() : List.copyOf(funnel));
+        funnel == null ? ReportConfig.DEFAULT.funnelEvents() : List.copyOf(funnel), zone);
   }
 
   /**

@@ -14,10 +14,12 @@ import java.util.UUID;
 /**
  * A funnel report asked for: a workspace's hours from {@code from} (inclusive) to {@code to} (exclusive), grouped
  * by up to two dimensions, each filter a dimension and the values it may have ('' = not known); with the
- * workspace's report currency and funnel events, which the rows are read with.
+ * workspace's report currency and funnel events, which the rows are read with, and its report zone
+ * ({@code dayZone}), whose days the rollups keep whole.
  */
 public record FunnelQuery(UUID workspaceId, Instant from, Instant to, ZoneId zone, List<String> groupBy,
-                          Map<String, List<String>> filters, String currency, List<String> funnelEvents) {
+                          Map<String, List<String>> filters, String currency, List<String> funnelEvents,
+                          ZoneId dayZone) {
 
   /** The dimensions the rollups keep, each a column of theirs. */
   public static final List<String> DIMENSIONS = List.of("utm_source", "utm_medium", "utm_campaign", "utm_content",
@@ -31,7 +33,8 @@ public record FunnelQuery(UUID workspaceId, Instant from, Instant to, ZoneId zon
     filters.forEach((dimension, values) -> filterJson.put(dimension, new JsonArray(values)));
     return new JsonObject().put("workspace_id", workspaceId.toString()).put("from", from.toString())
         .put("to", to.toString()).put("tz", zone.getId()).put("group_by", new JsonArray(groupBy))
-        .put("filters", filterJson).put("currency", currency).put("funnel_events", new JsonArray(funnelEvents));
+        .put("filters", filterJson).put("currency", currency).put("funnel_events", new JsonArray(funnelEvents))
+        .put("day_zone", dayZone.getId());
   }
 
   public static FunnelQuery fromJson(JsonObject json) {
@@ -48,6 +51,7 @@ public record FunnelQuery(UUID workspaceId, Instant from, Instant to, ZoneId zon
     json.getJsonArray("funnel_events").forEach(e -> funnelEvents.add((String) e));
     return new FunnelQuery(UUID.fromString(json.getString("workspace_id")), Instant.parse(json.getString("from")),
         Instant.parse(json.getString("to")), ZoneId.of(json.getString("tz")), List.copyOf(groupBy),
-        Map.copyOf(filters), json.getString("currency"), List.copyOf(funnelEvents));
+        Map.copyOf(filters), json.getString("currency"), List.copyOf(funnelEvents),
+        ZoneId.of(json.getString("day_zone")));
   }
 }

@@ -75,7 +75,7 @@ final class ReportsApi {
     Set<String> known = Set.of("from", "to", "tz", "group_by", "filter", "format");
     params.names().stream().filter(name -> !known.contains(name)).sorted()
         .forEach(name -> errors.add(new FieldError(name, "is not a parameter of this report")));
-    ZoneId zone = zone(params.get("tz"), errors);
+    ZoneId zone = zone(params.get("tz"), workspace.report().zone(), errors);
     LocalDate today = LocalDate.ofInstant(now, zone);
     LocalDate to = day(params.get("to"), "to", today, errors);
     LocalDate from = day(params.get("from"), "from", to.minusDays(6), errors);
@@ -95,12 +95,13 @@ final class ReportsApi {
     }
     return new FunnelQuery(workspace.id(), from.atStartOfDay(zone).toInstant(),
         to.plusDays(1).atStartOfDay(zone).toInstant(), zone, groupBy, filters, workspace.report().currency(),
-        workspace.report().funnelEvents());
+        workspace.report().funnelEvents(), workspace.report().zone());
   }
 
-  private static ZoneId zone(String text, List<FieldError> errors) {
+  /** The zone named, else the workspace's report zone. */
+  private static ZoneId zone(String text, ZoneId fallback, List<FieldError> errors) {
     if (text == null) {
-      return ZoneOffset.UTC;
+      return fallback;
     }
     try {
       return ZoneId.of(text);

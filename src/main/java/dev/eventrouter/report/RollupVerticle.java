@@ -62,10 +62,12 @@ public final class RollupVerticle extends VerticleBase {
    */
   private void round() {
     Map<UUID, String> currencies = new HashMap<>();
+    Map<UUID, String> zones = new HashMap<>();
     for (WorkspaceConfig workspace : live.current().workspaces()) {
       currencies.put(workspace.id(), workspace.report().currency());
+      zones.put(workspace.id(), workspace.report().zone().getId());
     }
-    store.rollUp(reports().rollupLagMs(), currencies).onComplete(done -> {
+    store.rollUp(reports().rollupLagMs(), currencies, zones).onComplete(done -> {
       if (done.failed()) {
         LOG.warn("funnel rollup round failed, tried again: {}", LogSafe.describe(done.cause()));
       }

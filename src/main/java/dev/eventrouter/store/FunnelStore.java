@@ -8,10 +8,13 @@ import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 
 import java.math.BigDecimal;
+import java.time.Instant;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -143,8 +146,9 @@ public final class FunnelStore {
            GROUP BY workspace_id, date_trunc('hour', at, 'UTC'), %2$s, step),
       daily AS (
           INSERT INTO funnel_rollup_day (workspace_id, day, %2$s, step, SUMS)
-          SELECT workspace_id, (hour AT TIME ZONE 'UTC')::date, %2$s, step, SUM_OF_SUMS
-            FROM grouped GROUP BY workspace_id, (hour AT TIME ZONE 'UTC')::date, %2$s, step
+          SELECT g.workspace_id, (g.hour AT TIME ZONE z.zone)::date, %2$s, step, SUM_OF_SUMS
+            FROM grouped g JOIN funnel_day_zone z ON z.workspace_id = g.workspace_id
+           GROUP BY g.workspace_id, (g.hour AT TIME ZONE z.zone)::date, %2$s, step
           ON CONFLICT (workspace_id, day, step, %2$s) DO UPDATE SET ADD_UP_DAY),
       total AS (
           INSERT INTO funnel_rollup_total (workspace_id, hour, step, SUMS)
@@ -161,6 +165,29 @@ public final class FunnelStore {
       .replace("ADD_UP_DAY", addUp("funnel_rollup_day"))
       .replace("ADD_UP_TOTAL", addUp("funnel_rollup_total"))
       .replace("ADD_UP_HOUR", addUp("funnel_rollup"));
+
+  /** The configured workspaces whose day rows are in another zone than their report_timezone now (or in none). */
+  private static final String STALE_ZONES = """
+      SELECT c.workspace_id, c.zone FROM unnest($1::uuid[], $2::text[]) AS c(workspace_id, zone)
+        LEFT JOIN funnel_day_zone d ON d.workspace_id = c.workspace_id
+       WHERE d.zone IS DISTINCT FROM c.zone""";
+
+  /** A workspace's day rows made again, in the local days of its zone, from its hours. */
+  static final String REZONE = """
+      WITH gone AS (DELETE FROM funnel_rollup_day WHERE workspace_id = $1 RETURNING 1),
+      zoned AS (
+          INSERT INTO funnel_day_zone (workspace_id, zone) VALUES ($1, $2)
+          ON CONFLICT (workspace_id) DO UPDATE SET zone = EXCLUDED.zone)
+      SELECT count(*) FROM gone""";
+
+  static final String REZONE_FILL = """
+      INSERT INTO funnel_rollup_day (workspace_id, day, %1$s, step, SUMS)
+      SELECT workspace_id, (hour AT TIME ZONE $2)::date, %1$s, step, SUM_OF_SUMS FROM funnel_rollup
+       WHERE workspace_id = $1
+       GROUP BY workspace_id, (hour AT TIME ZONE $2)::date, %1$s, step"""
+      .formatted(COLUMNS)
+      .replace("SUM_OF_SUMS", String.join(", ", SUMS.stream().map(sum -> "sum(" + sum + ")").toList()))
+      .replace("SUMS", String.join(", ", SUMS));
 
   static final String IMPORT_RATES = """
       INSERT INTO fx_rates (currency, day, per_eur)
@@ -195,8 +222,9 @@ public final class FunnelStore {
    * it), or nothing when another node holds the round. Empty when there was nothing to take.
    *
    * @param reportCurrencies each configured workspace's report currency
+   * @param reportZones      each configured workspace's report zone (an id java.time and PostgreSQL both read)
    */
-  public Future<Round> rollUp(long lagMs, Map<UUID, String> reportCurrencies) {
+  public Future<Round> rollUp(long lagMs, Map<UUID, String> reportCurrencies, Map<UUID, String> reportZones) {
     UUID[] workspaces = reportCurrencies.keySet().toArray(UUID[]::new);
     String[] currencies = new String[workspaces.length];
     for (int i = 0; i < workspaces.length; i++) {
@@ -213,12 +241,28 @@ public final class FunnelStore {
         return Future.succeededFuture(new Round(from, false));
       }
       Tuple span = Tuple.of(from, to, workspaces, currencies);
-      return run(conn, VALUES_OF_EVENTS, span)
+      return rezone(conn, reportZones)
+          .compose(v -> run(conn, VALUES_OF_EVENTS, span))
           .compose(v -> run(conn, VALUES_OF_CHANGES, span))
           .compose(v -> conn.preparedQuery(ROLL_UP).execute(Tuple.of(from, to)))
           .compose(v -> conn.preparedQuery(ADVANCE).execute(Tuple.of(to)))
           .map(v -> new Round(to, !to.isBefore(from.plusHours(1))));
     }));
+  }
+
+  /** Makes the day rows again of each workspace whose report zone is new (its first round, or a changed config). */
+  private static Future<Void> rezone(SqlConnection conn, Map<UUID, String> zones) {
+    UUID[] workspaces = zones.keySet().toArray(UUID[]::new);
+    String[] names = Arrays.stream(workspaces).map(zones::get).toArray(String[]::new);
+    // Cast: a String[] would be spread as varargs.
+    return conn.preparedQuery(STALE_ZONES).execute(Tuple.of(workspaces, (Object) names)).compose(stale -> {
+      Future<Void> done = Future.succeededFuture();
+      for (Row row : stale) {
+        Tuple workspace = Tuple.of(row.getUUID("workspace_id"), row.getString("zone"));
+        done = done.compose(v -> run(conn, REZONE, workspace)).compose(v -> run(conn, REZONE_FILL, workspace));
+      }
+      return done;
+    });
   }
 
   private static Future<Void> run(SqlConnection conn, String sql, Tuple params) {
@@ -283,32 +327,54 @@ public final class FunnelStore {
   }
 
   /**
-   * The rows a report adds up, from the coarsest layer that answers it: the hourly totals when it neither groups
-   * nor filters by any dimension but the day; the UTC days wholly inside its range (and the hours at its edges) when
-   * its days, if it groups by them, are UTC days; else the hours. Binds the day layer's bounds into {@code params}.
+   * The rows a report adds up, from the coarsest layer that answers it: the hourly totals when it neither groups nor
+   * filters by any dimension but the day; else the days of the workspace's report zone wholly inside its range (and
+   * the hours at its edges), unless it groups by the days of another zone; else the hours. Day rows are read only
+   * while they are in that zone (a changed report_timezone has them made again by the next round): until then, the
+   * hours of those days. Binds the day layer's bounds into {@code params}.
    */
   private static String source(FunnelQuery query, List<String> groupBy, List<Object> params) {
-    String columns = "hour, " + COLUMNS + ", step, " + String.join(", ", SUMS);
-    String hours = "SELECT " + columns + " FROM funnel_rollup WHERE workspace_id = $1";
-    boolean dayAlone = groupBy.stream().allMatch(FunnelQuery.DAY::equals) && query.filters().isEmpty();
-    if (dayAlone) {
-      return "SELECT hour, step, " + String.join(", ", SUMS) + " FROM funnel_rollup_total"
+    String sums = String.join(", ", SUMS);
+    if (groupBy.stream().allMatch(FunnelQuery.DAY::equals) && query.filters().isEmpty()) {
+      return "SELECT hour, step, " + sums + " FROM funnel_rollup_total"
           + " WHERE workspace_id = $1 AND hour >= $2 AND hour < $3";
     }
-    LocalDate firstDay = LocalDate.ofInstant(query.from().minusNanos(1), ZoneOffset.UTC).plusDays(1);
-    LocalDate endDay = LocalDate.ofInstant(query.to(), ZoneOffset.UTC);
-    boolean utcDays = !groupBy.contains(FunnelQuery.DAY) || query.zone().normalized().equals(ZoneOffset.UTC);
-    if (!utcDays || !firstDay.isBefore(endDay)) {
-      return hours + " AND hour >= $2 AND hour < $3";
+    String hours = "SELECT hour, " + COLUMNS + ", step, " + sums + " FROM funnel_rollup WHERE workspace_id = $1 AND ";
+    ZoneId dayZone = query.dayZone();
+    LocalDate firstDay = LocalDate.ofInstant(query.from(), dayZone);
+    if (firstDay.atStartOfDay(dayZone).toInstant().isBefore(query.from())) {
+      firstDay = firstDay.plusDays(1);
     }
-    params.add(firstDay);
-    params.add(endDay);
-    int first = params.size() - 1;
-    int end = params.size();
-    return hours + " AND ((hour >= $2 AND hour < $" + first + "::date::timestamp AT TIME ZONE 'UTC')"
-        + " OR (hour >= $" + end + "::date::timestamp AT TIME ZONE 'UTC' AND hour < $3))"
-        + " UNION ALL SELECT day::timestamp AT TIME ZONE 'UTC', " + COLUMNS + ", step, " + String.join(", ", SUMS)
-        + " FROM funnel_rollup_day WHERE workspace_id = $1 AND day >= $" + first + " AND day < $" + end;
+    LocalDate endDay = LocalDate.ofInstant(query.to(), dayZone);
+    boolean sameDays = !groupBy.contains(FunnelQuery.DAY) || query.zone().normalized().equals(dayZone.normalized());
+    if (!sameDays || !firstDay.isBefore(endDay)) {
+      return hours + "hour >= $2 AND hour < $3";
+    }
+    // Each part its own range, so each is an index range (an OR of two ranges would be read as a scan).
+    List<String> parts = new ArrayList<>();
+    Instant daysStart = firstDay.atStartOfDay(dayZone).toInstant();
+    Instant daysEnd = endDay.atStartOfDay(dayZone).toInstant();
+    String start = bind(params, daysStart.atOffset(ZoneOffset.UTC));
+    String end = bind(params, daysEnd.atOffset(ZoneOffset.UTC));
+    if (query.from().isBefore(daysStart)) {
+      parts.add(hours + "hour >= $2 AND hour < " + start);
+    }
+    if (daysEnd.isBefore(query.to())) {
+      parts.add(hours + "hour >= " + end + " AND hour < $3");
+    }
+    String zone = bind(params, dayZone.getId()) + "::text";
+    String zoned = "EXISTS (SELECT 1 FROM funnel_day_zone WHERE workspace_id = $1 AND zone = " + zone + ")";
+    parts.add("SELECT day::timestamp AT TIME ZONE " + zone + " AS hour, " + COLUMNS + ", step, " + sums
+        + " FROM funnel_rollup_day WHERE workspace_id = $1 AND day >= " + bind(params, firstDay) + " AND day < "
+        + bind(params, endDay) + " AND " + zoned);
+    parts.add(hours + "hour >= " + start + " AND hour < " + end + " AND NOT " + zoned);
+    return String.join(" UNION ALL ", parts);
+  }
+
+  /** Adds a parameter; its placeholder. */
+  private static String bind(List<Object> params, Object value) {
+    params.add(value);
+    return "$" + params.size();
   }
 
   /** A dimension's expression over the rollups: its column, or the day of the hour in the report's zone ($4). */

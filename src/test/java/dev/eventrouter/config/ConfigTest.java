@@ -213,10 +213,16 @@ class ConfigTest {
     JsonObject json = valid().put("reports", new JsonObject().put("rates_file", "conf/rates.csv")
         .put("rollup_every_ms", 100).put("rollup_lag_ms", 0).put("retention_days", 3650));
     ws(json).put("report_currency", "eur").put("currency_aliases", new JsonObject().put("usdt", "usd")
-        .put("Ab", "GBP").put("X123456789", "jpy")).put("funnel_events", new JsonArray().add("Reg").add("FTD 2"));
+        .put("Ab", "GBP").put("X123456789", "jpy")).put("funnel_events", new JsonArray().add("Reg").add("FTD 2"))
+        .put("report_timezone", "Europe/Kyiv");
     AppConfig config = resolve(json, Map.of());
     assertThat(config.workspaces().get(0).report()).isEqualTo(new ReportConfig("EUR",
-        Map.of("USDT", "USD", "AB", "GBP", "X123456789", "JPY"), List.of("Reg", "FTD 2")));
+        Map.of("USDT", "USD", "AB", "GBP", "X123456789", "JPY"), List.of("Reg", "FTD 2"),
+        java.time.ZoneId.of("Europe/Kyiv")));
+    assertThat(ReportConfig.DEFAULT.zone()).isEqualTo(java.time.ZoneOffset.UTC);
+    ws(json).put("report_timezone", "Etc/UTC");
+    assertThat(resolve(json, Map.of()).workspaces().get(0).report().zone()).as("one id for UTC")
+        .isEqualTo(java.time.ZoneOffset.UTC);
     assertThat(config.workspaces().get(0).report().unaliased("usdt")).isEqualTo("USD");
     assertThat(config.workspaces().get(0).report().unaliased("eur")).isEqualTo("eur");
     assertThat(config.reports()).isEqualTo(new ReportsConfig("conf/rates.csv", 100, 0, 3650));
@@ -225,8 +231,9 @@ class ConfigTest {
         .put("retention_days", 0).put("keep", true));
     ws(bad).put("report_currency", "XYZ").put("currency_aliases", new JsonObject().put("U", "USD")
         .put("USDT", "XYZ").put("X1234567890", "USD").put("US-T", "USD").put("USDC", 840))
-        .put("funnel_events", new JsonArray().add("bad/name"));
+        .put("funnel_events", new JsonArray().add("bad/name")).put("report_timezone", "Mars/Base");
     assertThatThrownBy(() -> resolve(bad, Map.of())).isInstanceOf(ConfigException.class)
+        .hasMessageContaining("workspaces[0].report_timezone: must be an IANA time zone")
         .hasMessageContaining("reports.keep: unknown key")
         .hasMessageContaining("reports.rollup_every_ms: must be")
         .hasMessageContaining("reports.rollup_lag_ms: must be")

@@ -93,7 +93,7 @@ class EventRecordsTest {
     FunnelQuery query = new FunnelQuery(WS, Instant.parse("2026-11-01T23:00:00Z"),
         Instant.parse("2026-11-08T23:00:00Z"), java.time.ZoneId.of("Europe/Berlin"),
         java.util.List.of("campaign_id", "day"), java.util.Map.copyOf(filters), "EUR",
-        java.util.List.of("REG", "FTD"));
+        java.util.List.of("REG", "FTD"), java.time.ZoneOffset.UTC);
     assertThat(FunnelQuery.fromJson(query.toJson())).isEqualTo(query);
     assertThat(FunnelQuery.DIMENSIONS).hasSize(12).doesNotContain(FunnelQuery.DAY);
   }

@@ -59,6 +59,13 @@ class ReportsUnitTest {
     assertThat(berlin.zone()).isEqualTo(ZoneId.of("Europe/Berlin"));
     assertThat(berlin.to()).as("the 25th, Berlin's today, included").isEqualTo(Instant.parse("2026-11-25T23:00:00Z"));
     assertThat(berlin.from()).isEqualTo(Instant.parse("2026-11-18T23:00:00Z"));
+    assertThat(berlin.dayZone()).as("the rollups' days are the workspace's").isEqualTo(ZoneOffset.UTC);
+    WorkspaceConfig kyiv = new WorkspaceConfig(WS, "w", List.of(), List.of(), null, null, 28, List.of(), Map.of(),
+        List.of(), List.of(), 7, new ReportConfig("EUR", Map.of(), List.of("REG"), ZoneId.of("Europe/Kyiv")));
+    FunnelQuery local = ReportsApi.query(kyiv, MultiMap.caseInsensitiveMultiMap(), NOW);
+    assertThat(local.zone()).as("without tz, the workspace's report_timezone").isEqualTo(ZoneId.of("Europe/Kyiv"));
+    assertThat(local.dayZone()).isEqualTo(ZoneId.of("Europe/Kyiv"));
+    assertThat(local.to()).isEqualTo(Instant.parse("2026-11-25T22:00:00Z"));
   }
 
   @Test

@@ -7,6 +7,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.junit5.VertxExtension;
+import io.vertx.sqlclient.Row;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -111,6 +112,28 @@ class FunnelReportTest {
     JsonObject tiktok = row(report("group_by=adset_id,ad_id&filter=utm_campaign:autumn"), "adset_id", "888");
     assertThat(tiktok.getJsonObject("group").getString("ad_id")).isEmpty();
     assertThat(row(report("group_by=country"), "country", "DE").getLong("clicks")).isEqualTo(3);
+  }
+
+  @Test
+  @DisplayName("the rollup layers agree: the hours, the UTC days with edge hours, and the hourly totals give the same "
+      + "totals, whichever a report reads")
+  void layersAgree() {
+    for (String table : List.of("funnel_rollup_day", "funnel_rollup_total")) {
+      assertThat(app.rows("SELECT step, sum(n) AS n, sum(users) AS users, sum(revenue) AS revenue, sum(approved)"
+          + " AS approved FROM " + table + " GROUP BY step ORDER BY step").stream().map(Row::toJson).toList())
+          .as(table).isEqualTo(app.rows("SELECT step, sum(n) AS n, sum(users) AS users, sum(revenue) AS revenue,"
+              + " sum(approved) AS approved FROM funnel_rollup GROUP BY step ORDER BY step").stream()
+              .map(Row::toJson).toList());
+    }
+    JsonObject totals = report("group_by=day").getJsonObject("totals"); // the hourly totals
+    assertThat(totals.getString("revenue")).isEqualTo("195.35");
+    assertThat(totals.getLong("clicks")).isEqualTo(3);
+    for (String query : List.of("group_by=utm_campaign", // UTC days
+        "group_by=utm_campaign&tz=Asia/Kolkata", // UTC days inside, hours at both edges
+        "group_by=day,country&tz=Asia/Kolkata", // hours: its days are not UTC days
+        "group_by=day&filter=country:DE")) { // UTC days, filtered
+      assertThat(report(query).getJsonObject("totals")).as(query).isEqualTo(totals);
+    }
   }
 
   @Test
