@@ -26,6 +26,9 @@ public final class RollupVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(RollupVerticle.class);
   private static final long RATES_CHECK_MS = TimeUnit.MINUTES.toMillis(1);
   private static final long PURGE_EVERY_MS = TimeUnit.HOURS.toMillis(1);
+  /** The most a round takes on: an hour of writes. */
+  static final long MAX_SPAN_MS = TimeUnit.HOURS.toMillis(1);
+  static final long MIN_SPAN_MS = 1_000;
   /** The biggest rates file read: the ECB's whole history since 1999 is about 1.5 MB. */
   static final long MAX_RATES_BYTES = 16L * 1024 * 1024;
 
@@ -52,6 +55,9 @@ public final class RollupVerticle extends VerticleBase {
     return live.current().reports();
   }
 
+  /** How much of the backlog the next round takes on. */
+  private long spanMs = MAX_SPAN_MS;
+
   private void schedule(long delayMs) {
     timer = vertx.setTimer(Math.max(1, delayMs), id -> round());
   }
@@ -67,9 +73,15 @@ public final class RollupVerticle extends VerticleBase {
       currencies.put(workspace.id(), workspace.report().currency());
       zones.put(workspace.id(), workspace.report().zone().getId());
     }
-    store.rollUp(reports().rollupLagMs(), currencies, zones).onComplete(done -> {
+    store.rollUp(reports().rollupLagMs(), spanMs, currencies, zones).onComplete(done -> {
       if (done.failed()) {
-        LOG.warn("funnel rollup round failed, tried again: {}", LogSafe.describe(done.cause()));
+        // A backlog (after downtime, a burst) can make an hour's round outlast the statement timeout: a shorter span
+        // next, so the rounds catch up instead of failing for ever; longer again after each round that succeeds.
+        spanMs = Math.max(MIN_SPAN_MS, spanMs / 4);
+        LOG.warn("funnel rollup round failed, tried again over {} s: {}", spanMs / 1000,
+            LogSafe.describe(done.cause()));
+      } else {
+        spanMs = Math.min(MAX_SPAN_MS, spanMs * 2);
       }
       boolean behind = done.succeeded() && done.result() != null && done.result().behind();
       schedule(behind ? 0 : reports().rollupEveryMs());

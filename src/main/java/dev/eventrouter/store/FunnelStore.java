@@ -33,7 +33,8 @@ public final class FunnelStore {
 
   /** The longest span one round adds: an upgraded database's backlog is rolled up an hour at a time. */
   static final String CLAIM = """
-      SELECT upto, least(now() - make_interval(secs => $1::float8 / 1000), upto + interval '1 hour') AS hi
+      SELECT upto, least(now() - make_interval(secs => $1::float8 / 1000), upto + make_interval(secs => $2::float8 / 1000))
+             AS hi
         FROM funnel_cursor WHERE id = 1 FOR UPDATE SKIP LOCKED""";
 
   static final String ADVANCE = "UPDATE funnel_cursor SET upto = $1 WHERE id = 1";
@@ -218,19 +219,20 @@ public final class FunnelStore {
   }
 
   /**
-   * One round: rolls up what was written since the last round and before {@code now() - lagMs} (at most an hour of
-   * it), or nothing when another node holds the round. Empty when there was nothing to take.
+   * One round: rolls up what was written since the last round and before {@code now() - lagMs} (at most
+   * {@code spanMs} of it), or nothing when another node holds the round. Empty when there was nothing to take.
    *
    * @param reportCurrencies each configured workspace's report currency
    * @param reportZones      each configured workspace's report zone (an id java.time and PostgreSQL both read)
    */
-  public Future<Round> rollUp(long lagMs, Map<UUID, String> reportCurrencies, Map<UUID, String> reportZones) {
+  public Future<Round> rollUp(long lagMs, long spanMs, Map<UUID, String> reportCurrencies,
+                              Map<UUID, String> reportZones) {
     UUID[] workspaces = reportCurrencies.keySet().toArray(UUID[]::new);
     String[] currencies = new String[workspaces.length];
     for (int i = 0; i < workspaces.length; i++) {
       currencies[i] = reportCurrencies.get(workspaces[i]);
     }
-    return pool.withTransaction(conn -> conn.preparedQuery(CLAIM).execute(Tuple.of(lagMs)).compose(rows -> {
+    return pool.withTransaction(conn -> conn.preparedQuery(CLAIM).execute(Tuple.of(lagMs, spanMs)).compose(rows -> {
       if (rows.size() == 0) {
         return Future.succeededFuture((Round) null); // another node's round is running
       }
@@ -246,7 +248,7 @@ public final class FunnelStore {
           .compose(v -> run(conn, VALUES_OF_CHANGES, span))
           .compose(v -> conn.preparedQuery(ROLL_UP).execute(Tuple.of(from, to)))
           .compose(v -> conn.preparedQuery(ADVANCE).execute(Tuple.of(to)))
-          .map(v -> new Round(to, !to.isBefore(from.plusHours(1))));
+          .map(v -> new Round(to, !to.isBefore(from.plusNanos(spanMs * 1_000_000))));
     }));
   }
 

@@ -14,7 +14,6 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
-import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.ExpectedConditions;
@@ -56,30 +55,20 @@ class DebuggerPageBrowserTest extends FakeNetworksTest {
     }
   }
 
-  /** Polls the page until a condition holds, over the page redrawing itself (a live list replaces its rows). */
   private WebDriverWait waiting() {
-    WebDriverWait wait = new WebDriverWait(browser, DEADLINE);
-    wait.ignoring(StaleElementReferenceException.class);
-    return wait;
+    return Browser.waiting(browser, DEADLINE);
   }
 
   private void start(JsonObject... metaOverrides) {
     app = TestApp.start(vertx, ForwardingTestConfig.config(databaseUrl, fake.baseUrl(), metaOverrides));
   }
 
-  /** Opens the page signed out (sessionStorage is per tab: cleared, so each test signs in itself). */
   private void open() {
-    browser.get("http://127.0.0.1:" + app.port() + "/ui/");
-    browser.executeScript("sessionStorage.clear()");
-    browser.navigate().refresh();
-    waiting().until(ExpectedConditions.visibilityOfElementLocated(By.id("api-key")));
+    Browser.openDebugger(browser, app.port(), DEADLINE);
   }
 
   private void signIn(String key) {
-    WebElement field = browser.findElement(By.id("api-key"));
-    field.clear();
-    field.sendKeys(key);
-    browser.findElement(By.cssSelector("#sign-in button[type=submit]")).click();
+    Browser.signIn(browser, key);
   }
 
   private String post(String key, JsonObject event) {

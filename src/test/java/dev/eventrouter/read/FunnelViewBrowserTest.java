@@ -18,7 +18,6 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
-import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.ExpectedConditions;
@@ -104,24 +103,15 @@ class FunnelViewBrowserTest {
   // ---- driving the page ----------------------------------------------------------------------------------------
 
   private WebDriverWait waiting() {
-    WebDriverWait wait = new WebDriverWait(browser, DEADLINE);
-    wait.ignoring(StaleElementReferenceException.class);
-    return wait;
+    return Browser.waiting(browser, DEADLINE);
   }
 
-  /** Opens the page signed out (sessionStorage is per tab: cleared, so each test signs in itself). */
   private void open() {
-    browser.get("http://127.0.0.1:" + data.app().port() + "/ui/");
-    browser.executeScript("sessionStorage.clear()");
-    browser.navigate().refresh();
-    waiting().until(ExpectedConditions.visibilityOfElementLocated(By.id("api-key")));
+    Browser.openDebugger(browser, data.app().port(), DEADLINE);
   }
 
   private void signIn(String key) {
-    WebElement field = browser.findElement(By.id("api-key"));
-    field.clear();
-    field.sendKeys(key);
-    browser.findElement(By.cssSelector("#sign-in button[type=submit]")).click();
+    Browser.signIn(browser, key);
   }
 
   /** Signed in as A, on the Funnel view with its first report (the last 7 days by campaign) shown. */

@@ -1,15 +1,21 @@
 package dev.eventrouter.support;
 
 import org.junit.jupiter.api.Assumptions;
+import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -61,6 +67,29 @@ public final class Browser {
     ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
         .usingAnyFreePort().build();
     return new ChromeDriver(service, options);
+  }
+
+  /** Polls the page until a condition holds, over the page redrawing itself (a live list replaces its rows). */
+  public static WebDriverWait waiting(ChromeDriver driver, Duration deadline) {
+    WebDriverWait wait = new WebDriverWait(driver, deadline);
+    wait.ignoring(StaleElementReferenceException.class);
+    return wait;
+  }
+
+  /** Opens the debugger signed out (sessionStorage is per tab: cleared, so each test signs in itself). */
+  public static void openDebugger(ChromeDriver driver, int port, Duration deadline) {
+    driver.get("http://127.0.0.1:" + port + "/ui/");
+    driver.executeScript("sessionStorage.clear()");
+    driver.navigate().refresh();
+    waiting(driver, deadline).until(ExpectedConditions.visibilityOfElementLocated(By.id("api-key")));
+  }
+
+  /** Signs in to the debugger with an API key. */
+  public static void signIn(ChromeDriver driver, String key) {
+    WebElement field = driver.findElement(By.id("api-key"));
+    field.clear();
+    field.sendKeys(key);
+    driver.findElement(By.cssSelector("#sign-in button[type=submit]")).click();
   }
 
   /** Saves what the browser shows as {@code target/screenshots/<name>.png}. */
