@@ -1,10 +1,7 @@
 package dev.eventrouter.read;
 
 import dev.eventrouter.bus.Addresses;
-import dev.eventrouter.bus.BusFailure;
-import dev.eventrouter.bus.BusHeaders;
 import dev.eventrouter.bus.EventRef;
-import dev.eventrouter.common.LogSafe;
 import dev.eventrouter.event.DeliveryFilter;
 import dev.eventrouter.event.EventFilter;
 import dev.eventrouter.event.FunnelQuery;
@@ -15,7 +12,6 @@ import dev.eventrouter.store.EventStore;
 import dev.eventrouter.store.FunnelStore;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
-import io.vertx.core.eventbus.Message;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
@@ -27,10 +23,12 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Function;
 
+import static dev.eventrouter.bus.BusReplies.answer;
+
 /**
  * Answers what the debugger and the API read: an event's status, pages of events and deliveries, the integrations'
- * summary, the funnel report. Every query goes to the read pool, so a long read never makes an ingest wait for a connection; the write
- * path (resolve, store) stays the SessionVerticle's alone.
+ * summary, the funnel report. Every query goes to the read pool, so a long read never makes an ingest wait for a
+ * connection; the write path (resolve, store) stays the SessionVerticle's alone.
  */
 public final class ReadVerticle extends VerticleBase {
 
@@ -64,8 +62,8 @@ public final class ReadVerticle extends VerticleBase {
   }
 
   private Future<Void> consumer(String address, Function<JsonObject, Future<Optional<JsonObject>>> read) {
-    return vertx.eventBus().<JsonObject>localConsumer(address, message -> answer(message, read.apply(message.body())))
-        .completion();
+    return vertx.eventBus().<JsonObject>localConsumer(address,
+        message -> answer(LOG, message, read.apply(message.body()))).completion();
   }
 
   /** The stored event with its deliveries and its status history, if it exists in the asking workspace. */
@@ -132,18 +130,4 @@ public final class ReadVerticle extends VerticleBase {
     return sums.stream().filter(s -> !s.group().equals(last)).toList();
   }
 
-  private static void answer(Message<JsonObject> message, Future<Optional<JsonObject>> result) {
-    result.onComplete(done -> {
-      if (done.failed()) {
-        String id = message.headers().get(BusHeaders.REQUEST_ID);
-        LOG.warn("request {}: {} failed: {}", id == null ? "-" : id, message.address(),
-            LogSafe.describe(done.cause()));
-        message.fail(BusFailure.UNAVAILABLE, "not done");
-      } else if (done.result().isPresent()) {
-        message.reply(done.result().get());
-      } else {
-        message.fail(BusFailure.NOT_FOUND, "no such event");
-      }
-    });
-  }
 }

@@ -2,7 +2,6 @@ package dev.eventrouter.session;
 
 import dev.eventrouter.common.LogSafe;
 import dev.eventrouter.bus.Addresses;
-import dev.eventrouter.bus.BusHeaders;
 import dev.eventrouter.bus.BusFailure;
 import dev.eventrouter.bus.EventRef;
 import dev.eventrouter.bus.IngestReply;
@@ -41,7 +40,6 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.pgclient.PgException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.slf4j.MDC;
 
 import java.time.Instant;
 import java.util.HashMap;
@@ -54,6 +52,10 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+
+import static dev.eventrouter.bus.BusReplies.answer;
+import static dev.eventrouter.bus.BusReplies.logFor;
+import static dev.eventrouter.bus.BusReplies.requestId;
 
 /**
  * Owns the sessions and the write of every event: resolves the event's session from its sources in order, gives it
@@ -144,7 +146,7 @@ public final class SessionVerticle extends VerticleBase {
   private void inviteLink(Message<JsonObject> message) {
     JsonObject body = message.body();
     UUID workspaceId = UUID.fromString(body.getString("workspace_id"));
-    answer(message, telegram.claimLink(workspaceId, body.getString("chat_id"), body.getString("session_id"),
+    answer(LOG, message, telegram.claimLink(workspaceId, body.getString("chat_id"), body.getString("session_id"),
             body.getInteger("reserve", 0))
         .map(link -> {
           vertx.eventBus().publish(Addresses.TELEGRAM_LINK_TAKEN, workspaceId.toString());
@@ -161,7 +163,7 @@ public final class SessionVerticle extends VerticleBase {
     TelegramUpdate update = TelegramUpdate.fromJson(message.body());
     Future<String> stored = update.inviteLink() == null ? Future.succeededFuture(null)
         : telegram.boundSession(update.workspaceId(), update.inviteLink());
-    answer(message, stored.compose(pooled -> {
+    answer(LOG, message, stored.compose(pooled -> {
       String session = pooled != null ? pooled : update.namedSession();
       List<String> kinds = new ArrayList<>();
       List<String> bodies = new ArrayList<>();
@@ -250,10 +252,11 @@ public final class SessionVerticle extends VerticleBase {
   /** Re-queues the event's failed, expired and unconfirmed deliveries and wakes their forwarders. */
   private void redeliver(Message<JsonObject> message) {
     EventRef ref = EventRef.fromJson(message.body());
-    answer(message, ifEventExists(ref, found -> deliveries.requeue(ref.workspaceId(), ref.eventId()).map(networks -> {
-      wakeForwarders(networks);
-      return new JsonObject().put("event_id", EventIds.format(ref.eventId())).put("requeued", networks.size());
-    })));
+    answer(LOG, message, ifEventExists(ref, found -> deliveries.requeue(ref.workspaceId(), ref.eventId())
+        .map(networks -> {
+          wakeForwarders(networks);
+          return new JsonObject().put("event_id", EventIds.format(ref.eventId())).put("requeued", networks.size());
+        })));
   }
 
   /**
@@ -262,7 +265,7 @@ public final class SessionVerticle extends VerticleBase {
    */
   private void redeliverMatching(Message<JsonObject> message) {
     DeliveryFilter filter = DeliveryFilter.fromJson(message.body());
-    answer(message, deliveries.requeue(filter).map(networks -> {
+    answer(LOG, message, deliveries.requeue(filter).map(networks -> {
       wakeForwarders(networks.stream().distinct().toList());
       return Optional.of(new JsonObject().put("requeued", networks.size())
           .put("more", networks.size() == filter.limit()));
@@ -291,20 +294,6 @@ public final class SessionVerticle extends VerticleBase {
     }
   }
 
-  private static void answer(Message<JsonObject> message, Future<Optional<JsonObject>> result) {
-    result.onComplete(done -> {
-      if (done.failed()) {
-        logFor(message, () -> LOG.warn("request {}: {} failed: {}", requestId(message), message.address(),
-            LogSafe.describe(done.cause())));
-        message.fail(BusFailure.UNAVAILABLE, "not done");
-      } else if (done.result().isPresent()) {
-        message.reply(done.result().get());
-      } else {
-        message.fail(BusFailure.NOT_FOUND, "no such event");
-      }
-    });
-  }
-
   /**
    * Answers a write that failed: refused for its own data (400, with PostgreSQL's message to its own sender only,
    * never the detail, which may quote the value), otherwise unavailable (503).
@@ -320,18 +309,6 @@ public final class SessionVerticle extends VerticleBase {
       logFor(message, () -> LOG.warn("request {}: {} not stored, answered unavailable: {}", requestId(message), what,
           LogSafe.describe(failure)));
       message.fail(BusFailure.UNAVAILABLE, what + " not stored");
-    }
-  }
-
-  private static String requestId(Message<?> message) {
-    String id = message.headers().get(BusHeaders.REQUEST_ID);
-    return id == null ? "-" : id;
-  }
-
-  /** Logs with the request id of the message as its own field (MDC) too, for JSON logs. */
-  private static void logFor(Message<?> message, Runnable log) {
-    try (MDC.MDCCloseable ignored = MDC.putCloseable(BusHeaders.REQUEST_ID, requestId(message))) {
-      log.run();
     }
   }
 
