@@ -159,8 +159,23 @@ final class JsonReader {
       problem(path + ": must be an array");
       return List.of();
     }
-    List<T> result = new ArrayList<>();
     Map<K, String> seen = new HashMap<>();
+    return objects(array, path, (item, itemPath) -> {
+      T parsed = parse.apply(item, itemPath);
+      String earlier = parsed == null ? null : seen.putIfAbsent(id.apply(parsed), itemPath);
+      if (earlier != null) {
+        problem(itemPath + ".id: duplicate " + what + " id " + id.apply(parsed) + " (also at " + earlier + ")");
+      }
+      return parsed;
+    });
+  }
+
+  /**
+   * Each item of an array parsed with its path ({@code path[i]}); an item that is no object, or parses to null, is
+   * left out.
+   */
+  <T> List<T> objects(JsonArray array, String path, BiFunction<JsonObject, String, T> parse) {
+    List<T> result = new ArrayList<>();
     for (int i = 0; i < array.size(); i++) {
       String itemPath = path + "[" + i + "]";
       if (!(array.getValue(i) instanceof JsonObject item)) {
@@ -168,14 +183,9 @@ final class JsonReader {
         continue;
       }
       T parsed = parse.apply(item, itemPath);
-      if (parsed == null) {
-        continue;
+      if (parsed != null) {
+        result.add(parsed);
       }
-      String earlier = seen.putIfAbsent(id.apply(parsed), itemPath);
-      if (earlier != null) {
-        problem(itemPath + ".id: duplicate " + what + " id " + id.apply(parsed) + " (also at " + earlier + ")");
-      }
-      result.add(parsed);
     }
     return List.copyOf(result);
   }

@@ -143,25 +143,15 @@ final class WorkspaceParser {
       return List.of();
     }
     if (value instanceof JsonObject json) {
-      TelegramConfig bot = bot(json, path, workspaceBot);
-      return bot == null ? List.of() : List.of(bot);
+      return List.of(bot(json, path, workspaceBot));
     }
     if (!(value instanceof JsonArray array) || array.isEmpty()) {
       r.problem(path + ": must be an object {\"webhook_secret\", \"bot_token\", ...} or a non-empty list of them");
       return List.of();
     }
-    List<TelegramConfig> bots = new ArrayList<>();
     Map<String, String> seen = new HashMap<>();
-    for (int i = 0; i < array.size(); i++) {
-      String itemPath = path + "[" + i + "]";
-      if (!(array.getValue(i) instanceof JsonObject item)) {
-        r.problem(itemPath + ": must be an object");
-        continue;
-      }
+    return r.objects(array, path, (item, itemPath) -> {
       TelegramConfig bot = bot(item, itemPath, null);
-      if (bot == null) {
-        continue;
-      }
       if (bot.name() == null) {
         r.problem(itemPath + ".bot_name: required in a list of bots (the bot's username: its webhook path and the "
             + "name its sessions are reported by)");
@@ -169,9 +159,8 @@ final class WorkspaceParser {
         unique(seen, "bot_name " + bot.name(), itemPath + ".bot_name");
       }
       bot.channels().forEach(channel -> unique(seen, "channel " + channel, itemPath + ".channels"));
-      bots.add(bot);
-    }
-    return bots;
+      return bot;
+    });
   }
 
   private void unique(Map<String, String> seen, String what, String path) {
@@ -181,7 +170,7 @@ final class WorkspaceParser {
     }
   }
 
-  /** One bot's settings, or null when not an object. */
+  /** One bot's settings. */
   private TelegramConfig bot(JsonObject json, String path, String workspaceBot) {
     r.unknownKeys(json, path, TELEGRAM_KEYS);
     String name = json.containsKey("bot_name") ? botName(json, path) : workspaceBot;
@@ -224,28 +213,30 @@ final class WorkspaceParser {
 
   /** {@code channel_id} (one) or {@code channels} (a list): numeric ids or @usernames, each once. */
   private List<String> channels(JsonObject json, String path) {
+    Object one = json.getValue("channel_id");
+    Object list = json.getValue("channels");
     if (json.containsKey("channel_id") && json.containsKey("channels")) {
       r.problem(path + ": channel_id or channels, not both");
       return List.of();
     }
-    Object value = json.getValue("channels");
-    JsonArray list = value == null ? new JsonArray().add(json.getValue("channel_id")) : value instanceof JsonArray a
-        ? a : null;
-    String key = value == null ? "channel_id" : "channels";
     if (list == null) {
+      return one == null ? List.of() : channelIds(List.of(one), path + ".channel_id: must be ");
+    }
+    if (!(list instanceof JsonArray array)) {
       r.problem(path + ".channels: must be a list of channel ids");
       return List.of();
     }
+    return channelIds(array, path + ".channels: must be a list of ");
+  }
+
+  /** The valid ids among {@code items}, each once; each invalid one reported after {@code problem}. */
+  private List<String> channelIds(Iterable<?> items, String problem) {
     Set<String> channels = new LinkedHashSet<>();
-    for (Object item : list) {
+    for (Object item : items) {
       String channel = item instanceof Number n && n.doubleValue() == n.longValue()
           ? String.valueOf(n.longValue()) : item instanceof String text ? text : null;
-      if (item == null && value == null) {
-        continue;
-      }
       if (channel == null || !CHANNEL_ID.matcher(channel).matches()) {
-        r.problem(path + "." + key + ": must be " + (value == null ? "" : "a list of ")
-            + "the channel's numeric id (-100...) or its @username");
+        r.problem(problem + "the channel's numeric id (-100...) or its @username");
       } else {
         channels.add(channel);
       }

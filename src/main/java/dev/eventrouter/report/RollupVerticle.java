@@ -36,6 +36,8 @@ public final class RollupVerticle extends VerticleBase {
   private final LiveConfig live;
   private String ratesRead;
   private long timer;
+  /** How much of the backlog the next round takes on. */
+  private long spanMs = MAX_SPAN_MS;
 
   public RollupVerticle(FunnelStore store, LiveConfig live) {
     this.store = store;
@@ -54,9 +56,6 @@ public final class RollupVerticle extends VerticleBase {
   private ReportsConfig reports() {
     return live.current().reports();
   }
-
-  /** How much of the backlog the next round takes on. */
-  private long spanMs = MAX_SPAN_MS;
 
   private void schedule(long delayMs) {
     timer = vertx.setTimer(Math.max(1, delayMs), id -> round());

@@ -8,6 +8,7 @@ import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
@@ -31,10 +32,10 @@ public final class FunnelStore {
 
   private static final List<String> DIMENSIONS = FunnelQuery.DIMENSIONS;
 
-  /** The longest span one round adds: an upgraded database's backlog is rolled up an hour at a time. */
+  /** The span a round adds: from the cursor, up to $1 (the lag) before now, at most $2 (the span) long. */
   static final String CLAIM = """
-      SELECT upto, least(now() - make_interval(secs => $1::float8 / 1000), upto + make_interval(secs => $2::float8 / 1000))
-             AS hi
+      SELECT upto, least(now() - make_interval(secs => $1::float8 / 1000),
+                         upto + make_interval(secs => $2::float8 / 1000)) AS hi
         FROM funnel_cursor WHERE id = 1 FOR UPDATE SKIP LOCKED""";
 
   static final String ADVANCE = "UPDATE funnel_cursor SET upto = $1 WHERE id = 1";
@@ -79,6 +80,10 @@ public final class FunnelStore {
   /** The counts and amounts of a rollup row, which add up across rows, hours and days. */
   private static final List<String> SUMS = List.of("n", "users", "revenue", "unconverted", "pending", "approved",
       "rejected", "chargeback");
+
+  /** The sums of the sums, each named for its column: a rollup row made of finer rows. */
+  private static final String SUMMED = String.join(", ", SUMS.stream().map(sum -> "sum(" + sum + ") AS " + sum)
+      .toList());
 
   /** An upsert's SET list adding the new sums to a table's row. */
   private static String addUp(String table) {
@@ -140,20 +145,18 @@ public final class FunnelStore {
             FROM conversion_changes h JOIN events e ON e.event_id = h.event_id %6$s
            WHERE h.changed_at >= $1 AND h.changed_at < $2 AND h.reason = 'left_channel'),
       grouped AS (
-          SELECT workspace_id, date_trunc('hour', at, 'UTC') AS hour, %2$s, step, sum(n) AS n, sum(users) AS users,
-                 sum(revenue) AS revenue, sum(unconverted) AS unconverted, sum(pending) AS pending,
-                 sum(approved) AS approved, sum(rejected) AS rejected, sum(chargeback) AS chargeback
+          SELECT workspace_id, date_trunc('hour', at, 'UTC') AS hour, %2$s, step, SUMMED
             FROM facts
            GROUP BY workspace_id, date_trunc('hour', at, 'UTC'), %2$s, step),
       daily AS (
           INSERT INTO funnel_rollup_day (workspace_id, day, %2$s, step, SUMS)
-          SELECT g.workspace_id, (g.hour AT TIME ZONE z.zone)::date, %2$s, step, SUM_OF_SUMS
+          SELECT g.workspace_id, (g.hour AT TIME ZONE z.zone)::date, %2$s, step, SUMMED
             FROM grouped g JOIN funnel_day_zone z ON z.workspace_id = g.workspace_id
            GROUP BY g.workspace_id, (g.hour AT TIME ZONE z.zone)::date, %2$s, step
           ON CONFLICT (workspace_id, day, step, %2$s) DO UPDATE SET ADD_UP_DAY),
       total AS (
           INSERT INTO funnel_rollup_total (workspace_id, hour, step, SUMS)
-          SELECT workspace_id, hour, step, SUM_OF_SUMS FROM grouped GROUP BY workspace_id, hour, step
+          SELECT workspace_id, hour, step, SUMMED FROM grouped GROUP BY workspace_id, hour, step
           ON CONFLICT (workspace_id, hour, step) DO UPDATE SET ADD_UP_TOTAL)
       INSERT INTO funnel_rollup (workspace_id, hour, %2$s, step, SUMS)
       SELECT workspace_id, hour, %2$s, step, SUMS FROM grouped
@@ -161,7 +164,7 @@ public final class FunnelStore {
       .formatted(EVENTS_IN_SPAN, COLUMNS, dims("c.bot", "c.channel"),
           dims("coalesce(i.bot, c.bot)", "coalesce(i.channel, c.channel)"), CLICK_OF.formatted("i"),
           CLICK_OF.formatted("e"))
-      .replace("SUM_OF_SUMS", String.join(", ", SUMS.stream().map(sum -> "sum(" + sum + ")").toList()))
+      .replace("SUMMED", SUMMED)
       .replace("SUMS", String.join(", ", SUMS))
       .replace("ADD_UP_DAY", addUp("funnel_rollup_day"))
       .replace("ADD_UP_TOTAL", addUp("funnel_rollup_total"))
@@ -173,22 +176,19 @@ public final class FunnelStore {
         LEFT JOIN funnel_day_zone d ON d.workspace_id = c.workspace_id
        WHERE d.zone IS DISTINCT FROM c.zone""";
 
-  /** A workspace's day rows made again, in the local days of its zone, from its hours. */
+  /** A workspace's day rows dropped, its day zone set; {@link #REZONE_FILL} makes them again in that zone. */
   static final String REZONE = """
-      WITH gone AS (DELETE FROM funnel_rollup_day WHERE workspace_id = $1 RETURNING 1),
-      zoned AS (
-          INSERT INTO funnel_day_zone (workspace_id, zone) VALUES ($1, $2)
-          ON CONFLICT (workspace_id) DO UPDATE SET zone = EXCLUDED.zone)
-      SELECT count(*) FROM gone""";
+      WITH gone AS (DELETE FROM funnel_rollup_day WHERE workspace_id = $1)
+      INSERT INTO funnel_day_zone (workspace_id, zone) VALUES ($1, $2)
+      ON CONFLICT (workspace_id) DO UPDATE SET zone = EXCLUDED.zone""";
 
+  /** A workspace's day rows, in the local days of its zone ($2), from its hours. */
   static final String REZONE_FILL = """
-      INSERT INTO funnel_rollup_day (workspace_id, day, %1$s, step, SUMS)
-      SELECT workspace_id, (hour AT TIME ZONE $2)::date, %1$s, step, SUM_OF_SUMS FROM funnel_rollup
+      INSERT INTO funnel_rollup_day (workspace_id, day, %1$s, step, %2$s)
+      SELECT workspace_id, (hour AT TIME ZONE $2)::date, %1$s, step, %3$s FROM funnel_rollup
        WHERE workspace_id = $1
-       GROUP BY workspace_id, (hour AT TIME ZONE $2)::date, %1$s, step"""
-      .formatted(COLUMNS)
-      .replace("SUM_OF_SUMS", String.join(", ", SUMS.stream().map(sum -> "sum(" + sum + ")").toList()))
-      .replace("SUMS", String.join(", ", SUMS));
+       GROUP BY workspace_id, (hour AT TIME ZONE $2)::date, %1$s, step""".formatted(COLUMNS, String.join(", ", SUMS),
+      SUMMED);
 
   static final String IMPORT_RATES = """
       INSERT INTO fx_rates (currency, day, per_eur)
@@ -228,10 +228,7 @@ public final class FunnelStore {
   public Future<Round> rollUp(long lagMs, long spanMs, Map<UUID, String> reportCurrencies,
                               Map<UUID, String> reportZones) {
     UUID[] workspaces = reportCurrencies.keySet().toArray(UUID[]::new);
-    String[] currencies = new String[workspaces.length];
-    for (int i = 0; i < workspaces.length; i++) {
-      currencies[i] = reportCurrencies.get(workspaces[i]);
-    }
+    String[] currencies = valuesOf(workspaces, reportCurrencies);
     return pool.withTransaction(conn -> conn.preparedQuery(CLAIM).execute(Tuple.of(lagMs, spanMs)).compose(rows -> {
       if (rows.size() == 0) {
         return Future.succeededFuture((Round) null); // another node's round is running
@@ -243,21 +240,19 @@ public final class FunnelStore {
         return Future.succeededFuture(new Round(from, false));
       }
       Tuple span = Tuple.of(from, to, workspaces, currencies);
-      return rezone(conn, reportZones)
+      return rezone(conn, workspaces, valuesOf(workspaces, reportZones))
           .compose(v -> run(conn, VALUES_OF_EVENTS, span))
           .compose(v -> run(conn, VALUES_OF_CHANGES, span))
           .compose(v -> conn.preparedQuery(ROLL_UP).execute(Tuple.of(from, to)))
           .compose(v -> conn.preparedQuery(ADVANCE).execute(Tuple.of(to)))
-          .map(v -> new Round(to, !to.isBefore(from.plusNanos(spanMs * 1_000_000))));
+          .map(v -> new Round(to, !to.isBefore(from.plus(Duration.ofMillis(spanMs)))));
     }));
   }
 
   /** Makes the day rows again of each workspace whose report zone is new (its first round, or a changed config). */
-  private static Future<Void> rezone(SqlConnection conn, Map<UUID, String> zones) {
-    UUID[] workspaces = zones.keySet().toArray(UUID[]::new);
-    String[] names = Arrays.stream(workspaces).map(zones::get).toArray(String[]::new);
+  private static Future<Void> rezone(SqlConnection conn, UUID[] workspaces, String[] zones) {
     // Cast: a String[] would be spread as varargs.
-    return conn.preparedQuery(STALE_ZONES).execute(Tuple.of(workspaces, (Object) names)).compose(stale -> {
+    return conn.preparedQuery(STALE_ZONES).execute(Tuple.of(workspaces, (Object) zones)).compose(stale -> {
       Future<Void> done = Future.succeededFuture();
       for (Row row : stale) {
         Tuple workspace = Tuple.of(row.getUUID("workspace_id"), row.getString("zone"));
@@ -265,6 +260,11 @@ public final class FunnelStore {
       }
       return done;
     });
+  }
+
+  /** The map's value of each workspace, in the array's order: a column for {@code unnest}. */
+  private static String[] valuesOf(UUID[] workspaces, Map<UUID, String> values) {
+    return Arrays.stream(workspaces).map(values::get).toArray(String[]::new);
   }
 
   private static Future<Void> run(SqlConnection conn, String sql, Tuple params) {
@@ -309,9 +309,7 @@ public final class FunnelStore {
     }
     params.add(limit);
     String selected = groups.isEmpty() ? "" : String.join(", ", groups) + ", ";
-    String sql = "SELECT " + selected + "step, " + String.join(", ", SUMS.stream()
-            .map(sum -> "sum(" + sum + ") AS " + sum).toList())
-        + " FROM (" + source + ") r WHERE " + where
+    String sql = "SELECT " + selected + "step, " + SUMMED + " FROM (" + source + ") r WHERE " + where
         + " GROUP BY " + selected + "step ORDER BY " + selected + "step LIMIT $" + params.size();
     return readPool.preparedQuery(sql).execute(Tuple.from(params)).map(rows -> {
       List<Sums> sums = new ArrayList<>();

@@ -63,17 +63,20 @@ final class InviteLinkPool {
 
   /** Tops up the pools of every channel of a workspace's bots; completes with how many links it made. */
   Future<Integer> fill(UUID workspaceId) {
-    WorkspaceConfig workspace = live.current().workspace(workspaceId).orElse(null);
-    if (workspace == null) {
-      return Future.succeededFuture(0);
-    }
-    List<Future<Integer>> fills = workspace.bots().stream().flatMap(bot -> bot.channels().stream()
-        .map(channel -> fill(workspace, bot, channel))).toList();
+    List<Future<Integer>> fills = live.current().workspace(workspaceId).stream()
+        .flatMap(workspace -> workspace.bots().stream()).flatMap(bot -> bot.channels().stream())
+        .map(channel -> fill(workspaceId, channel)).toList();
     return Future.all(fills).map(all -> fills.stream().mapToInt(Future::result).sum());
   }
 
-  private Future<Integer> fill(WorkspaceConfig workspace, TelegramConfig telegram, String channel) {
-    String key = workspace.id() + ":" + channel;
+  /** Tops up one channel's pool, with its bot as configured now (none when the channel is no longer configured). */
+  private Future<Integer> fill(UUID workspaceId, String channel) {
+    WorkspaceConfig workspace = live.current().workspace(workspaceId).orElse(null);
+    TelegramConfig telegram = workspace == null ? null : workspace.botOfChannel(channel);
+    if (telegram == null) {
+      return Future.succeededFuture(0);
+    }
+    String key = workspaceId + ":" + channel;
     if (!filling.add(key)) {
       again.add(key);
       return Future.succeededFuture(0);
@@ -83,13 +86,13 @@ final class InviteLinkPool {
         .compose(lock -> topUp(workspace, telegram, channel).onComplete(done -> lock.release()),
             busy -> Future.succeededFuture(0))
         .recover(failure -> {
-          LOG.warn("workspace {} channel {}: invite links not made: {}", workspace.id(), channel, describe(failure));
+          LOG.warn("workspace {} channel {}: invite links not made: {}", workspaceId, channel, describe(failure));
           return Future.succeededFuture(0);
         })
         .onComplete(done -> {
           filling.remove(key);
           if (again.remove(key)) {
-            fill(workspace.id());
+            fill(workspaceId, channel);
           }
         });
   }
@@ -137,7 +140,7 @@ final class InviteLinkPool {
               workspaceId, link.channel(), made, made + missing, restMs / 1000, describe(failure));
           long until = System.currentTimeMillis() + restMs;
           // The next try when the rest ends, as logged: the periodic check alone would come up to 30 s later.
-          vertx.setTimer(restMs, id -> fill(workspaceId));
+          vertx.setTimer(restMs, id -> fill(workspaceId, link.channel()));
           return rests().compose(rests -> rests.put(link.restKey(), until, restMs)).map(made);
         });
   }
