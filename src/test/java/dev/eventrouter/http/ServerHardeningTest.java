@@ -89,14 +89,18 @@ class ServerHardeningTest {
 
   @Test
   @DisplayName("an unauthenticated upload of 1 MiB is refused from its headers, before its body is sent, while a "
-      + "valid event is taken")
+      + "valid event is taken: to the events API, a workspace's webhook, one bot's webhook (401), an unknown bot's "
+      + "(404)")
   void refusedBeforeTheBody() {
     start(http -> { });
     String body = "{\"event_name\":\"REG\"," + " ".repeat(900) + "\"telegram_id\":1}";
+    String webhook = "/telegram/" + WS_A + "/webhook";
+    List<String> targets = List.of(EVENTS, webhook, webhook + "/" + TestApp.BOT_A, webhook + "/no_such_bot");
     List<RawHttp.Connection> uploads = new ArrayList<>();
     for (int i = 0; i < 100; i++) {
-      String target = i % 2 == 0 ? EVENTS : "/telegram/" + WS_A + "/webhook";
-      String credential = i % 2 == 0 ? "x-api-key: wrong-key-" + i : TelegramWebhook.SECRET_HEADER + ": wrong-" + i;
+      String target = targets.get(i % targets.size());
+      String credential = target.equals(EVENTS) ? "x-api-key: wrong-key-" + i
+          : TelegramWebhook.SECRET_HEADER + ": wrong-" + i;
       // Only the head and the first kilobyte of a 1 MiB body: the rest is never sent.
       uploads.add(send("POST " + target + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" + credential
           + "\r\nContent-Length: 1048576\r\n\r\n" + body));
@@ -104,9 +108,13 @@ class ServerHardeningTest {
     HttpResponse<Buffer> valid = app.postEvent(KEY_A, new JsonObject().put("event_name", "REG")
         .put("telegram_id", 7).put("workspace_id", WS_A));
     assertThat(valid.statusCode()).isEqualTo(200);
-    for (RawHttp.Connection upload : uploads) {
-      RawHttp.Response answer = upload.answer();
-      assertError(answer, 401, "unauthorized");
+    for (int i = 0; i < uploads.size(); i++) {
+      RawHttp.Response answer = uploads.get(i).answer();
+      if (targets.get(i % targets.size()).endsWith("/no_such_bot")) {
+        assertError(answer, 404, "not_found");
+      } else {
+        assertError(answer, 401, "unauthorized");
+      }
       assertThat(answer.headers()).as("the rest of the body is not read").containsEntry("connection", "close");
     }
     assertThat(app.metrics()).contains("event_router_http_buffered_bytes 0.0");
