@@ -361,8 +361,7 @@ EOF
 # report_bench: scenario (a) at the higher connection count without the report's rollups (a round an hour: the one
 # at start only), with them kept every second (so their cost falls inside the measured seconds; the defaults, 15 s
 # behind a 60 s lag, would move it after them) within the default budget (reports.rollup_budget_percent, 3), and
-# with them unbudgeted (100), in turn, the service restarted between and PostgreSQL left quiet before each
-# (bench/Settle.java); then the report's latency over a month.
+# with them unbudgeted (100), in turn, the service restarted between; then the report's latency over a month.
 # rollup_lag: seconds from the rollups' reach (the report's rolled_up_to) to now.
 rollup_lag() {
   curl -fs -H "x-api-key: $key" "http://127.0.0.1:$port/api/v1/reports/funnel" | python3 -c 'import datetime, json, sys
@@ -394,9 +393,6 @@ report_bench() {
       # The runs without leave their events to the next run with: rolled up before it is measured, so it pays for
       # its own events only.
       [ "$variant" = without ] || caught_up 900
-      # Every run starts on a quiet database: the dirty pages and autovacuums the run and catch-up before it left are
-      # done first, so each run pays for its own events only.
-      java -Xmx128m -cp "$jar" bench/Settle.java "$(pg_url)" 300
       run "a-$variant-rollups" "$plain_ws" "$key" 1 "$high" 0
       if [ "$variant" != without ]; then # how far behind the run left the rollups, and how long they took to catch up
         started=$SECONDS
