@@ -13,7 +13,6 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
@@ -77,9 +76,12 @@ class PostbackTest extends FakeNetworksTest {
     partner = new FakeAffiliateProgram(app.client(), app.port(), TEMPLATE);
   }
 
-  @AfterEach
-  void forget() {
-    hooked.clear();
+  /**
+   * What the webhook received for one event. A test's last webhook delivery may still land after the test ended
+   * (while the previous service closes), so every test reads its own event's hooks only.
+   */
+  private List<JsonObject> hooks(String eventId) {
+    return hooked.stream().filter(h -> eventId.equals(h.getString("event_id"))).toList();
   }
 
   private void capture(String session) {
@@ -128,8 +130,8 @@ class PostbackTest extends FakeNetworksTest {
     assertThat(meta.getString("event_name")).isEqualTo("Purchase");
     assertThat(meta.getJsonObject("custom_data").getValue("value").toString()).isEqualTo("120.5");
     assertThat(meta.getJsonObject("user_data").getString("fbc")).contains("IwAR_pb");
-    assertThat(hooked).hasSize(1);
-    assertThat(hooked.get(0).getString("uri")).isEqualTo("/conv?status=approved&was=&payout=120.5");
+    assertThat(hooks(eventId)).hasSize(1);
+    assertThat(hooks(eventId).get(0).getString("uri")).isEqualTo("/conv?status=approved&was=&payout=120.5");
   }
 
   @Test
@@ -195,24 +197,24 @@ class PostbackTest extends FakeNetworksTest {
     capture("ses_pb5");
     Map<String, String> base = Map.of("subid", "ses_pb5", "goal", "ftd", "currency", "USD", "trans_id", "T-7");
     String eventId = data(partner.fireGet(with(base, "payout", "50", "status", "hold"))).getString("event_id");
-    Await.until("pending reached the webhook", DEADLINE, () -> hooked.size() == 1);
+    Await.until("pending reached the webhook", DEADLINE, () -> hooks(eventId).size() == 1);
     assertThat(fake.received("meta")).isEmpty();
 
     JsonObject approved = data(partner.fireGet(with(base, "payout", "55", "status", "approved")));
     assertThat(approved.getString("event_id")).isEqualTo(eventId);
     assertThat(approved.getString("conversion_status")).isEqualTo("approved");
     Await.until("approval sent", DEADLINE, () -> fake.accepted("meta").containsKey(eventId)
-        && fake.accepted("tiktok").containsKey(eventId) && hooked.size() == 2);
+        && fake.accepted("tiktok").containsKey(eventId) && hooks(eventId).size() == 2);
     assertThat(fake.lastEvent("meta", eventId).getJsonObject("custom_data").getValue("value").toString())
         .isEqualTo("55");
 
     data(partner.fireGet(with(base, "payout", "55", "status", "chargeback")));
-    Await.until("chargeback reached the webhook", DEADLINE, () -> hooked.size() == 3);
-    assertThat(hooked.stream().map(h -> h.getString("uri")).toList()).containsExactly(
+    Await.until("chargeback reached the webhook", DEADLINE, () -> hooks(eventId).size() == 3);
+    assertThat(hooks(eventId).stream().map(h -> h.getString("uri")).toList()).containsExactly(
         "/conv?status=pending&was=&payout=50",
         "/conv?status=approved&was=pending&payout=55",
         "/conv?status=chargeback&was=approved&payout=55");
-    assertThat(hooked.stream().map(h -> h.getString("change_header")).toList()).containsExactly("0", "1", "2");
+    assertThat(hooks(eventId).stream().map(h -> h.getString("change_header")).toList()).containsExactly("0", "1", "2");
     assertThat(fake.accepted("meta")).containsEntry(eventId, 1);
     assertThat(fake.accepted("tiktok")).containsEntry(eventId, 1);
 

@@ -11,8 +11,8 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -72,8 +72,11 @@ class WebhookTest extends FakeNetworksTest {
     tracker.close().await();
   }
 
-  /** Runs before the base class stops the service. */
-  @AfterEach
+  /**
+   * Forgets the previous test's requests once its service has stopped (the base class stops it after each test), so
+   * a retry of its still in flight cannot land in this test's list.
+   */
+  @BeforeEach
   void forgetRequests() {
     received.clear();
     attemptsByEvent.clear();
