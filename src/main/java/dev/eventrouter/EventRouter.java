@@ -128,7 +128,7 @@ public final class EventRouter {
         chain = chain.compose(id -> vertx.deployVerticle(new ReadVerticle(database)))
             .onSuccess(deployments::add);
         chain = chain.compose(id -> vertx.deployVerticle(new RollupVerticle(
-                new FunnelStore(database.pool(), database.readPool()), live)))
+                new FunnelStore(database.pool(), database.readPool()), live, metrics)))
             .onSuccess(deployments::add);
       }
       if (forward) {

@@ -34,7 +34,7 @@ public final class ConfigParser {
       "write_linger_ms", "max_pending_writes", "retention_days");
   private static final Set<String> SESSION_KEYS = Set.of("source_timeout_ms");
   private static final Set<String> REPORTS_KEYS = Set.of("rates_file", "rollup_every_ms", "rollup_lag_ms",
-      "retention_days");
+      "retention_days", "rollup_budget_percent");
   private static final Set<String> DELIVERY_KEYS = Set.of("batch_size", "linger_ms", "request_timeout_ms",
       "initial_backoff_ms", "max_backoff_ms", "scan_interval_ms", "breaker", "pause_probe_ms", "keep_payloads");
   private static final Set<String> BREAKER_KEYS = Set.of("failure_threshold", "reset_timeout_ms");
@@ -75,7 +75,9 @@ public final class ConfigParser {
     return new ReportsConfig(r.string(json, "rates_file", "reports.rates_file", d.ratesFile()),
         r.integer(json, "rollup_every_ms", "reports.rollup_every_ms", d.rollupEveryMs(), 100, 3_600_000),
         r.integer(json, "rollup_lag_ms", "reports.rollup_lag_ms", d.rollupLagMs(), 0, 3_600_000),
-        (int) r.integer(json, "retention_days", "reports.retention_days", d.retentionDays(), 1, 3650));
+        (int) r.integer(json, "retention_days", "reports.retention_days", d.retentionDays(), 1, 3650),
+        (int) r.integer(json, "rollup_budget_percent", "reports.rollup_budget_percent", d.rollupBudgetPercent(), 1,
+            100));
   }
 
   private ClusterConfig cluster(JsonObject json, DatabaseConfig database) {

@@ -8,8 +8,11 @@ package dev.eventrouter.config;
  * @param rollupEveryMs how often a round adds what was written to the rollups
  * @param rollupLagMs   how old a write must be before a round takes it: longer than any write takes to commit
  * @param retentionDays how long the hourly rollups are kept
+ * @param rollupBudgetPercent the most of the time rounds may take while the host is busy (100: no limit), so under
+ *                      heavy load the report falls behind instead of the ingest rate
  */
-public record ReportsConfig(String ratesFile, long rollupEveryMs, long rollupLagMs, int retentionDays) {
+public record ReportsConfig(String ratesFile, long rollupEveryMs, long rollupLagMs, int retentionDays,
+                            int rollupBudgetPercent) {
 
-  public static final ReportsConfig DEFAULT = new ReportsConfig(null, 15_000, 60_000, 400);
+  public static final ReportsConfig DEFAULT = new ReportsConfig(null, 15_000, 60_000, 400, 3);
 }

@@ -5,11 +5,18 @@ import dev.eventrouter.config.LiveConfig;
 import dev.eventrouter.config.ReportsConfig;
 import dev.eventrouter.config.WorkspaceConfig;
 import dev.eventrouter.store.FunnelStore;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import com.sun.management.OperatingSystemMXBean;
+
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
@@ -17,7 +24,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Keeps the funnel report's rollups: a round every {@code reports.rollup_every_ms} adds what was written since the
- * last (rounds follow each other at once while a backlog is left); the operator's rates file is imported at start
+ * last (rounds follow each other while a backlog is left; while the host is busy they keep to
+ * {@code reports.rollup_budget_percent} of the time); the operator's rates file is imported at start
  * and again whenever it changes; rollups past {@code reports.retention_days} are purged. Every ingest node runs
  * one; a round on one node makes the others' skip (the cursor's row lock), so each write is counted once.
  */
@@ -29,19 +37,37 @@ public final class RollupVerticle extends VerticleBase {
   /** The most a round takes on: an hour of writes. */
   static final long MAX_SPAN_MS = TimeUnit.HOURS.toMillis(1);
   static final long MIN_SPAN_MS = 1_000;
+  /** The host's CPU use (0 to 1) from which rounds keep to their budget: ingest is using the machine. */
+  static final double BUSY = 0.5;
+  /** The pause between rounds while behind: a window in which to see whether the host is still idle. */
+  static final long CATCH_UP_PAUSE_MS = 100;
+  /** The longest a round should take while the host is busy. */
+  static final long BUSY_ROUND_MS = 250;
+  /** How often a pause that the budget lengthened looks whether the host has become idle. */
+  static final long RECHECK_MS = 1_000;
   /** The biggest rates file read: the ECB's whole history since 1999 is about 1.5 MB. */
   static final long MAX_RATES_BYTES = 16L * 1024 * 1024;
 
   private final FunnelStore store;
   private final LiveConfig live;
+  /** The host's CPU use since the previous call (the JDK's, which reads a container's cgroup limits). */
+  private final OperatingSystemMXBean os =
+      (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
   private String ratesRead;
   private long timer;
   /** How much of the backlog the next round takes on. */
   private long spanMs = MAX_SPAN_MS;
 
-  public RollupVerticle(FunnelStore store, LiveConfig live) {
+  /** The rollups' reach as this node last saw it (null until it has). */
+  private volatile Instant reach;
+
+  public RollupVerticle(FunnelStore store, LiveConfig live, MeterRegistry metrics) {
     this.store = store;
     this.live = live;
+    // Grows while the report falls behind: under a load past the rounds' budget, or when rounds fail.
+    Gauge.builder("event_router.report.rollup_behind_seconds", this,
+            v -> v.reach == null ? Double.NaN : Duration.between(v.reach, Instant.now()).toMillis() / 1000.0)
+        .description("seconds from the funnel report rollups' reach to now").register(metrics);
   }
 
   @Override
@@ -49,7 +75,7 @@ public final class RollupVerticle extends VerticleBase {
     vertx.setPeriodic(RATES_CHECK_MS, id -> importRates());
     vertx.setPeriodic(PURGE_EVERY_MS, id -> store.purge(reports().retentionDays())
         .onFailure(e -> LOG.warn("purging old funnel rollups failed: {}", LogSafe.describe(e))));
-    schedule(0);
+    timer = vertx.setTimer(1, id -> round(false));
     return importRates();
   }
 
@@ -57,34 +83,84 @@ public final class RollupVerticle extends VerticleBase {
     return live.current().reports();
   }
 
-  private void schedule(long delayMs) {
-    timer = vertx.setTimer(Math.max(1, delayMs), id -> round());
-  }
-
   /**
-   * One round, then the next: at once while behind, else after the configured pause. The next is scheduled only once
-   * this one is done, so rounds never overlap on a node.
+   * One round, then the next: after the configured pause (a short one while behind), and, while the host is busy,
+   * no sooner than the budget allows. The next is scheduled only once this one is done, so rounds never overlap on a
+   * node.
    */
-  private void round() {
+  private void round(boolean busy) {
     Map<UUID, String> currencies = new HashMap<>();
     Map<UUID, String> zones = new HashMap<>();
     for (WorkspaceConfig workspace : live.current().workspaces()) {
       currencies.put(workspace.id(), workspace.report().currency());
       zones.put(workspace.id(), workspace.report().zone().getId());
     }
+    long started = System.nanoTime();
     store.rollUp(reports().rollupLagMs(), spanMs, currencies, zones).onComplete(done -> {
+      long ended = System.nanoTime();
+      long roundMs = TimeUnit.NANOSECONDS.toMillis(ended - started);
+      spanMs = nextSpanMs(spanMs, roundMs, done.failed(), busy);
       if (done.failed()) {
-        // A backlog (after downtime, a burst) can make an hour's round outlast the statement timeout: a shorter span
-        // next, so the rounds catch up instead of failing for ever; longer again after each round that succeeds.
-        spanMs = Math.max(MIN_SPAN_MS, spanMs / 4);
         LOG.warn("funnel rollup round failed, tried again over {} s: {}", spanMs / 1000,
             LogSafe.describe(done.cause()));
-      } else {
-        spanMs = Math.min(MAX_SPAN_MS, spanMs * 2);
+      }
+      if (done.succeeded() && done.result() != null) {
+        reach = done.result().upto().toInstant();
+      } else if (done.succeeded()) { // another node's round: its reach, for the gauge
+        store.rolledUpTo().onSuccess(upto -> reach = upto.toInstant());
       }
       boolean behind = done.succeeded() && done.result() != null && done.result().behind();
-      schedule(behind ? 0 : reports().rollupEveryMs());
+      long budgetedMs = budgetedPauseMs(roundMs, reports().rollupBudgetPercent());
+      os.getCpuLoad(); // the host's use is measured from now, leaving this round's own work out
+      long pauseMs = behind ? CATCH_UP_PAUSE_MS : reports().rollupEveryMs();
+      timer = vertx.setTimer(pauseMs, id -> whenDue(ended + TimeUnit.MILLISECONDS.toNanos(budgetedMs)));
     });
+  }
+
+  /**
+   * Starts the next round now if the budget allows it or the host is idle (a burst is over: catching up at full
+   * pace), else looks again shortly, so a long pause taken under load ends as soon as the load does.
+   */
+  private void whenDue(long budgetEnds) {
+    boolean busy = hostBusy();
+    long leftMs = TimeUnit.NANOSECONDS.toMillis(budgetEnds - System.nanoTime());
+    if (leftMs <= 0 || !busy) {
+      round(busy);
+    } else {
+      timer = vertx.setTimer(Math.min(leftMs, RECHECK_MS), id -> whenDue(budgetEnds));
+    }
+  }
+
+  /**
+   * How much of the backlog the next round takes on. A backlog (after downtime, a burst) can make an hour's round
+   * outlast the statement timeout: after a failure, a quarter, so the rounds catch up instead of failing for ever.
+   * While the host is busy, what a round of {@link #BUSY_ROUND_MS} takes, so the budget is spent in short rounds
+   * spread out rather than in one long one (a round's length grows with the pause before it). Else twice as much.
+   */
+  static long nextSpanMs(long spanMs, long roundMs, boolean failed, boolean busy) {
+    if (failed) {
+      return Math.max(MIN_SPAN_MS, spanMs / 4);
+    }
+    if (busy && roundMs > BUSY_ROUND_MS) {
+      return Math.max(MIN_SPAN_MS, spanMs * BUSY_ROUND_MS / roundMs);
+    }
+    return Math.min(MAX_SPAN_MS, spanMs * 2);
+  }
+
+  /** Whether the host's CPUs were busy since the last call (unknown counts as busy). */
+  private boolean hostBusy() {
+    double load = os.getCpuLoad();
+    return load < 0 || load >= BUSY;
+  }
+
+  /**
+   * How long after a round the next may start while the host is busy, for rounds to keep to their share of the time.
+   * A round costs PostgreSQL work per event written (mostly the unique-user index insert, see bench/RESULTS.md); on a
+   * host that ingest keeps busy that work would come out of ingest, so past the budget the report falls behind
+   * instead.
+   */
+  static long budgetedPauseMs(long roundMs, int budgetPercent) {
+    return roundMs * (100 - budgetPercent) / budgetPercent;
   }
 
   /** Reads the rates file when it changed since it was last read (by size and time) and stores its rates. */

@@ -48,11 +48,16 @@ public final class FunnelStore {
 
   private static final String EVENTS_IN_SPAN = "e.event_id >= event_id_floor($1) AND e.event_id < event_id_floor($2)";
 
+  /**
+   * The report values of the span's conversions in another currency than their workspace's report currency. One in
+   * the report currency gets no row: its value is its report value, which no rate changes (most conversions, and a
+   * row each would be a random-order index insert per conversion).
+   */
   static final String VALUES_OF_EVENTS = """
       INSERT INTO conversion_values (event_id, seq, report_value, report_currency)
       SELECT e.event_id, 0, %s, w.cur
         FROM events e JOIN unnest($3::uuid[], $4::text[]) AS w(workspace_id, cur) ON w.workspace_id = e.workspace_id
-       WHERE %s AND e.value IS NOT NULL
+       WHERE %s AND e.value IS NOT NULL AND e.currency IS DISTINCT FROM w.cur
       ON CONFLICT DO NOTHING""".formatted(CONVERTED.formatted("e"), EVENTS_IN_SPAN);
 
   static final String VALUES_OF_CHANGES = """
@@ -97,16 +102,23 @@ public final class FunnelStore {
    * unsubscribe (a JoinRequest rejected for leaving the channel) is a step of its own.
    */
   static final String ROLL_UP = """
-      WITH firsts AS (
-          INSERT INTO funnel_firsts (workspace_id, event_name, telegram_id)
-          SELECT DISTINCT e.workspace_id, e.event_name, e.telegram_id FROM events e
+      WITH span_firsts AS (
+          SELECT e.workspace_id, e.event_name, e.telegram_id, min(e.event_id) AS event_id FROM events e
            WHERE %1$s AND e.telegram_id IS NOT NULL
+           GROUP BY e.workspace_id, e.event_name, e.telegram_id),
+      firsts AS (
+          INSERT INTO funnel_firsts (workspace_id, event_name, telegram_id)
+          SELECT workspace_id, event_name, telegram_id FROM span_firsts
           ON CONFLICT DO NOTHING
           RETURNING workspace_id, event_name, telegram_id),
+      new_users AS (
+          SELECT s.event_id FROM span_firsts s JOIN firsts f USING (workspace_id, event_name, telegram_id)),
       ev AS (
           SELECT e.*, coalesce(e.conversion_status, 'approved') AS s,
-                 row_number() OVER (PARTITION BY e.workspace_id, e.event_name, e.telegram_id ORDER BY e.event_id) AS nth
-            FROM events e WHERE %1$s),
+                 CASE WHEN v.event_id IS NULL THEN e.value ELSE v.report_value END AS report_value,
+                 v.event_id IS NOT NULL AND v.report_value IS NULL AS unconverted
+            FROM events e LEFT JOIN conversion_values v ON v.event_id = e.event_id AND v.seq = 0
+           WHERE %1$s),
       facts (workspace_id, at, %2$s, step, n, users, revenue, unconverted, pending, approved, rejected,
              chargeback) AS (
           SELECT c.workspace_id, c.clicked_at, %3$s, '$click', 1, 0, 0::numeric, 0, 0, 0, 0, 0
@@ -117,19 +129,18 @@ public final class FunnelStore {
             FROM invite_sessions i %5$s
            WHERE i.created_at >= $1 AND i.created_at < $2
           UNION ALL
-          SELECT e.workspace_id, e.received_at, %3$s, e.event_name, 1,
-                 CASE WHEN e.nth = 1 AND f.telegram_id IS NOT NULL THEN 1 ELSE 0 END,
-                 CASE WHEN e.s = 'approved' THEN coalesce(v.report_value, 0) ELSE 0 END,
-                 CASE WHEN e.s = 'approved' AND v.event_id IS NOT NULL AND v.report_value IS NULL THEN 1 ELSE 0 END,
+          SELECT e.workspace_id, e.received_at, %3$s, e.event_name, 1, (u.event_id IS NOT NULL)::int,
+                 CASE WHEN e.s = 'approved' THEN coalesce(e.report_value, 0) ELSE 0 END,
+                 (e.s = 'approved' AND e.unconverted)::int,
                  (e.s = 'pending')::int, (e.s = 'approved')::int, (e.s = 'rejected')::int, (e.s = 'chargeback')::int
             FROM ev e %6$s
-            LEFT JOIN firsts f
-                   ON f.workspace_id = e.workspace_id AND f.event_name = e.event_name AND f.telegram_id = e.telegram_id
-            LEFT JOIN conversion_values v ON v.event_id = e.event_id AND v.seq = 0
+            LEFT JOIN new_users u ON u.event_id = e.event_id
           UNION ALL
           SELECT e.workspace_id, e.received_at, %3$s, e.event_name, 0, 0,
                  CASE WHEN h.status = 'approved' THEN coalesce(nv.report_value, 0) ELSE 0 END
-                   - CASE WHEN h.previous_status = 'approved' THEN coalesce(pv.report_value, 0) ELSE 0 END,
+                   - CASE WHEN h.previous_status <> 'approved' THEN 0
+                          WHEN pv.event_id IS NULL AND h.seq = 1 THEN coalesce(e.value, 0) -- the event's own, as in ev
+                          ELSE coalesce(pv.report_value, 0) END,
                  (h.status = 'approved' AND nv.event_id IS NOT NULL AND nv.report_value IS NULL)::int
                    - (h.previous_status = 'approved' AND pv.event_id IS NOT NULL AND pv.report_value IS NULL)::int,
                  (h.status = 'pending')::int - (h.previous_status = 'pending')::int,

@@ -211,7 +211,8 @@ class ConfigTest {
     assertThat(defaults.workspaces().get(0).report()).isEqualTo(ReportConfig.DEFAULT);
     assertThat(defaults.reports()).isEqualTo(ReportsConfig.DEFAULT);
     JsonObject json = valid().put("reports", new JsonObject().put("rates_file", "conf/rates.csv")
-        .put("rollup_every_ms", 100).put("rollup_lag_ms", 0).put("retention_days", 3650));
+        .put("rollup_every_ms", 100).put("rollup_lag_ms", 0).put("retention_days", 3650)
+        .put("rollup_budget_percent", 100));
     ws(json).put("report_currency", "eur").put("currency_aliases", new JsonObject().put("usdt", "usd")
         .put("Ab", "GBP").put("X123456789", "jpy")).put("funnel_events", new JsonArray().add("Reg").add("FTD 2"))
         .put("report_timezone", "Europe/Kyiv");
@@ -225,10 +226,10 @@ class ConfigTest {
         .isEqualTo(java.time.ZoneOffset.UTC);
     assertThat(config.workspaces().get(0).report().unaliased("usdt")).isEqualTo("USD");
     assertThat(config.workspaces().get(0).report().unaliased("eur")).isEqualTo("eur");
-    assertThat(config.reports()).isEqualTo(new ReportsConfig("conf/rates.csv", 100, 0, 3650));
+    assertThat(config.reports()).isEqualTo(new ReportsConfig("conf/rates.csv", 100, 0, 3650, 100));
 
     JsonObject bad = valid().put("reports", new JsonObject().put("rollup_every_ms", 99).put("rollup_lag_ms", -1)
-        .put("retention_days", 0).put("keep", true));
+        .put("retention_days", 0).put("rollup_budget_percent", 0).put("keep", true));
     ws(bad).put("report_currency", "XYZ").put("currency_aliases", new JsonObject().put("U", "USD")
         .put("USDT", "XYZ").put("X1234567890", "USD").put("US-T", "USD").put("USDC", 840))
         .put("funnel_events", new JsonArray().add("bad/name")).put("report_timezone", "Mars/Base");
@@ -238,6 +239,7 @@ class ConfigTest {
         .hasMessageContaining("reports.rollup_every_ms: must be")
         .hasMessageContaining("reports.rollup_lag_ms: must be")
         .hasMessageContaining("reports.retention_days: must be")
+        .hasMessageContaining("reports.rollup_budget_percent: must be")
         .hasMessageContaining("workspaces[0].report_currency: must be a 3-letter ISO 4217 code such as USD")
         .hasMessageContaining("workspaces[0].currency_aliases.U: must map")
         .hasMessageContaining("workspaces[0].currency_aliases.USDT: must map")

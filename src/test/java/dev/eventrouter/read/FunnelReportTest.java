@@ -137,6 +137,50 @@ class FunnelReportTest {
   }
 
   @Test
+  @DisplayName("a conversion in the report currency keeps no converted value, and a change of mind about it takes "
+      + "back what was added, as one in another currency does; a user's second FTD is no second user")
+  void changesOfMindAndReportCurrency() {
+    // Workspace B, report in USD: FTD 40 USD approved then charged back; FTD 30 GBP (37.06 USD) approved then
+    // rejected; a second FTD of the first user, 25 USD, approved.
+    conversion(2001, 40, "USD", "b-1", "approved");
+    conversion(2002, 30, "GBP", "b-2", "approved");
+    conversion(2001, 40, "USD", "b-1", "chargeback");
+    conversion(2002, 30, "GBP", "b-2", "rejected");
+    conversion(2001, 25, "USD", "b-3", "approved");
+    data.awaitRolledUp(TestApp.KEY_B);
+
+    HttpResponse<Buffer> r = app.get("/api/v1/reports/funnel", TestApp.KEY_B);
+    assertThat(r.statusCode()).as(r.bodyAsString()).isEqualTo(200);
+    JsonObject ftd = r.bodyAsJsonObject().getJsonObject("data").getJsonObject("totals").getJsonObject("events")
+        .getJsonObject("FTD");
+    assertThat(ftd.getLong("count")).isEqualTo(3);
+    assertThat(ftd.getLong("users")).isEqualTo(2);
+    assertThat(ftd.getString("revenue")).isEqualTo("25.00");
+    assertThat(ftd.getJsonObject("statuses")).isEqualTo(new JsonObject().put("pending", 0).put("approved", 1)
+        .put("rejected", 1).put("chargeback", 1));
+    // Converted values are kept for the GBP conversion as received and for each change; none for USD as received.
+    assertThat(app.rows("SELECT e.currency || ':' || v.seq AS kept FROM conversion_values v JOIN events e"
+        + " ON e.event_id = v.event_id WHERE e.workspace_id = $1 ORDER BY 1", java.util.UUID.fromString(TestApp.WS_B))
+        .stream().map(row -> row.getString("kept")).toList()).containsExactly("GBP:0", "GBP:1", "USD:1");
+  }
+
+  @Test
+  @DisplayName("how far behind the rollups reach is a metric: the configured lag and a round's pause, once rolled up")
+  void behindMetric() {
+    data.awaitRolledUp(KEY_A);
+    double behind = app.metrics().lines().filter(l -> l.startsWith("event_router_report_rollup_behind_seconds "))
+        .mapToDouble(l -> Double.parseDouble(l.substring(l.indexOf(' ') + 1))).findFirst().orElseThrow();
+    assertThat(behind).isBetween(0.0, 30.0);
+  }
+
+  private void conversion(long user, int value, String currency, String transaction, String status) {
+    HttpResponse<Buffer> r = app.postJson("/api/v1/events/custom", TestApp.KEY_B, new JsonObject()
+        .put("workspace_id", TestApp.WS_B).put("event_name", "FTD").put("telegram_id", user).put("value", value)
+        .put("currency", currency).put("transaction_id", transaction).put("conversion_status", status));
+    assertThat(r.statusCode()).as(r.bodyAsString()).isEqualTo(200);
+  }
+
+  @Test
   @DisplayName("CSV: the same numbers, a line per group and the totals")
   void csv() {
     HttpResponse<Buffer> r = app.get("/api/v1/reports/funnel?group_by=utm_campaign&format=csv", KEY_A);
