@@ -1,5 +1,6 @@
 package dev.eventrouter;
 
+import dev.eventrouter.common.ProxyRoutes;
 import dev.eventrouter.config.AppConfig;
 import dev.eventrouter.config.ConfigException;
 import dev.eventrouter.config.ConfigLoader;
@@ -103,7 +104,8 @@ final class SetWebhookCommand {
     Vertx vertx = Vertx.vertx();
     try {
       // No redirects: the bot token is in the URL, and it goes to the configured api_base only.
-      BotApi api = new BotApi(WebClient.create(vertx, new WebClientOptions().setFollowRedirects(false)), TIMEOUT_MS);
+      BotApi api = new BotApi(WebClient.create(vertx, new WebClientOptions().setFollowRedirects(false)),
+          new ProxyRoutes(vertx, TIMEOUT_MS), TIMEOUT_MS);
       int failed = 0;
       for (TelegramConfig bot : bots) {
         // The default bot at the plain path, as with a single bot; each other at its name's.

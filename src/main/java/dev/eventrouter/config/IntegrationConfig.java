@@ -19,6 +19,7 @@ import java.util.Set;
  *                      or a test double on the operator's own network); false: public addresses only
  * @param sendOn        the conversion statuses that forward an event: Meta and TikTok get a conversion once, at the
  *                      first of them it reaches; a webhook gets every change to one of them
+ * @param proxy         the proxy every request of the integration goes through (its credential test's too), or null
  */
 public record IntegrationConfig(String id, Network network, String pixel, String accessToken, String apiBase,
                                 String apiVersion, String source, String pageUrl, String testEventCode,
@@ -28,7 +29,8 @@ public record IntegrationConfig(String id, Network network, String pixel, String
                                 DataProcessing dataProcessing,
                                 WebhookConfig webhook,
                                 boolean allowPrivateNetwork,
-                                Set<String> sendOn) {
+                                Set<String> sendOn,
+                                ProxyConfig proxy) {
 
   /**
    * What an integration forwards when its config names no {@code send_on}: the ad networks approved conversions only
@@ -46,7 +48,7 @@ public record IntegrationConfig(String id, Network network, String pixel, String
                            boolean dryRun, Set<String> events, DataProcessing dataProcessing, WebhookConfig webhook,
                            boolean allowPrivateNetwork) {
     this(id, network, pixel, accessToken, apiBase, apiVersion, source, pageUrl, testEventCode, enabled, dryRun, events,
-        dataProcessing, webhook, allowPrivateNetwork, defaultSendOn(network));
+        dataProcessing, webhook, allowPrivateNetwork, defaultSendOn(network), null);
   }
 
   /** An integration whose requests go to public addresses only. */
@@ -54,7 +56,7 @@ public record IntegrationConfig(String id, Network network, String pixel, String
                            String apiVersion, String source, String pageUrl, String testEventCode, boolean enabled,
                            boolean dryRun, Set<String> events, DataProcessing dataProcessing, WebhookConfig webhook) {
     this(id, network, pixel, accessToken, apiBase, apiVersion, source, pageUrl, testEventCode, enabled, dryRun, events,
-        dataProcessing, webhook, false, defaultSendOn(network));
+        dataProcessing, webhook, false, defaultSendOn(network), null);
   }
 
   /** Whether an event of this name gets a delivery to this integration. */
@@ -75,7 +77,7 @@ public record IntegrationConfig(String id, Network network, String pixel, String
   /** This integration sending with another test_event_code (a credential test's). */
   public IntegrationConfig withTestEventCode(String code) {
     return new IntegrationConfig(id, network, pixel, accessToken, apiBase, apiVersion, source, pageUrl, code, enabled,
-        dryRun, events, dataProcessing, webhook, allowPrivateNetwork, sendOn);
+        dryRun, events, dataProcessing, webhook, allowPrivateNetwork, sendOn, proxy);
   }
 
   /** Never print the token. */

@@ -18,13 +18,13 @@ import java.util.regex.Pattern;
 final class IntegrationParser {
 
   private static final Set<String> COMMON_INTEGRATION_KEYS = Set.of("id", "type", "access_token", "api_base",
-      "test_event_code", "enabled", "dry_run", "events", "limited_data_use", "allow_private_network", "send_on");
+      "test_event_code", "enabled", "dry_run", "events", "limited_data_use", "allow_private_network", "send_on", "proxy");
   private static final Set<String> META_KEYS = union(COMMON_INTEGRATION_KEYS, "pixel_id", "api_version",
       "action_source", "data_processing_options_country", "data_processing_options_state");
   private static final Set<String> TIKTOK_KEYS = union(COMMON_INTEGRATION_KEYS, "pixel_code", "event_source",
       "page_url");
   private static final Set<String> WEBHOOK_KEYS = Set.of("id", "type", "url", "method", "headers", "secret",
-      "event_map", "enabled", "dry_run", "events", "allow_private_network", "send_on");
+      "event_map", "enabled", "dry_run", "events", "allow_private_network", "send_on", "proxy");
   private static final Set<String> WEBHOOK_METHODS = Set.of("POST", "PUT", "GET");
   /** Set by the service itself: the body's type and length, the signature. */
   private static final Set<String> RESERVED_HEADERS = Set.of("content-type", "content-length", "host",
@@ -43,9 +43,11 @@ final class IntegrationParser {
   private static final Pattern INTEGRATION_ID = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
 
   private final JsonReader r;
+  private final ProxyParser proxies;
 
   IntegrationParser(JsonReader reader) {
     this.r = reader;
+    this.proxies = new ProxyParser(reader);
   }
 
   IntegrationConfig integration(JsonObject json, String path, String botName) {
@@ -105,7 +107,7 @@ final class IntegrationParser {
         r.bool(json, "dry_run", path + ".dry_run", false),
         r.strings(json, "events", path + ".events", WorkspaceParser.EVENT_NAME,
             "an event name (1 to 50 letters, digits, _ - or spaces)"),
-        dataProcessing(json, path), null, allowPrivate, sendOn(json, path, network));
+        dataProcessing(json, path), null, allowPrivate, sendOn(json, path, network), proxies.proxy(json, path));
   }
 
   /** The statuses that forward a conversion; the network's default when absent. */
@@ -149,7 +151,7 @@ final class IntegrationParser {
         r.bool(json, "dry_run", path + ".dry_run", false),
         r.strings(json, "events", path + ".events", WorkspaceParser.EVENT_NAME,
             "an event name (1 to 50 letters, digits, _ - or spaces)"),
-        DataProcessing.NONE, webhook, allowPrivate, sendOn(json, path, Network.WEBHOOK));
+        DataProcessing.NONE, webhook, allowPrivate, sendOn(json, path, Network.WEBHOOK), proxies.proxy(json, path));
   }
 
   /**

@@ -19,11 +19,12 @@ import java.util.List;
  * @param approveJoinRequests whether a join request through one of the links is approved by the bot
  * @param apiBase             the Bot API's address (https://api.telegram.org; a test's fake elsewhere)
  * @param passThrough         where every update goes on to, or null when the bot has no backend of its own
+ * @param proxy               the proxy the bot's Bot API calls go through, or null
  */
 public record TelegramConfig(String name, String webhookSecret, String startEvent, String botToken,
                              List<String> channels,
                              int inviteLinkPool, boolean approveJoinRequests, String apiBase,
-                             PassThrough passThrough) {
+                             PassThrough passThrough, ProxyConfig proxy) {
 
   /**
    * The header a webhook's secret comes in: Telegram's to the receiver, and the pass-through's to the bot's backend
@@ -53,7 +54,7 @@ public record TelegramConfig(String name, String webhookSecret, String startEven
   /** The receiver alone: no bot calls, no pass-through. */
   public static TelegramConfig receiverOnly(String name, String webhookSecret, String startEvent) {
     return new TelegramConfig(name, webhookSecret, startEvent, null, List.of(), DEFAULT_INVITE_LINK_POOL, false,
-        DEFAULT_API_BASE, null);
+        DEFAULT_API_BASE, null, null);
   }
 
   /** The bot's first channel, where a capture that names none gets its invite link; null when it has none. */

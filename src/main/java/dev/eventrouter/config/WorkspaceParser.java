@@ -34,7 +34,7 @@ final class WorkspaceParser {
   /** A sender's unit that is not an ISO code: USDT, USDC, a casino's own. */
   private static final Pattern CURRENCY_UNIT = Pattern.compile("[A-Za-z0-9]{2,10}");
   private static final Set<String> TELEGRAM_KEYS = Set.of("bot_name", "webhook_secret", "start_event", "bot_token",
-      "channel_id", "channels", "invite_link_pool", "approve_join_requests", "api_base", "pass_through");
+      "channel_id", "channels", "invite_link_pool", "approve_join_requests", "api_base", "pass_through", "proxy");
   private static final Set<String> PASS_THROUGH_KEYS = Set.of("url", "secret_token");
   /** A local Bot API server (https://github.com/tdlib/telegram-bot-api), or a test's fake. */
   private static final String LOOPBACK_HTTP = "http://(localhost|127\\.0\\.0\\.1|\\[::1])(:[0-9]{1,5})?(/[^?#\\s]*)?";
@@ -208,7 +208,8 @@ final class WorkspaceParser {
     return new TelegramConfig(name, secret, startEvent, token, channels, pool, approve,
         IntegrationParser.stripSlash(apiBase),
         json.getValue("pass_through") == null ? null
-            : passThrough(r.object(json, "pass_through", path + ".pass_through"), path + ".pass_through"));
+            : passThrough(r.object(json, "pass_through", path + ".pass_through"), path + ".pass_through"),
+        new ProxyParser(r).proxy(json, path));
   }
 
   /** {@code channel_id} (one) or {@code channels} (a list): numeric ids or @usernames, each once. */

@@ -3,6 +3,7 @@ package dev.eventrouter.forward;
 import dev.eventrouter.bus.Addresses;
 import dev.eventrouter.bus.BreakerOpened;
 import dev.eventrouter.common.Backoff;
+import dev.eventrouter.common.ProxyRoutes;
 import dev.eventrouter.common.RetryAfter;
 import dev.eventrouter.common.Sha256;
 import dev.eventrouter.config.DeliveryConfig;
@@ -51,6 +52,7 @@ final class IntegrationChannel {
   private final NetworkApi api;
   private final DeliveryOutcomes store;
   private final WebClient client;
+  private final ProxyRoutes proxies;
   private final Outbound out;
   private final CircuitBreaker breaker;
   private final IntegrationKey key;
@@ -78,7 +80,8 @@ final class IntegrationChannel {
         .closeHandler(v -> LOG.info("circuit breaker {} closed", name));
     board.add(key, breaker::state);
     this.client = WebClient.create(vertx, Outbound.options(config.requestTimeoutMs()));
-    this.out = new Outbound(vertx, client);
+    this.proxies = new ProxyRoutes(vertx, config.requestTimeoutMs());
+    this.out = new Outbound(vertx, client, proxies);
   }
 
   /**
@@ -119,7 +122,7 @@ final class IntegrationChannel {
                 .<Outcome>map(new Outcome.Retry("circuit breaker open", 0));
           }
           Outcome.Retry retry = failure instanceof TransientFailure transientFailure ? transientFailure.retry
-              : new Outcome.Retry(api.describe(failure), 0);
+              : new Outcome.Retry(Outbound.through(integration, api.describe(failure)), 0);
           return record(integration, jobs, retry, config, body);
         });
   }
@@ -182,7 +185,7 @@ final class IntegrationChannel {
             response.body(), 0, 1), response.statusCode(), api.answer(response.body())))
         .recover(failure -> Future.succeededFuture(failure instanceof Outbound.Refused refused
             ? CredentialCheck.notSent(job, integration, refused.getMessage())
-            : CredentialCheck.unanswered(job, integration, api.describe(failure))));
+            : CredentialCheck.unanswered(job, integration, Outbound.through(integration, api.describe(failure)))));
   }
 
   /**
@@ -204,6 +207,7 @@ final class IntegrationChannel {
 
   void close() {
     client.close();
+    proxies.close();
     breaker.close();
     board.remove(key);
   }

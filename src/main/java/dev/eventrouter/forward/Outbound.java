@@ -1,6 +1,7 @@
 package dev.eventrouter.forward;
 
 import dev.eventrouter.common.PrivateAddress;
+import dev.eventrouter.common.ProxyRoutes;
 import dev.eventrouter.common.UrlHost;
 import dev.eventrouter.config.IntegrationConfig;
 import io.netty.util.NetUtil;
@@ -22,7 +23,8 @@ import java.net.UnknownHostException;
  * integration allows private networks, the URL's host is resolved here, off the event loop, each of its addresses is
  * checked ({@link PrivateAddress}), and the request goes to the address that was checked, the name kept for the Host
  * header, TLS SNI and the certificate check (WebClient's virtualHost): a name that resolves elsewhere between the
- * check and the connection (DNS rebinding) cannot move the request.
+ * check and the connection (DNS rebinding) cannot move the request. Through a proxy too: the proxy is asked for the
+ * checked address ({@link ProxyRoutes}), never for the name.
  */
 public final class Outbound {
 
@@ -43,16 +45,18 @@ public final class Outbound {
   private final Vertx vertx;
   private final WebClient client;
   private final Resolver resolver;
+  private final ProxyRoutes proxies;
 
   /** The service's: the JDK's resolver, with its cache (networkaddress.cache.ttl). */
-  Outbound(Vertx vertx, WebClient client) {
-    this(vertx, client, InetAddress::getAllByName);
+  Outbound(Vertx vertx, WebClient client, ProxyRoutes proxies) {
+    this(vertx, client, InetAddress::getAllByName, proxies);
   }
 
-  Outbound(Vertx vertx, WebClient client, Resolver resolver) {
+  Outbound(Vertx vertx, WebClient client, Resolver resolver, ProxyRoutes proxies) {
     this.vertx = vertx;
     this.client = client;
     this.resolver = resolver;
+    this.proxies = proxies;
   }
 
   /** The options of every integration's client: no redirects followed. */
@@ -66,6 +70,16 @@ public final class Outbound {
    * the integration may not reach, or with the resolver's failure.
    */
   public Future<HttpRequest<Buffer>> request(IntegrationConfig integration, HttpMethod method, String url) {
+    return checked(integration, method, url).compose(request -> proxies.options(integration.proxy())
+        .map(request::proxy)); // a null proxy: none
+  }
+
+  /** A failed request's description, with the proxy it went through (never the proxy's credentials). */
+  static String through(IntegrationConfig integration, String failed) {
+    return integration.proxy() == null ? failed : failed + " (through proxy " + integration.proxy() + ")";
+  }
+
+  private Future<HttpRequest<Buffer>> checked(IntegrationConfig integration, HttpMethod method, String url) {
     UrlHost host = UrlHost.parse(url);
     if (integration.allowPrivateNetwork() || host == null) {
       return Future.succeededFuture(client.requestAbs(method, url).followRedirects(false));

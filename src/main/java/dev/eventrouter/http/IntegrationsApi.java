@@ -89,6 +89,7 @@ final class IntegrationsApi {
           .put("enabled", integration.enabled())
           .put("dry_run", integration.dryRun())
           .put("test_event_code", integration.testEventCode())
+          .put("proxy", integration.proxy() == null ? null : integration.proxy().toString()) // never its credentials
           .put("events", integration.events() == null ? null : new JsonArray(integration.events().stream().sorted()
               .toList()))
           .put("paused", stored.getJsonObject("paused").getJsonObject(integration.id()))

@@ -1,11 +1,13 @@
 package dev.eventrouter.telegram;
 
+import dev.eventrouter.common.ProxyRoutes;
 import dev.eventrouter.config.TelegramConfig;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpRequest;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 
@@ -48,10 +50,13 @@ public final class BotApi {
   }
 
   private final WebClient client;
+  private final ProxyRoutes proxies;
   private final long timeoutMs;
 
-  public BotApi(WebClient client, long timeoutMs) {
+  /** @param proxies how a bot's calls reach its proxy, when it has one */
+  public BotApi(WebClient client, ProxyRoutes proxies, long timeoutMs) {
     this.client = client;
+    this.proxies = proxies;
     this.timeoutMs = timeoutMs;
   }
 
@@ -94,11 +99,13 @@ public final class BotApi {
   }
 
   Future<Object> call(TelegramConfig bot, String method, JsonObject params) {
-    return client.postAbs(bot.apiBase() + "/bot" + bot.botToken() + "/" + method)
-        .timeout(timeoutMs)
-        .sendJsonObject(params)
-        .transform(done -> done.succeeded() ? answer(method, done.result())
-            : Future.failedFuture(new Failure(0, noAnswer(method, done.cause()), 0)));
+    return proxies.options(bot.proxy()).compose(proxy -> {
+      HttpRequest<Buffer> request = client.postAbs(bot.apiBase() + "/bot" + bot.botToken() + "/" + method)
+          .timeout(timeoutMs);
+      return (proxy == null ? request : request.proxy(proxy)).sendJsonObject(params);
+    }).transform(done -> done.succeeded() ? answer(method, done.result())
+        : Future.failedFuture(new Failure(0, noAnswer(method, done.cause())
+            + (bot.proxy() == null ? "" : " through proxy " + bot.proxy()), 0)));
   }
 
   /** A request without an answer, told without the HTTP client's own message (it may quote the URL). */

@@ -1,6 +1,7 @@
 package dev.eventrouter.telegram;
 
 import dev.eventrouter.bus.Addresses;
+import dev.eventrouter.common.ProxyRoutes;
 import dev.eventrouter.config.LiveConfig;
 import dev.eventrouter.store.TelegramStore;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -38,7 +39,7 @@ public final class TelegramVerticle extends VerticleBase {
     // No redirects: a backend redirecting elsewhere must not take its secret header, or the token's URL, with it.
     WebClient client = WebClient.create(vertx, new WebClientOptions().setUserAgent("event-router")
         .setFollowRedirects(false).setConnectTimeout((int) Math.min(Integer.MAX_VALUE, timeoutMs)));
-    BotApi bot = new BotApi(client, timeoutMs);
+    BotApi bot = new BotApi(client, new ProxyRoutes(vertx, timeoutMs), timeoutMs);
     InviteLinkPool pool = new InviteLinkPool(vertx, live, store, bot, metrics);
     TelegramOutbox outbox = new TelegramOutbox(live, store, client, bot, metrics);
     vertx.setPeriodic(live.current().delivery().scanIntervalMs(), id -> outbox.run());

@@ -132,7 +132,7 @@ class ConfigTest {
         .workspaces().get(0).telegram();
     assertThat(bot).isEqualTo(new TelegramConfig(null, "s3cret_0123456789-abc", "BotStart",
         "123456:AAbbCCdd_eeFF-gg0123456789", List.of("-1001234567890"), 3, true, "http://127.0.0.1:9",
-        new TelegramConfig.PassThrough("https://bot.example/hook", "bots-own-secret-0123")));
+        new TelegramConfig.PassThrough("https://bot.example/hook", "bots-own-secret-0123"), null));
     assertThat(bot.makesInviteLinks()).isTrue();
     ws(withTelegram).put("telegram", new JsonObject().put("webhook_secret", "${TG_SECRET}")
         .put("bot_token", "${TG_TOKEN}").put("channel_id", "@signals_ch"));
@@ -140,7 +140,7 @@ class ConfigTest {
         "TG_TOKEN", "123456:AAbbCCdd_eeFF-gg0123456789")).workspaces().get(0).telegram();
     assertThat(defaults).isEqualTo(new TelegramConfig(null, "s3cret_0123456789-abc", null,
         "123456:AAbbCCdd_eeFF-gg0123456789", List.of("@signals_ch"), TelegramConfig.DEFAULT_INVITE_LINK_POOL, false,
-        TelegramConfig.DEFAULT_API_BASE, null));
+        TelegramConfig.DEFAULT_API_BASE, null, null));
     ws(withTelegram).getJsonObject("telegram").remove("channel_id");
     assertThat(resolve(withTelegram, Map.of("TG_SECRET", "s3cret_0123456789-abc",
         "TG_TOKEN", "123456:AAbbCCdd_eeFF-gg0123456789")).workspaces().get(0).telegram().makesInviteLinks())
@@ -195,11 +195,11 @@ class ConfigTest {
   @Test
   @DisplayName("a visitor's capture leaves a fifth of the invite-link pool, rounded down, to the bot's own")
   void anonymousReserve() {
-    assertThat(new TelegramConfig(null, "s".repeat(16), null, "t", List.of("-1001"), 5, false, null, null).anonymousReserve())
+    assertThat(new TelegramConfig(null, "s".repeat(16), null, "t", List.of("-1001"), 5, false, null, null, null).anonymousReserve())
         .isEqualTo(1);
-    assertThat(new TelegramConfig(null, "s".repeat(16), null, "t", List.of("-1001"), 4, false, null, null).anonymousReserve())
+    assertThat(new TelegramConfig(null, "s".repeat(16), null, "t", List.of("-1001"), 4, false, null, null, null).anonymousReserve())
         .isZero();
-    assertThat(new TelegramConfig(null, "s".repeat(16), null, "t", List.of("-1001"), 20, false, null, null).anonymousReserve())
+    assertThat(new TelegramConfig(null, "s".repeat(16), null, "t", List.of("-1001"), 20, false, null, null, null).anonymousReserve())
         .isEqualTo(4);
   }
 
@@ -598,7 +598,82 @@ class ConfigTest {
             + "other, phone_call, physical_store, system_generated, website", c -> ws(c).put("integrations",
             new JsonArray().add(meta().put("action_source", "telegram")))),
         bad("workspaces[0].integrations[0].event_source: must be one of app, crm, offline, web", c -> ws(c)
-            .put("integrations", new JsonArray().add(tiktok().put("event_source", "telegram")))));
+            .put("integrations", new JsonArray().add(tiktok().put("event_source", "telegram")))),
+        bad("workspaces[0].integrations[0].proxy: must be a URL such as http://host:3128", c -> ws(c)
+            .put("integrations", new JsonArray().add(meta().put("proxy", "ftp://user:hunter2@proxy.example:21")))),
+        bad("workspaces[0].integrations[0].proxy: must be a URL such as", c -> ws(c)
+            .put("integrations", new JsonArray().add(meta().put("proxy", "http://proxy.example")))),
+        bad("workspaces[0].integrations[0].proxy.url: must be a URL such as", c -> ws(c).put("integrations",
+            new JsonArray().add(meta().put("proxy", new JsonObject().put("url", "socks5://p.example:1080/x"))))),
+        bad("workspaces[0].integrations[0].proxy.url: required", c -> ws(c).put("integrations",
+            new JsonArray().add(meta().put("proxy", new JsonObject().put("username", "u"))))),
+        bad("workspaces[0].integrations[0].proxy: credentials in the URL and as username/password", c -> ws(c)
+            .put("integrations", new JsonArray().add(meta().put("proxy", new JsonObject()
+                .put("url", "http://a:b@p.example:3128").put("username", "u"))))),
+        bad("workspaces[0].integrations[0].proxy: a password needs its username", c -> ws(c).put("integrations",
+            new JsonArray().add(meta().put("proxy", new JsonObject().put("url", "http://p.example:3128")
+                .put("password", "x"))))),
+        bad("workspaces[0].integrations[0].proxy: ca_file is for an https proxy", c -> ws(c).put("integrations",
+            new JsonArray().add(meta().put("proxy", new JsonObject().put("url", "socks5://p.example:1080")
+                .put("ca_file", "pom.xml"))))),
+        bad("workspaces[0].integrations[0].proxy.ca_file: cannot read", c -> ws(c).put("integrations",
+            new JsonArray().add(meta().put("proxy", new JsonObject().put("url", "https://p.example:443")
+                .put("ca_file", "no/such.pem"))))),
+        bad("workspaces[0].integrations[0].proxy: must be a URL or an object", c -> ws(c).put("integrations",
+            new JsonArray().add(meta().put("proxy", 3128)))),
+        bad("workspaces[0].integrations[0].proxy: must be a URL such as", c -> ws(c).put("integrations",
+            new JsonArray().add(meta().put("proxy", "//p.example:3128")))),
+        bad("workspaces[0].integrations[0].proxy: must be a URL such as", c -> ws(c).put("integrations",
+            new JsonArray().add(meta().put("proxy", "http://p.example:3128?x=1")))),
+        bad("workspaces[0].integrations[0].proxy: must be a URL such as", c -> ws(c).put("integrations",
+            new JsonArray().add(meta().put("proxy", "http://p.example:3128#f")))),
+        bad("workspaces[0].integrations[0].proxy: must be a URL such as", c -> ws(c).put("integrations",
+            new JsonArray().add(meta().put("proxy", "http://p.example:0")))),
+        bad("workspaces[0].integrations[0].proxy.pass: unknown key", c -> ws(c).put("integrations",
+            new JsonArray().add(meta().put("proxy", new JsonObject().put("url", "http://p.example:3128")
+                .put("pass", "x"))))),
+        bad("workspaces[0].integrations[0].proxy: credentials in the URL and as username/password", c -> ws(c)
+            .put("integrations", new JsonArray().add(meta().put("proxy", new JsonObject()
+                .put("url", "http://a@p.example:3128").put("password", "p"))))),
+        bad("workspaces[0].telegram.proxy: must be a URL such as", c -> ws(c).put("telegram", new JsonObject()
+            .put("webhook_secret", "s3cret_0123456789-abc").put("proxy", "http://[::1"))));
+  }
+
+  @Test
+  @DisplayName("a proxy per integration and per bot: a URL with percent-encoded credentials, or an object taking "
+      + "them from ${ENV} as they are; printed without credentials; a bad URL's message never quotes it")
+  void proxies() {
+    JsonObject config = valid();
+    ws(config).put("integrations", new JsonArray()
+        .add(meta().put("proxy", "SOCKS5://de%40buyer:p%3Ass@10.1.2.3:1080"))
+        .add(tiktok().put("page_url", "https://lp.example/").put("proxy", new JsonObject()
+            .put("url", "https://[2001:db8::1]:8443")
+            .put("username", "${PROXY_USER}").put("password", "${PROXY_PASSWORD}").put("ca_file", "pom.xml")))
+        .add(meta().put("id", "meta-2").put("proxy", "http://proxy.example:1/"))
+        .add(meta().put("id", "meta-3").put("proxy", "http://just-a-user@[::1]:3128")))
+        .put("telegram", new JsonObject().put("webhook_secret", "s3cret_0123456789-abc")
+            .put("proxy", "http://proxy.example:3128"));
+    WorkspaceConfig workspace = resolve(config, Map.of("PROXY_USER", "tt", "PROXY_PASSWORD", "a:b@c/d"))
+        .workspaces().get(0);
+    assertThat(workspace.integrations().get(0).proxy())
+        .isEqualTo(new ProxyConfig("socks5", "10.1.2.3", 1080, null, "de@buyer", "p:ss"));
+    assertThat(workspace.integrations().get(1).proxy())
+        .isEqualTo(new ProxyConfig("https", "2001:db8::1", 8443, "pom.xml", "tt", "a:b@c/d"));
+    assertThat(workspace.integrations().get(1).proxy()).hasToString("https://[2001:db8::1]:8443");
+    assertThat(workspace.integrations().get(2).proxy())
+        .isEqualTo(new ProxyConfig("http", "proxy.example", 1, null, null, null));
+    assertThat(workspace.integrations().get(3).proxy())
+        .isEqualTo(new ProxyConfig("http", "::1", 3128, null, "just-a-user", null));
+    assertThat(workspace.integrations().get(3).proxy()).hasToString("http://[::1]:3128");
+    assertThat(workspace.integrations().get(0).proxy().toString()).isEqualTo("socks5://10.1.2.3:1080");
+    assertThat(workspace.telegram().proxy()).hasToString("http://proxy.example:3128");
+    assertThat(resolve(valid(), Map.of()).workspaces().get(0).integrations()).allSatisfy(i ->
+        assertThat(i.proxy()).isNull());
+
+    JsonObject leaky = valid();
+    ws(leaky).put("integrations", new JsonArray().add(meta().put("proxy", "gopher://u:hunter2@p.example:70")));
+    assertThatThrownBy(() -> resolve(leaky, Map.of())).isInstanceOf(ConfigException.class)
+        .message().doesNotContain("hunter2");
   }
 
   @Test

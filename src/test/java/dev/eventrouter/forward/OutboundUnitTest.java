@@ -1,17 +1,23 @@
 package dev.eventrouter.forward;
 
+import dev.eventrouter.common.ProxyRoutes;
 import dev.eventrouter.common.UrlHost;
 import dev.eventrouter.config.DataProcessing;
 import dev.eventrouter.config.IntegrationConfig;
 import dev.eventrouter.config.Network;
+import dev.eventrouter.config.ProxyConfig;
 import dev.eventrouter.config.WebhookConfig;
 import dev.eventrouter.support.Await;
+import dev.eventrouter.support.HttpProxy;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.net.PemKeyCertOptions;
+import io.vertx.core.net.PemTrustOptions;
 import io.vertx.ext.web.client.HttpRequest;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
@@ -29,6 +35,7 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 /**
  * Where an integration's requests may go, against real local HTTP servers: no redirect followed, and, unless the
@@ -42,6 +49,8 @@ class OutboundUnitTest {
   private HttpServer receiver;
   private HttpServer elsewhere;
   private WebClient client;
+  /** Routes for integrations without a proxy: they never start a bridge. */
+  private ProxyRoutes noProxy;
   private final List<MultiMap> received = new CopyOnWriteArrayList<>();
   private final List<String> receivedUris = new CopyOnWriteArrayList<>();
   private final List<MultiMap> redirected = new CopyOnWriteArrayList<>();
@@ -60,6 +69,7 @@ class OutboundUnitTest {
           .putHeader("Location", "http://127.0.0.1:" + elsewhere.actualPort() + "/secret").end();
     }).listen(0, "127.0.0.1").await();
     client = WebClient.create(vertx, Outbound.options(2_000));
+    noProxy = new ProxyRoutes(vertx, 2_000);
   }
 
   @AfterEach
@@ -93,7 +103,7 @@ class OutboundUnitTest {
   @DisplayName("allowed private networks: the request goes as written; a redirect is the answer, never followed, so "
       + "the target gets nothing")
   void noRedirects() {
-    Outbound out = new Outbound(vertx, client);
+    Outbound out = new Outbound(vertx, client, noProxy);
     HttpRequest<Buffer> request = Await.result(out.request(hook(true), HttpMethod.POST, receiverUrl("127.0.0.1")));
     HttpResponse<Buffer> response = Await.result(request.putHeader("Authorization", "Bearer t").send());
     assertThat(response.statusCode()).isEqualTo(302);
@@ -109,7 +119,7 @@ class OutboundUnitTest {
   @DisplayName("a URL whose authority has no host (which the config check lets through) has nothing to resolve: the "
       + "client refuses to send it, and it reaches no local server")
   void noHost() {
-    Outbound out = new Outbound(vertx, client);
+    Outbound out = new Outbound(vertx, client, noProxy);
     for (String url : new String[] {"http://:" + receiver.actualPort() + "/pb",
         "http://user@:" + receiver.actualPort() + "/pb"}) {
       Throwable failure = Await.failure(out.request(hook(false), HttpMethod.GET, url)
@@ -123,7 +133,7 @@ class OutboundUnitTest {
   @Test
   @DisplayName("a name that resolves to a loopback address: refused for good, nothing sent")
   void nameResolvingToLoopback() {
-    Outbound out = new Outbound(vertx, client, resolvingTo("127.0.0.1"));
+    Outbound out = new Outbound(vertx, client, resolvingTo("127.0.0.1"), noProxy);
     Throwable refused = Await.failure(out.request(hook(false), HttpMethod.POST, receiverUrl("hook.example")));
     assertThat(refused).isInstanceOf(Outbound.Refused.class).hasMessage("the host of the webhook URL resolves to a "
         + "loopback, link-local or private address; set allow_private_network to send there");
@@ -133,7 +143,7 @@ class OutboundUnitTest {
   @Test
   @DisplayName("one private address among public ones is enough to refuse: the resolver could hand out either")
   void anyPrivateAddress() {
-    Outbound out = new Outbound(vertx, client, resolvingTo("8.8.8.8", "169.254.169.254"));
+    Outbound out = new Outbound(vertx, client, resolvingTo("8.8.8.8", "169.254.169.254"), noProxy);
     assertThat(Await.failure(out.request(hook(false), HttpMethod.GET, "https://hook.example/pb")))
         .isInstanceOf(Outbound.Refused.class);
   }
@@ -141,7 +151,7 @@ class OutboundUnitTest {
   @Test
   @DisplayName("an address literal is checked too, with the JDK's resolver (a literal is not looked up)")
   void literal() {
-    Outbound out = new Outbound(vertx, client);
+    Outbound out = new Outbound(vertx, client, noProxy);
     assertThat(Await.failure(out.request(hook(false), HttpMethod.POST, receiverUrl("127.0.0.1"))))
         .isInstanceOf(Outbound.Refused.class);
     assertThat(Await.failure(out.request(hook(false), HttpMethod.POST, "http://[::1]:9/pb")))
@@ -154,16 +164,72 @@ class OutboundUnitTest {
   void unresolved() {
     Outbound out = new Outbound(vertx, client, host -> {
       throw new UnknownHostException(host);
-    });
+    }, noProxy);
     Throwable failure = Await.result(out.request(hook(false), HttpMethod.POST, "https://hook.example/pb")
         .transform(done -> Future.succeededFuture(done.cause())));
     assertThat(failure).isInstanceOf(UnknownHostException.class);
   }
 
+  private static IntegrationConfig hookVia(boolean allowPrivate, int proxyPort) {
+    return new IntegrationConfig("w", Network.WEBHOOK, null, "whsec-0123456789ab", null, null, null, null, null, true,
+        false, null, DataProcessing.NONE, new WebhookConfig("http://unused", "POST", Map.of(), Map.of()),
+        allowPrivate, IntegrationConfig.defaultSendOn(Network.WEBHOOK),
+        new ProxyConfig(ProxyConfig.HTTP, "127.0.0.1", proxyPort, null, "u", "p"));
+  }
+
+  @Test
+  @DisplayName("through an http proxy, an https request is a CONNECT tunnel to the checked address, never the name: "
+      + "the proxy cannot be steered to a private address by DNS")
+  void proxyAskedForTheCheckedAddress() {
+    HttpProxy proxy = HttpProxy.start(vertx, false, "u", "p");
+    try {
+      Outbound out = new Outbound(vertx, client, resolvingTo("8.8.8.8"), noProxy);
+      Throwable failure = Await.result(out.request(hookVia(false, proxy.port()), HttpMethod.POST,
+          "https://hook.example/pb").compose(HttpRequest::send).transform(done -> Future.succeededFuture(done.cause())));
+      assertThat(failure).hasMessageContaining("403");
+      assertThat(proxy.seen()).extracting(HttpProxy.Seen::method, HttpProxy.Seen::target)
+          .containsExactly(tuple("CONNECT", "8.8.8.8:443"));
+    } finally {
+      proxy.stop();
+    }
+  }
+
+  @Test
+  @DisplayName("a failure is told with the proxy it went through, as scheme://host:port, never its credentials")
+  void failureNamesTheProxy() {
+    assertThat(Outbound.through(hook(false), "webhook request failed: X")).isEqualTo("webhook request failed: X");
+    assertThat(Outbound.through(hookVia(false, 3128), "webhook request failed: X"))
+        .isEqualTo("webhook request failed: X (through proxy http://127.0.0.1:3128)");
+  }
+
+  @Test
+  @DisplayName("an https receiver behind an http proxy gets the request through the tunnel, TLS end to end")
+  void tunnelToHttpsReceiver() {
+    HttpServer tls = vertx.createHttpServer(new HttpServerOptions().setSsl(true).setKeyCertOptions(
+        new PemKeyCertOptions().setCertPath(HttpProxy.CERT).setKeyPath("src/test/resources/tls/proxy-key.pem")))
+        .requestHandler(request -> request.response().end("tunnelled " + request.remoteAddress().hostAddress()))
+        .listen(0, "127.0.0.1").await();
+    HttpProxy proxy = HttpProxy.start(vertx, false, "u", "p");
+    WebClient trusting = WebClient.create(vertx, Outbound.options(2_000).setTrustOptions(
+        new PemTrustOptions().addCertPath(HttpProxy.CERT)));
+    try {
+      Outbound out = new Outbound(vertx, trusting, noProxy);
+      HttpResponse<Buffer> response = Await.result(out.request(hookVia(true, proxy.port()), HttpMethod.GET,
+          "https://127.0.0.1:" + tls.actualPort() + "/pb").compose(HttpRequest::send));
+      assertThat(response.bodyAsString()).isEqualTo("tunnelled " + HttpProxy.OUTGOING_ADDRESS);
+      assertThat(proxy.seen()).extracting(HttpProxy.Seen::method, HttpProxy.Seen::target)
+          .containsExactly(tuple("CONNECT", "127.0.0.1:" + tls.actualPort()));
+    } finally {
+      trusting.close();
+      proxy.stop();
+      tls.close().await();
+    }
+  }
+
   @Test
   @DisplayName("a public name: the request is made to the address that was checked, under the name")
   void publicNamePinned() {
-    Outbound out = new Outbound(vertx, client, resolvingTo("8.8.8.8"));
+    Outbound out = new Outbound(vertx, client, resolvingTo("8.8.8.8"), noProxy);
     HttpRequest<Buffer> request = Await.result(out.request(hook(false), HttpMethod.PUT,
         "https://user@hook.example:8443/pb?a=1"));
     assertThat(request.host()).isEqualTo("8.8.8.8");
@@ -177,7 +243,7 @@ class OutboundUnitTest {
   @Test
   @DisplayName("sent to the checked address: the receiver sees the name in Host, and the path and query as written")
   void pinnedOverTheWire() throws UnknownHostException {
-    Outbound out = new Outbound(vertx, client);
+    Outbound out = new Outbound(vertx, client, noProxy);
     HttpRequest<Buffer> request = out.pinned(HttpMethod.POST, UrlHost.parse(receiverUrl("hook.example")),
         InetAddress.getByName("127.0.0.1"));
     assertThat(Await.result(request.send()).statusCode()).isEqualTo(302);

@@ -1,5 +1,6 @@
 package dev.eventrouter.forward;
 
+import dev.eventrouter.common.ProxyRoutes;
 import dev.eventrouter.common.Sha256;
 import dev.eventrouter.config.DataProcessing;
 import dev.eventrouter.config.IntegrationConfig;
@@ -60,7 +61,7 @@ class WebhookApiUnitTest {
       request.response().setStatusCode(202).end();
     })).listen(0, "127.0.0.1").await();
     webClient = WebClient.create(vertx, Outbound.options(5_000));
-    client = new Outbound(vertx, webClient);
+    client = new Outbound(vertx, webClient, new ProxyRoutes(vertx, 1000));
   }
 
   @AfterEach

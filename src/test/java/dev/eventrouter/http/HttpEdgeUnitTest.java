@@ -12,6 +12,7 @@ import dev.eventrouter.config.DataProcessing;
 import dev.eventrouter.config.EventMappingOverride;
 import dev.eventrouter.config.IntegrationConfig;
 import dev.eventrouter.config.Network;
+import dev.eventrouter.config.ProxyConfig;
 import dev.eventrouter.config.HttpConfig;
 import dev.eventrouter.config.ManagementConfig;
 import dev.eventrouter.config.RateLimitConfig;
@@ -120,8 +121,11 @@ class HttpEdgeUnitTest {
   }
 
   private static IntegrationConfig integration(String id, Network network, String testEventCode) {
+    boolean tiktok = network == Network.TIKTOK;
     return new IntegrationConfig(id, network, "123", "token", "http://unused", "v25.0", "chat", null, testEventCode,
-        true, false, network == Network.TIKTOK ? Set.of("REG", "FTD") : null, new DataProcessing(false, 0, 0), null);
+        true, false, tiktok ? Set.of("REG", "FTD") : null, new DataProcessing(false, 0, 0), null, false,
+        IntegrationConfig.defaultSendOn(network),
+        tiktok ? new ProxyConfig(ProxyConfig.SOCKS5, "10.0.0.9", 1080, null, "u", "proxy-hunter2") : null);
   }
 
   private static JsonObject event() {
@@ -323,6 +327,9 @@ class HttpEdgeUnitTest {
     assertThat(m1.getValue("breaker_open_until")).as("another workspace's m1 is not this one").isNull();
     assertThat(integrations.getJsonObject(2).getValue("breaker_open_until")).as("a breaker open no more").isNull();
     assertThat(t1.getJsonArray("events")).as("sorted").containsExactly("FTD", "REG");
+    assertThat(t1.getString("proxy")).isEqualTo("socks5://10.0.0.9:1080");
+    assertThat(m1.getValue("proxy")).isNull();
+    assertThat(integrations.encode()).doesNotContain("proxy-hunter2");
     assertThat(t1.getValue("match_keys")).isNull();
     assertThat(t1.getJsonObject("deliveries").getLong("delivered")).isZero();
 

@@ -25,7 +25,7 @@ class SessionsApiUnitTest {
 
   private static TelegramConfig bot(String name, String... channels) {
     return new TelegramConfig(name, "s".repeat(16), null, "1:abcdefghijklmnopqrstuvwxyz", List.of(channels), 5,
-        false, TelegramConfig.DEFAULT_API_BASE, null);
+        false, TelegramConfig.DEFAULT_API_BASE, null, null);
   }
 
   private static WorkspaceConfig workspace(String botName, List<TelegramConfig> bots) {

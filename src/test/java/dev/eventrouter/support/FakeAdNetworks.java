@@ -28,8 +28,11 @@ public final class FakeAdNetworks {
   public static final String META_TOKEN = "meta-token-5e1f0c2a";
   public static final String TIKTOK_TOKEN = "tiktok-token-9b7d44e1";
 
-  /** One request as received, when, and the HTTP status it was answered (0: left hanging). */
-  public record Received(String network, String token, JsonObject body, int status, Instant at) {
+  /**
+   * One request as received, when, the HTTP status it was answered (0: left hanging) and the address it came from
+   * (a proxy's when it went through one).
+   */
+  public record Received(String network, String token, JsonObject body, int status, Instant at, String from) {
 
     public List<String> eventIds() {
       return body.getJsonArray("data").stream().map(e -> ((JsonObject) e).getString("event_id")).toList();
@@ -215,7 +218,8 @@ public final class FakeAdNetworks {
 
   private void answer(RoutingContext rc, String network, String token, JsonObject body, Reply reply,
                       boolean accepts) {
-    received.add(new Received(network, token, body, reply.status() == null ? 0 : reply.status(), Instant.now()));
+    received.add(new Received(network, token, body, reply.status() == null ? 0 : reply.status(), Instant.now(),
+        rc.request().remoteAddress().hostAddress()));
     if (reply.status() == null) {
       return; // left hanging: the client's timeout decides
     }

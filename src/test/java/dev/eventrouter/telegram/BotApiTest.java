@@ -1,8 +1,11 @@
 package dev.eventrouter.telegram;
 
+import dev.eventrouter.common.ProxyRoutes;
+import dev.eventrouter.config.ProxyConfig;
 import dev.eventrouter.config.TelegramConfig;
 import dev.eventrouter.support.Await;
 import dev.eventrouter.support.FakeTelegram;
+import dev.eventrouter.support.Socks5Proxy;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonObject;
@@ -32,12 +35,12 @@ class BotApiTest {
   void start(Vertx vertx) {
     this.vertx = vertx;
     telegram = FakeTelegram.start(vertx);
-    api = new BotApi(WebClient.create(vertx), 2_000);
+    api = new BotApi(WebClient.create(vertx), new ProxyRoutes(vertx, 2_000), 2_000);
   }
 
   private TelegramConfig bot(String apiBase, String token, String channel) {
     return new TelegramConfig(null, "tg-secret-0123456789abcdef", null, token, List.of(channel), 1, true, apiBase,
-        null);
+        null, null);
   }
 
   private BotApi.Failure failure(io.vertx.core.Future<?> call) {
@@ -62,6 +65,32 @@ class BotApiTest {
         .put("creates_join_request", true));
     Await.result(api.approveJoinRequest(numeric, -1001234567890L, 42));
     assertThat(telegram.calls("approveChatJoinRequest").get(0).body().getLong("user_id")).isEqualTo(42);
+  }
+
+  @Test
+  @DisplayName("a bot with a proxy calls the Bot API through it; a dead proxy is a transient failure that names it")
+  void throughProxy() {
+    Socks5Proxy proxy = Socks5Proxy.start(vertx, "bot", "s3cret");
+    try {
+      TelegramConfig direct = bot(telegram.baseUrl(), FakeTelegram.TOKEN, "-1001234567890");
+      TelegramConfig proxied = new TelegramConfig(null, direct.webhookSecret(), null, direct.botToken(),
+          direct.channels(), 1, true, direct.apiBase(), null,
+          new ProxyConfig(ProxyConfig.SOCKS5, "127.0.0.1", proxy.port(), null, "bot", "s3cret"));
+      Await.result(api.approveJoinRequest(proxied, -1001234567890L, 42));
+      assertThat(telegram.calls("approveChatJoinRequest")).hasSize(1);
+      assertThat(proxy.seen()).containsExactly(new Socks5Proxy.Seen("bot",
+          telegram.baseUrl().substring("http://".length())));
+
+      TelegramConfig dead = new TelegramConfig(null, direct.webhookSecret(), null, direct.botToken(),
+          direct.channels(), 1, true, direct.apiBase(), null,
+          new ProxyConfig(ProxyConfig.SOCKS5, "127.0.0.1", 1, null, "bot", "s3cret"));
+      BotApi.Failure failed = failure(api.approveJoinRequest(dead, -1001234567890L, 42));
+      assertThat(failed.transientFailure()).isTrue();
+      assertThat(failed.getMessage()).startsWith("approveChatJoinRequest: no answer (")
+          .endsWith(" through proxy socks5://127.0.0.1:1").doesNotContain("s3cret");
+    } finally {
+      proxy.stop();
+    }
   }
 
   @Test
