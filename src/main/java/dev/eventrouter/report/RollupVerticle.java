@@ -55,6 +55,8 @@ public final class RollupVerticle extends VerticleBase {
       (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
   private String ratesRead;
   private long timer;
+  /** Set on undeploy: a round still running then schedules no other. */
+  private volatile boolean stopped;
   /** How much of the backlog the next round takes on. */
   private long spanMs = MAX_SPAN_MS;
 
@@ -108,6 +110,9 @@ public final class RollupVerticle extends VerticleBase {
         reach = done.result().upto().toInstant();
       } else if (done.succeeded()) { // another node's round: its reach, for the gauge
         store.rolledUpTo().onSuccess(upto -> reach = upto.toInstant());
+      }
+      if (stopped) {
+        return;
       }
       boolean behind = done.succeeded() && done.result() != null && done.result().behind();
       long budgetedMs = budgetedPauseMs(roundMs, reports().rollupBudgetPercent());
@@ -197,6 +202,7 @@ public final class RollupVerticle extends VerticleBase {
 
   @Override
   public Future<?> stop() {
+    stopped = true;
     vertx.cancelTimer(timer);
     return Future.succeededFuture();
   }
