@@ -1,4 +1,4 @@
-package dev.eventrouter.config;
+package dev.eventrouter.common;
 
 /**
  * The proxy an integration's (or a bot's) requests go out through: buyers send each pixel's traffic from the

@@ -1,6 +1,5 @@
 package dev.eventrouter.common;
 
-import dev.eventrouter.config.ProxyConfig;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.net.ClientSSLOptions;

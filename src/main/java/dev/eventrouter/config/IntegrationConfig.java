@@ -1,5 +1,7 @@
 package dev.eventrouter.config;
 
+import dev.eventrouter.common.ProxyConfig;
+
 import java.util.Set;
 
 /**

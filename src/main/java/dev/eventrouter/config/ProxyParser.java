@@ -1,5 +1,6 @@
 package dev.eventrouter.config;
 
+import dev.eventrouter.common.ProxyConfig;
 import io.vertx.core.json.JsonObject;
 
 import java.net.URI;

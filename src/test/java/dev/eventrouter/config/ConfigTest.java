@@ -1,5 +1,6 @@
 package dev.eventrouter.config;
 
+import dev.eventrouter.common.ProxyConfig;
 import dev.eventrouter.event.EventMap;
 import dev.eventrouter.event.EventMapping;
 import dev.eventrouter.http.ApiKeyAuthenticator;

@@ -5,7 +5,7 @@ import dev.eventrouter.common.UrlHost;
 import dev.eventrouter.config.DataProcessing;
 import dev.eventrouter.config.IntegrationConfig;
 import dev.eventrouter.config.Network;
-import dev.eventrouter.config.ProxyConfig;
+import dev.eventrouter.common.ProxyConfig;
 import dev.eventrouter.config.WebhookConfig;
 import dev.eventrouter.support.Await;
 import dev.eventrouter.support.HttpProxy;

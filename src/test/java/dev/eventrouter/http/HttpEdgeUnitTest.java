@@ -12,7 +12,7 @@ import dev.eventrouter.config.DataProcessing;
 import dev.eventrouter.config.EventMappingOverride;
 import dev.eventrouter.config.IntegrationConfig;
 import dev.eventrouter.config.Network;
-import dev.eventrouter.config.ProxyConfig;
+import dev.eventrouter.common.ProxyConfig;
 import dev.eventrouter.config.HttpConfig;
 import dev.eventrouter.config.ManagementConfig;
 import dev.eventrouter.config.RateLimitConfig;

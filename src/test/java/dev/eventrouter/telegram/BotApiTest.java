@@ -1,7 +1,7 @@
 package dev.eventrouter.telegram;
 
 import dev.eventrouter.common.ProxyRoutes;
-import dev.eventrouter.config.ProxyConfig;
+import dev.eventrouter.common.ProxyConfig;
 import dev.eventrouter.config.TelegramConfig;
 import dev.eventrouter.support.Await;
 import dev.eventrouter.support.FakeTelegram;
