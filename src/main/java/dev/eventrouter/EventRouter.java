@@ -1,5 +1,6 @@
 package dev.eventrouter;
 
+import dev.eventrouter.alert.AlertVerticle;
 import dev.eventrouter.config.AppConfig;
 import dev.eventrouter.conversion.ConversionVerticle;
 import dev.eventrouter.config.DemoKey;
@@ -21,6 +22,7 @@ import dev.eventrouter.http.ServerBudget;
 import dev.eventrouter.read.ReadVerticle;
 import dev.eventrouter.report.RollupVerticle;
 import dev.eventrouter.session.SessionVerticle;
+import dev.eventrouter.store.AlertStore;
 import dev.eventrouter.store.Database;
 import dev.eventrouter.store.DeliveryStore;
 import dev.eventrouter.store.FunnelStore;
@@ -143,6 +145,10 @@ public final class EventRouter {
                 live, metrics)))
             .onSuccess(deployments::add);
       }
+      // Every node checks the alerts' conditions; one at a time evaluates them (docs/alerts.md).
+      chain = chain.compose(id -> vertx.deployVerticle(new AlertVerticle(new AlertStore(database.pool()), live,
+              metrics)))
+          .onSuccess(deployments::add);
       return chain
           .compose(id -> vertx.deployVerticle(() -> {
             HttpVerticle verticle = new HttpVerticle(config.http(), ingest ? access : null, metrics, readiness,

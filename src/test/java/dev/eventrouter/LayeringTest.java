@@ -13,8 +13,9 @@ import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 /**
- * The package graph runs one way: {@code http}, {@code session}, {@code conversion}, {@code read} and {@code forward} stand side
- * by side over
+ * The package graph runs one way: {@code http}, {@code session}, {@code conversion}, {@code read}, {@code report} and
+ * {@code alert} (which sends through {@code forward}'s and {@code telegram}'s clients) over {@code forward} and
+ * {@code telegram}, side by side over
  * {@code store}, which stands over {@code event} and {@code config}; the bus messages sit between the edge and the
  * domain, and {@code common} under everything. Checked on the compiled classes, so a new upward import fails here.
  */
@@ -35,6 +36,7 @@ class LayeringTest {
         .layer("conversion").definedBy("dev.eventrouter.conversion..")
         .layer("read").definedBy("dev.eventrouter.read..")
         .layer("report").definedBy("dev.eventrouter.report..")
+        .layer("alert").definedBy("dev.eventrouter.alert..")
         .layer("forward").definedBy("dev.eventrouter.forward..")
         .layer("telegram").definedBy("dev.eventrouter.telegram..")
         .layer("store").definedBy("dev.eventrouter.store..")
@@ -49,17 +51,19 @@ class LayeringTest {
         .whereLayer("conversion").mayOnlyBeAccessedByLayers("app")
         .whereLayer("read").mayOnlyBeAccessedByLayers("app")
         .whereLayer("report").mayOnlyBeAccessedByLayers("app")
-        .whereLayer("forward").mayOnlyBeAccessedByLayers("app")
-        .whereLayer("telegram").mayOnlyBeAccessedByLayers("app")
-        .whereLayer("store").mayOnlyBeAccessedByLayers("app", "session", "conversion", "read", "report", "forward",
+        .whereLayer("alert").mayOnlyBeAccessedByLayers("app")
+        // The alerts send through the forwarders' checked client and the Telegram connector's Bot API client.
+        .whereLayer("forward").mayOnlyBeAccessedByLayers("app", "alert")
+        .whereLayer("telegram").mayOnlyBeAccessedByLayers("app", "alert")
+        .whereLayer("store").mayOnlyBeAccessedByLayers("app", "session", "conversion", "read", "report", "alert",
+            "forward", "telegram")
+        .whereLayer("bus").mayOnlyBeAccessedByLayers("app", "http", "session", "conversion", "read", "alert", "forward",
             "telegram")
-        .whereLayer("bus").mayOnlyBeAccessedByLayers("app", "http", "session", "conversion", "read", "forward", "telegram")
         .whereLayer("event")
-        .mayOnlyBeAccessedByLayers("app", "http", "session", "conversion", "read", "forward", "store", "bus")
+        .mayOnlyBeAccessedByLayers("app", "http", "session", "conversion", "read", "alert", "forward", "store", "bus")
         .whereLayer("config")
-        .mayOnlyBeAccessedByLayers("app", "cluster", "http", "session", "conversion", "read", "report", "forward", "telegram",
-            "store",
-            "bus", "event")
+        .mayOnlyBeAccessedByLayers("app", "cluster", "http", "session", "conversion", "read", "report", "alert",
+            "forward", "telegram", "store", "bus", "event")
         .check(CLASSES);
   }
 

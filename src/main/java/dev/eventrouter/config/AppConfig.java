@@ -13,14 +13,14 @@ import java.util.stream.Collectors;
  * @param byId  the workspaces by id, derived from {@code workspaces}
  */
 public record AppConfig(HttpConfig http, ManagementConfig management, DatabaseConfig database, SessionConfig session,
-                        DeliveryConfig delivery, ClusterConfig cluster, ReportsConfig reports, Set<Role> roles,
-                        List<WorkspaceConfig> workspaces,
+                        DeliveryConfig delivery, ClusterConfig cluster, ReportsConfig reports, AlertChecks alerts,
+                        Set<Role> roles, List<WorkspaceConfig> workspaces,
                         Map<UUID, WorkspaceConfig> byId) {
 
   public AppConfig(HttpConfig http, ManagementConfig management, DatabaseConfig database, SessionConfig session,
-                   DeliveryConfig delivery, ClusterConfig cluster, ReportsConfig reports, Set<Role> roles,
-                   List<WorkspaceConfig> workspaces) {
-    this(http, management, database, session, delivery, cluster, reports, roles, workspaces, workspaces.stream()
+                   DeliveryConfig delivery, ClusterConfig cluster, ReportsConfig reports, AlertChecks alerts,
+                   Set<Role> roles, List<WorkspaceConfig> workspaces) {
+    this(http, management, database, session, delivery, cluster, reports, alerts, roles, workspaces, workspaces.stream()
         .collect(Collectors.toUnmodifiableMap(WorkspaceConfig::id, Function.identity())));
   }
 
@@ -32,9 +32,9 @@ public record AppConfig(HttpConfig http, ManagementConfig management, DatabaseCo
     return Optional.ofNullable(byId.get(id));
   }
 
-  /** This config with another's hot-reloadable parts: workspaces, sessions, delivery and reports. */
+  /** This config with another's hot-reloadable parts: workspaces, sessions, delivery, reports and alerts. */
   public AppConfig reloadedFrom(AppConfig next) {
-    return new AppConfig(http, management, database, next.session, next.delivery, cluster, next.reports, roles,
-        next.workspaces);
+    return new AppConfig(http, management, database, next.session, next.delivery, cluster, next.reports, next.alerts,
+        roles, next.workspaces);
   }
 }

@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
 public final class ConfigParser {
 
   private static final Set<String> TOP_LEVEL =
-      Set.of("http", "management", "database", "session", "delivery", "cluster", "reports", "roles",
+      Set.of("http", "management", "database", "session", "delivery", "cluster", "reports", "alerts", "roles",
           "workspaces");
   private static final Set<String> HTTP_KEYS =
       Set.of("host", "port", "max_body_bytes", "instances", "request_timeout_ms", "trusted_proxies",
@@ -32,6 +32,7 @@ public final class ConfigParser {
   private static final Pattern PROXY = Pattern.compile("[0-9A-Fa-f:.]{2,45}(/[0-9]{1,3})?");
   private static final Set<String> DATABASE_KEYS = Set.of("url", "data_dir", "pool_size", "write_batch_size",
       "write_linger_ms", "max_pending_writes", "retention_days");
+  private static final Set<String> ALERTS_KEYS = Set.of("check_every_ms");
   private static final Set<String> SESSION_KEYS = Set.of("source_timeout_ms");
   private static final Set<String> REPORTS_KEYS = Set.of("rates_file", "rollup_every_ms", "rollup_lag_ms",
       "retention_days", "rollup_budget_percent");
@@ -61,12 +62,17 @@ public final class ConfigParser {
     DeliveryConfig delivery = delivery(r.object(json, "delivery", "delivery"));
     ClusterConfig cluster = cluster(r.object(json, "cluster", "cluster"), database);
     ReportsConfig reports = reports(r.object(json, "reports", "reports"));
+    JsonObject alertsJson = r.object(json, "alerts", "alerts");
+    r.unknownKeys(alertsJson, "alerts", ALERTS_KEYS);
+    AlertChecks alerts = new AlertChecks(r.integer(alertsJson, "check_every_ms", "alerts.check_every_ms",
+        AlertChecks.DEFAULT.everyMs(), 100, 3_600_000));
     Set<Role> roles = roles(json.getValue("roles"));
     List<WorkspaceConfig> workspaces = new WorkspaceParser(r).workspaces(json.getValue("workspaces"));
     if (!r.problems().isEmpty()) {
       throw new ConfigException(r.problems());
     }
-    return new AppConfig(http, management, database, session, delivery, cluster, reports, roles, workspaces);
+    return new AppConfig(http, management, database, session, delivery, cluster, reports, alerts, roles,
+        workspaces);
   }
 
   private ReportsConfig reports(JsonObject json) {

@@ -25,11 +25,13 @@ final class IntegrationParser {
       "page_url");
   private static final Set<String> WEBHOOK_KEYS = Set.of("id", "type", "url", "method", "headers", "secret",
       "event_map", "enabled", "dry_run", "events", "allow_private_network", "send_on", "proxy");
+  private static final Set<String> ALERT_WEBHOOK_KEYS = Set.of("type", "url", "headers", "secret",
+      "allow_private_network", "proxy");
   private static final Set<String> WEBHOOK_METHODS = Set.of("POST", "PUT", "GET");
   /** Set by the service itself: the body's type and length, the signature. */
   private static final Set<String> RESERVED_HEADERS = Set.of("content-type", "content-length", "host",
       "transfer-encoding", "connection", "x-event-router-signature", "x-event-router-event-id",
-      "x-event-router-change");
+      "x-event-router-change", "x-event-router-alert-id");
   private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}");
   private static final Pattern URL_PLACEHOLDER = Pattern.compile("\\{([^{}]*)}");
   /** An HMAC-SHA256 key shorter than this is easy to guess. */
@@ -152,6 +154,32 @@ final class IntegrationParser {
         r.strings(json, "events", path + ".events", WorkspaceParser.EVENT_NAME,
             "an event name (1 to 50 letters, digits, _ - or spaces)"),
         DataProcessing.NONE, webhook, allowPrivate, sendOn(json, path, Network.WEBHOOK), proxies.proxy(json, path));
+  }
+
+  /**
+   * An alert target's webhook: a POST of each alert to a fixed URL, with headers, signed with its secret as webhook
+   * integrations are, under the same address and proxy rules. Its id is {@code alerts}.
+   */
+  IntegrationConfig alertWebhook(JsonObject json, String path) {
+    r.unknownKeys(json, path, ALERT_WEBHOOK_KEYS);
+    String url = r.string(json, "url", path + ".url", null);
+    boolean allowPrivate = allowPrivateNetwork(json, path);
+    if (url == null || !url.matches("https?://[^/?#\\s{}]+([/?#][^\\s{}]*)?")) {
+      r.problem(path + ".url: required, an absolute http(s) URL (no placeholders: an alert is no event)");
+    } else {
+      checkPublic(url, allowPrivate, path + ".url");
+    }
+    String secret = r.string(json, "secret", path + ".secret", null);
+    if (secret == null || secret.length() < MIN_SECRET_LENGTH) {
+      r.problem(path + ".secret: required, at least " + MIN_SECRET_LENGTH + " characters, to sign each alert "
+          + "(use \"${ENV_NAME}\" to keep it out of the file)");
+    }
+    if (url == null || secret == null) {
+      return null;
+    }
+    return new IntegrationConfig("alerts", Network.WEBHOOK, null, secret, null, null, null, null, null, true, false,
+        null, DataProcessing.NONE, new WebhookConfig(url, "POST", headers(json, path), Map.of()), allowPrivate,
+        Set.of(), proxies.proxy(json, path));
   }
 
   /**

@@ -59,6 +59,12 @@ public record TelegramConfig(String name, String webhookSecret, String startEven
         DEFAULT_API_BASE, null, null);
   }
 
+  /** A bot that only sends (the alerts' own): its token, where the Bot API is, and its proxy. */
+  public static TelegramConfig sender(String botToken, String apiBase, ProxyConfig proxy) {
+    return new TelegramConfig(null, null, null, botToken, List.of(), DEFAULT_INVITE_LINK_POOL, false, apiBase, null,
+        proxy);
+  }
+
   /** The bot's first channel, where a capture that names none gets its invite link; null when it has none. */
   public String channelId() {
     return channels.isEmpty() ? null : channels.get(0);

@@ -15,16 +15,28 @@ import java.util.UUID;
  * @param postbackSources       the partners that report its conversions by URL
  * @param unsubscribeWindowDays a subscriber who joined the channel through a per-visitor link and leaves within this
  *                              many days turns the JoinRequest conversion to rejected; 0 turns this off
+ * @param alerts                where its alerts go and which conditions raise them
  */
 public record WorkspaceConfig(UUID id, String name, List<byte[]> apiKeyHashes, List<PublishableKey> publishableKeys,
                               RateLimitConfig rateLimit,
                               String botName, int attributionWindowDays, List<IntegrationConfig> integrations,
                               Map<String, EventMappingOverride> eventMap, List<TelegramConfig> bots,
                               List<PostbackSource> postbackSources, int unsubscribeWindowDays,
-                              ReportConfig report) {
+                              ReportConfig report, AlertsConfig alerts) {
 
   public WorkspaceConfig {
     bots = bots == null ? List.of() : List.copyOf(bots);
+    alerts = alerts == null ? AlertsConfig.NONE : alerts;
+  }
+
+  /** A workspace without alerts. */
+  public WorkspaceConfig(UUID id, String name, List<byte[]> apiKeyHashes, List<PublishableKey> publishableKeys,
+                         RateLimitConfig rateLimit, String botName, int attributionWindowDays,
+                         List<IntegrationConfig> integrations, Map<String, EventMappingOverride> eventMap,
+                         List<TelegramConfig> bots, List<PostbackSource> postbackSources, int unsubscribeWindowDays,
+                         ReportConfig report) {
+    this(id, name, apiKeyHashes, publishableKeys, rateLimit, botName, attributionWindowDays, integrations, eventMap,
+        bots, postbackSources, unsubscribeWindowDays, report, AlertsConfig.NONE);
   }
 
   public static final int DEFAULT_ATTRIBUTION_WINDOW_DAYS = 28;
@@ -72,6 +84,11 @@ public record WorkspaceConfig(UUID id, String name, List<byte[]> apiKeyHashes, L
   /** The bot that administers a channel (at most one does: the config refuses a channel under two), or null. */
   public TelegramConfig botOfChannel(String channel) {
     return bots.stream().filter(bot -> bot.channels().contains(channel)).findFirst().orElse(null);
+  }
+
+  /** How the workspace is named to people (alerts): its name, else its id. */
+  public String label() {
+    return name == null || name.isBlank() ? id.toString() : name;
   }
 
   @Override

@@ -30,7 +30,7 @@ final class WorkspaceParser {
   private static final Set<String> WORKSPACE_KEYS = Set.of("id", "name", "api_keys", "publishable_keys",
       "rate_limit", "bot_name", "attribution_window_days", "integrations", "event_map", "telegram",
       "postback_sources", "unsubscribe_window_days", "report_currency", "currency_aliases", "funnel_events",
-      "report_timezone");
+      "report_timezone", "alerts");
   /** A sender's unit that is not an ISO code: USDT, USDC, a casino's own. */
   private static final Pattern CURRENCY_UNIT = Pattern.compile("[A-Za-z0-9]{2,10}");
   private static final Set<String> TELEGRAM_KEYS = Set.of("bot_name", "webhook_secret", "start_event", "bot_token",
@@ -42,12 +42,12 @@ final class WorkspaceParser {
    * A Bot API token as @BotFather gives it: the bot's id, a colon, the secret
    * (https://core.telegram.org/bots/api#authorizing-your-bot).
    */
-  private static final Pattern BOT_TOKEN = Pattern.compile("[0-9]{1,20}:[A-Za-z0-9_-]{20,100}");
+  static final Pattern BOT_TOKEN = Pattern.compile("[0-9]{1,20}:[A-Za-z0-9_-]{20,100}");
   /**
    * A chat's id (a channel's is -100...) or a public channel's @username
    * (https://core.telegram.org/bots/api#createchatinvitelink).
    */
-  private static final Pattern CHANNEL_ID = Pattern.compile("-?[0-9]{1,20}|@[A-Za-z][A-Za-z0-9_]{4,31}");
+  static final Pattern CHANNEL_ID = Pattern.compile("-?[0-9]{1,20}|@[A-Za-z][A-Za-z0-9_]{4,31}");
   /** What Telegram allows as a webhook's secret_token: https://core.telegram.org/bots/api#setwebhook. */
   private static final Pattern WEBHOOK_SECRET = Pattern.compile("[A-Za-z0-9_-]{16,256}");
   private static final Set<String> PUBLISHABLE_KEY_KEYS = Set.of("key", "allowed_origins");
@@ -59,6 +59,7 @@ final class WorkspaceParser {
   private final JsonReader r;
   private final IntegrationParser integrationParser;
   private final PostbackSourceParser postbackParser;
+  private final AlertsParser alertsParser;
   /** Every key hash seen so far, in any workspace, with where: one key may open one workspace only. */
   private final Map<String, String> seenKeys = new HashMap<>();
 
@@ -66,6 +67,7 @@ final class WorkspaceParser {
     this.r = reader;
     this.integrationParser = new IntegrationParser(reader);
     this.postbackParser = new PostbackSourceParser(reader, this::keyHash);
+    this.alertsParser = new AlertsParser(reader, integrationParser);
   }
 
   List<WorkspaceConfig> workspaces(Object value) {
@@ -97,9 +99,11 @@ final class WorkspaceParser {
     int unsubscribeWindow = (int) r.integer(json, "unsubscribe_window_days", path + ".unsubscribe_window_days",
         WorkspaceConfig.DEFAULT_UNSUBSCRIBE_WINDOW_DAYS, 0, 3650);
     ReportConfig report = report(json, path);
+    AlertsConfig alerts = json.getValue("alerts") == null ? AlertsConfig.NONE
+        : alertsParser.alerts(r.object(json, "alerts", path + ".alerts"), path + ".alerts", bots);
     return id == null ? null
         : new WorkspaceConfig(id, name, keys, publishable, rateLimit, botName, window, integrations, eventMap, bots,
-            postbacks, unsubscribeWindow, report);
+            postbacks, unsubscribeWindow, report, alerts);
   }
 
   /** The report's currency, the senders' currency aliases and the funnel's event names. */
@@ -200,16 +204,20 @@ final class WorkspaceParser {
       r.problem(path + ".approve_join_requests: needs channel_id or channels, the channels whose join requests are "
           + "approved");
     }
+    return new TelegramConfig(name, secret, startEvent, token, channels, pool, approve, apiBase(r, json, path),
+        json.getValue("pass_through") == null ? null
+            : passThrough(r.object(json, "pass_through", path + ".pass_through"), path + ".pass_through"),
+        new ProxyParser(r).proxy(json, path));
+  }
+
+  /** A bot's {@code api_base}, without a trailing slash: the Bot API's own unless set. */
+  static String apiBase(JsonReader r, JsonObject json, String path) {
     String apiBase = r.string(json, "api_base", path + ".api_base", TelegramConfig.DEFAULT_API_BASE);
     if (!apiBase.matches("https://[^/?#\\s]+(/[^?#\\s]*)?") && !apiBase.matches(LOOPBACK_HTTP)) {
       r.problem(path + ".api_base: must be an https URL without query (the bot token is in every request's URL;"
           + " plain http only to localhost)");
     }
-    return new TelegramConfig(name, secret, startEvent, token, channels, pool, approve,
-        IntegrationParser.stripSlash(apiBase),
-        json.getValue("pass_through") == null ? null
-            : passThrough(r.object(json, "pass_through", path + ".pass_through"), path + ".pass_through"),
-        new ProxyParser(r).proxy(json, path));
+    return IntegrationParser.stripSlash(apiBase);
   }
 
   /** {@code channel_id} (one) or {@code channels} (a list): numeric ids or @usernames, each once. */

@@ -58,6 +58,8 @@ final class IntegrationChannel {
   private final IntegrationKey key;
   private final BreakerBoard board;
   private final DeliveryMetrics metrics;
+  /** The last failure the breaker counted, in the network's words without secrets: told when it opens. */
+  private String lastFailure;
 
   IntegrationChannel(Vertx vertx, IntegrationKey key, NetworkApi api, DeliveryOutcomes store, DeliveryConfig config,
                      BreakerBoard board, DeliveryMetrics metrics) {
@@ -75,7 +77,7 @@ final class IntegrationChannel {
     breaker.openHandler(v -> {
       LOG.warn("circuit breaker {} opened: its deliveries wait", name);
       vertx.eventBus().publish(Addresses.BREAKER_OPENED, new BreakerOpened(key.network(), key.workspaceId(),
-          key.integrationId(), Instant.now().plusMillis(config.breakerResetMs())).toJson());
+          key.integrationId(), Instant.now().plusMillis(config.breakerResetMs()), lastFailure).toJson());
     }).halfOpenHandler(v -> LOG.info("circuit breaker {} half-open: trying one request", name))
         .closeHandler(v -> LOG.info("circuit breaker {} closed", name));
     board.add(key, breaker::state);
@@ -113,7 +115,10 @@ final class IntegrationChannel {
                 : Future.failedFuture(failure))
             .compose(outcome -> outcome instanceof Outcome.Retry retry
                 ? Future.failedFuture(new TransientFailure(retry))
-                : Future.succeededFuture(outcome)))
+                : Future.succeededFuture(outcome))
+            // Before the breaker counts it, so a breaker that opens on it can say why.
+            .onFailure(failure -> lastFailure = Redact.secrets(failure instanceof TransientFailure t ? t.retry.error()
+                : Outbound.through(integration, api.describe(failure)), integration)))
         .compose(outcome -> record(integration, jobs, outcome, config, body), failure -> {
           if (failure instanceof OpenCircuitException) {
             // Wait for the breaker without spending attempts.

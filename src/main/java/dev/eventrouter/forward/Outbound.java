@@ -48,7 +48,7 @@ public final class Outbound {
   private final ProxyRoutes proxies;
 
   /** The service's: the JDK's resolver, with its cache (networkaddress.cache.ttl). */
-  Outbound(Vertx vertx, WebClient client, ProxyRoutes proxies) {
+  public Outbound(Vertx vertx, WebClient client, ProxyRoutes proxies) {
     this(vertx, client, InetAddress::getAllByName, proxies);
   }
 
@@ -60,7 +60,7 @@ public final class Outbound {
   }
 
   /** The options of every integration's client: no redirects followed. */
-  static WebClientOptions options(long connectTimeoutMs) {
+  public static WebClientOptions options(long connectTimeoutMs) {
     return new WebClientOptions().setUserAgent("event-router").setFollowRedirects(false)
         .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, connectTimeoutMs));
   }

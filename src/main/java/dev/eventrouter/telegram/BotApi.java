@@ -79,6 +79,15 @@ public final class BotApi {
   }
 
   /**
+   * A plain-text message to a chat (https://core.telegram.org/bots/api#sendmessage): no parse_mode, so nothing in the
+   * text is read as markup, and no link preview.
+   */
+  public Future<Void> sendMessage(TelegramConfig bot, String chatId, String text) {
+    return call(bot, "sendMessage", new JsonObject().put("chat_id", chatId(chatId)).put("text", text)
+        .put("link_preview_options", new JsonObject().put("is_disabled", true))).mapEmpty();
+  }
+
+  /**
    * Points the bot's updates at the receiver, with the secret Telegram will send back
    * (https://core.telegram.org/bots/api#setwebhook). Answers Telegram's description ("Webhook was set").
    */

@@ -270,9 +270,13 @@ class IntegrationChannelUnitTest {
   }
 
   @Test
-  @DisplayName("transient answers count toward the breaker as failed requests do")
+  @DisplayName("transient answers count toward the breaker as failed requests do; its opening notice quotes the last")
   void breakerCountsTransientAnswers() {
-    fake.scriptMeta(body -> Reply.of(503, FakeAdNetworks.metaError(2, null, "Service temporarily unavailable")));
+    fake.scriptMeta(body -> Reply.of(503, FakeAdNetworks.metaError(2, null, "Service temporarily unavailable "
+        + FakeAdNetworks.META_TOKEN)));
+    List<JsonObject> notices = new java.util.concurrent.CopyOnWriteArrayList<>();
+    vertx.eventBus().<JsonObject>consumer(Addresses.BREAKER_OPENED, message -> notices.add(message.body()))
+        .completion().await();
     IntegrationChannel channel = channel(new MetaApi());
     for (int i = 0; i < CONFIG.breakerFailures(); i++) {
       Await.result(channel.send(meta(FakeAdNetworks.META_TOKEN, fake.baseUrl()), jobs(i), CONFIG));
@@ -281,6 +285,9 @@ class IntegrationChannelUnitTest {
 
     assertThat(outcomes.recorded.get(outcomes.recorded.size() - 1).what()).isEqualTo("defer");
     assertThat(fake.received("meta")).hasSize(CONFIG.breakerFailures());
+    Await.until("the opening announced", Await.WAIT, () -> notices.size() == 1);
+    assertThat(BreakerOpened.fromJson(notices.get(0)).reason())
+        .startsWith("meta HTTP 503 code 2: Service temporarily unavailable").doesNotContain(FakeAdNetworks.META_TOKEN);
     channel.close();
   }
 

@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A real HTTP server standing in for the Telegram Bot API (https://core.telegram.org/bots/api#making-requests):
  * {@code POST /bot<token>/<method>} with a JSON body, answered {@code {"ok": true, "result"}} or, for a wrong token,
  * {@code 401 {"ok": false, "error_code": 401, "description": "Unauthorized"}}. It knows createChatInviteLink (a new
- * {@code https://t.me/+...} link each call), approveChatJoinRequest and setWebhook; a test can queue error replies per
+ * {@code https://t.me/+...} link each call), approveChatJoinRequest, sendMessage and setWebhook; a test can queue error replies per
  * method (429 with retry_after, 400, 403). It also stands in for an advertiser's bot backend at {@code /backend},
  * recording each update passed through and answering with the queued statuses (200 when none).
  */
@@ -79,9 +79,22 @@ public final class FakeTelegram {
     allowedUpdates = types;
   }
 
+  /** Forgets the calls received and the errors queued. */
+  public void reset() {
+    calls.clear();
+    errors.clear();
+    passed.clear();
+    backendStatuses.clear();
+  }
+
   /** The bot backend's next answers. */
   public void backendAnswers(Integer... statuses) {
     backendStatuses.addAll(List.of(statuses));
+  }
+
+  /** The texts sent with sendMessage, in order. */
+  public List<String> messages() {
+    return calls("sendMessage").stream().map(call -> call.body().getString("text")).toList();
   }
 
   public List<Call> calls(String method) {
@@ -115,6 +128,8 @@ public final class FakeTelegram {
           .put("is_primary", false).put("is_revoked", false).put("name", body.getString("name"))
           .put("expire_date", body.getLong("expire_date"))));
       case "approveChatJoinRequest" -> reply(rc, ok(true));
+      case "sendMessage" -> reply(rc, ok(new JsonObject().put("message_id", calls.size())
+          .put("chat", new JsonObject().put("id", body.getValue("chat_id"))).put("text", body.getString("text"))));
       case "setWebhook" -> reply(rc, ok(true).put("description", "Webhook was set"));
       case "getWebhookInfo" -> {
         JsonObject info = new JsonObject().put("url", "https://bot.example/hook").put("has_custom_certificate", false)

@@ -1,0 +1,269 @@
+package dev.eventrouter.store;
+
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.RowSet;
+import io.vertx.sqlclient.SqlConnection;
+import io.vertx.sqlclient.Tuple;
+
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Function;
+
+/**
+ * SQL for the alerts: the rounds that evaluate every workspace's conditions (one node's at a time, under the cursor
+ * row's lock), the facts they read, the conditions' states they keep, and the outbox their messages go out through.
+ */
+public final class AlertStore {
+
+  /** How many things happened in a window, how many of them since the last round, and the latest words on them. */
+  public record Tally(String subject, long inWindow, long fresh, String detail) {}
+
+  /** A message for one target, to queue. */
+  public record NewAlert(UUID workspaceId, String target, JsonObject message) {}
+
+  /** What a round leaves: every condition's state (those left out are done with), and the messages to send. */
+  public record Plan(List<AlertState> states, List<NewAlert> alerts) {}
+
+  /** A paused integration, as the round reads it. */
+  public record Paused(UUID workspaceId, String network, String integrationId, String reason, Instant since) {}
+
+  static final String LOCK = "SELECT last_at, now() AS now FROM alert_rounds WHERE id = 1 FOR UPDATE SKIP LOCKED";
+
+  static final String ENDED_BADLY = """
+      SELECT network || '/' || integration_id AS subject, count(*) AS in_window,
+             count(*) FILTER (WHERE updated_at > $3) AS fresh,
+             (array_agg(last_error ORDER BY updated_at DESC))[1] AS detail
+        FROM deliveries
+       WHERE status IN ('failed', 'expired') AND updated_at > $2 AND workspace_id = $1
+       GROUP BY network, integration_id""";
+
+  static final String POSTBACKS = """
+      SELECT source_id AS subject, count(*) AS in_window, count(*) FILTER (WHERE received_at > $4) AS fresh,
+             (array_agg(detail ORDER BY received_at DESC))[1] AS detail
+        FROM postbacks
+       WHERE workspace_id = $1 AND outcome = $2 AND received_at > $3
+       GROUP BY source_id""";
+
+  /** Whether the workspace has an event in the last $3 hours (d = 0), and in the same hours d days before. */
+  static final String EVENTS_IN_HOURS = """
+      SELECT d, EXISTS (
+                 SELECT 1 FROM events e
+                  WHERE e.workspace_id = $1
+                    AND e.event_id >= event_id_floor($2::timestamptz - make_interval(days => d, hours => $3::int))
+                    AND e.event_id < event_id_floor($2::timestamptz - make_interval(days => d))) AS seen
+        FROM generate_series(0, $4::int) AS d ORDER BY d""";
+
+  /** As the invite-link pool counts them: not handed out, and not about to expire. */
+  static final String FREE_LINKS = """
+      SELECT chat_id, count(*) AS free FROM telegram_invite_links
+       WHERE workspace_id = $1 AND session_id IS NULL AND expires_at > now() + interval '1 hour'
+       GROUP BY chat_id""";
+
+  static final String SAVE_STATE = """
+      INSERT INTO alert_states (workspace_id, condition, subject, active_since, firing, told, last_sent_at, pending,
+                                detail)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)""";
+
+  /**
+   * The due messages that head their target's queue (an older one still to send holds the rest back, so a target
+   * hears "resolved" after "firing"), leased to this node.
+   */
+  static final String CLAIM = """
+      UPDATE alert_outbox SET attempts = attempts + 1, next_attempt_at = now() + make_interval(secs => $2 / 1000.0)
+       WHERE alert_id IN (
+             SELECT alert_id FROM alert_outbox o
+              WHERE status IN ('pending', 'retrying') AND next_attempt_at <= now()
+                AND NOT EXISTS (SELECT 1 FROM alert_outbox p
+                                 WHERE p.workspace_id = o.workspace_id AND p.target = o.target
+                                   AND p.status IN ('pending', 'retrying') AND p.alert_id < o.alert_id)
+              ORDER BY alert_id LIMIT $1 FOR UPDATE SKIP LOCKED)
+      RETURNING alert_id, workspace_id, target, message, attempts""";
+
+  private final Pool pool;
+
+  public AlertStore(Pool pool) {
+    this.pool = pool;
+  }
+
+  /**
+   * Runs {@code work} as the cluster's round, unless another node's round holds the cursor or one ran less than
+   * {@code minGapMs} ago; saves what it plans in the same transaction. Completes with whether it ran.
+   */
+  public Future<Boolean> round(long minGapMs, Function<Round, Future<Plan>> work) {
+    return pool.withTransaction(conn -> conn.query(LOCK).execute().compose(rows -> {
+      if (rows.size() == 0) {
+        return Future.succeededFuture(false); // another node's round is running
+      }
+      Row row = rows.iterator().next();
+      Instant last = row.getOffsetDateTime("last_at").toInstant();
+      Instant now = row.getOffsetDateTime("now").toInstant();
+      if (now.isBefore(last.plusMillis(minGapMs))) {
+        return Future.succeededFuture(false); // another node's round ran just now
+      }
+      return work.apply(new Round(conn, last, now)).compose(plan -> save(conn, plan, now)).map(true);
+    }));
+  }
+
+  /** The reads of one round, on its connection. */
+  public static final class Round {
+    private final SqlConnection conn;
+    private final Instant last;
+    private final Instant now;
+
+    private Round(SqlConnection conn, Instant last, Instant now) {
+      this.conn = conn;
+      this.last = last;
+      this.now = now;
+    }
+
+    /** The database's time of this round: every condition is judged by it. */
+    public Instant now() {
+      return now;
+    }
+
+    /** When the round before ran: what happened since is new to this one. */
+    public Instant last() {
+      return last;
+    }
+
+    public Future<List<AlertState>> states() {
+      return conn.query("SELECT * FROM alert_states").execute().map(rows -> {
+        List<AlertState> states = new ArrayList<>();
+        for (Row row : rows) {
+          states.add(new AlertState(row.getUUID("workspace_id"), row.getString("condition"), row.getString("subject"),
+              instant(row.getOffsetDateTime("active_since")), row.getBoolean("firing"), row.getString("told"),
+              instant(row.getOffsetDateTime("last_sent_at")), row.getLong("pending"), row.getString("detail")));
+        }
+        return states;
+      });
+    }
+
+    /** Every paused integration, with the network's words (token redacted when it was stored). */
+    public Future<List<Paused>> pauses() {
+      return conn.query("SELECT workspace_id, network, integration_id, reason, paused_at FROM integration_pauses")
+          .execute().map(rows -> {
+            List<Paused> paused = new ArrayList<>();
+            for (Row row : rows) {
+              paused.add(new Paused(row.getUUID("workspace_id"), row.getString("network"),
+                  row.getString("integration_id"), row.getString("reason"),
+                  row.getOffsetDateTime("paused_at").toInstant()));
+            }
+            return paused;
+          });
+    }
+
+    /** The workspace's deliveries that ended failed or expired since {@code since}, per "network/integration". */
+    public Future<List<Tally>> endedBadly(UUID workspaceId, Instant since) {
+      return conn.preparedQuery(ENDED_BADLY).execute(Tuple.of(workspaceId, at(since), at(last)))
+          .map(AlertStore::tallies);
+    }
+
+    /** The workspace's postbacks of one outcome received since {@code since}, per postback source. */
+    public Future<List<Tally>> postbacks(UUID workspaceId, String outcome, Instant since) {
+      return conn.preparedQuery(POSTBACKS).execute(Tuple.of(workspaceId, outcome, at(since), at(last)))
+          .map(AlertStore::tallies);
+    }
+
+    /**
+     * Whether the workspace had an event in the last {@code hours} (index 0), and in the same hours 1 to
+     * {@code days} days before (index d).
+     */
+    public Future<boolean[]> eventsInHours(UUID workspaceId, int hours, int days) {
+      return conn.preparedQuery(EVENTS_IN_HOURS).execute(Tuple.of(workspaceId, at(now), hours, days)).map(rows -> {
+        boolean[] seen = new boolean[days + 1];
+        for (Row row : rows) {
+          seen[row.getInteger("d")] = row.getBoolean("seen");
+        }
+        return seen;
+      });
+    }
+
+    /** The free invite links of the workspace's channels that have any. */
+    public Future<Map<String, Long>> freeLinks(UUID workspaceId) {
+      return conn.preparedQuery(FREE_LINKS).execute(Tuple.of(workspaceId)).map(rows -> {
+        Map<String, Long> free = new HashMap<>();
+        rows.forEach(row -> free.put(row.getString("chat_id"), row.getLong("free")));
+        return free;
+      });
+    }
+  }
+
+  private static List<Tally> tallies(RowSet<Row> rows) {
+    List<Tally> tallies = new ArrayList<>();
+    for (Row row : rows) {
+      tallies.add(new Tally(row.getString("subject"), row.getLong("in_window"), row.getLong("fresh"),
+          row.getString("detail")));
+    }
+    return tallies;
+  }
+
+  private static Future<Void> save(SqlConnection conn, Plan plan, Instant now) {
+    List<Tuple> states = plan.states().stream().map(s -> Tuple.from(new Object[] {s.workspaceId(), s.condition(),
+        s.subject(), at(s.activeSince()), s.firing(), s.told(), at(s.lastSentAt()), s.pending(), s.detail()}))
+        .toList();
+    List<Tuple> alerts = plan.alerts().stream().map(a -> Tuple.of(a.workspaceId(), a.target(), a.message()))
+        .toList();
+    Future<?> saved = conn.query("DELETE FROM alert_states").execute();
+    if (!states.isEmpty()) {
+      saved = saved.compose(v -> conn.preparedQuery(SAVE_STATE).executeBatch(states));
+    }
+    if (!alerts.isEmpty()) {
+      saved = saved.compose(v -> conn.preparedQuery(
+          "INSERT INTO alert_outbox (workspace_id, target, message) VALUES ($1, $2, $3)").executeBatch(alerts));
+    }
+    return saved.compose(v -> conn.preparedQuery("UPDATE alert_rounds SET last_at = $1 WHERE id = 1")
+        .execute(Tuple.of(at(now)))).mapEmpty();
+  }
+
+  /** Claims up to {@code limit} due messages, leased for {@code leaseMs}: a node that dies leaves them to another. */
+  public Future<List<QueuedAlert>> claim(int limit, long leaseMs) {
+    return pool.preparedQuery(CLAIM).execute(Tuple.of(limit, leaseMs)).map(rows -> {
+      List<QueuedAlert> claimed = new ArrayList<>();
+      for (Row row : rows) {
+        claimed.add(new QueuedAlert(row.getLong("alert_id"), row.getUUID("workspace_id"), row.getString("target"),
+            (JsonObject) row.getValue("message"), row.getInteger("attempts")));
+      }
+      return claimed;
+    });
+  }
+
+  /**
+   * Ends a message: sent, or dropped with why. Only while the claim is this one's: a node whose lease ran out, and
+   * whose message another claimed, does not overwrite the newer outcome.
+   */
+  public Future<Void> finish(QueuedAlert alert, String status, String error) {
+    return pool.preparedQuery("UPDATE alert_outbox SET status = $2, last_error = $3, done_at = now()"
+            + " WHERE alert_id = $1 AND attempts = $4")
+        .execute(Tuple.of(alert.alertId(), status, error, alert.attempts())).mapEmpty();
+  }
+
+  /** Tries a message again after {@code delayMs}; only while the claim is this one's, as {@link #finish}. */
+  public Future<Void> retry(QueuedAlert alert, long delayMs, String error) {
+    return pool.preparedQuery("UPDATE alert_outbox SET status = 'retrying', last_error = $3,"
+            + " next_attempt_at = now() + make_interval(secs => $2 / 1000.0) WHERE alert_id = $1 AND attempts = $4")
+        .execute(Tuple.of(alert.alertId(), delayMs, error, alert.attempts())).mapEmpty();
+  }
+
+  /** Drops messages done with more than {@code days} ago. */
+  public Future<Integer> purge(int days) {
+    return pool.preparedQuery("DELETE FROM alert_outbox WHERE done_at < now() - make_interval(days => $1)")
+        .execute(Tuple.of(days)).map(RowSet::rowCount);
+  }
+
+  private static OffsetDateTime at(Instant instant) {
+    return instant == null ? null : instant.atOffset(ZoneOffset.UTC);
+  }
+
+  private static Instant instant(OffsetDateTime at) {
+    return at == null ? null : at.toInstant();
+  }
+}
