@@ -78,16 +78,18 @@ final class AlertRules {
     Message message = null;
     if (starts && periodOver) {
       message = new Message(Kind.FIRING, occurrences, true, inWindow);
-    } else if (!firing && prev.firing() && AlertState.FIRING.equals(prev.told())) {
+    } else if (!firing && AlertState.FIRING.equals(prev.told())) { // told "firing" only while it fired
       message = new Message(Kind.RESOLVED, prev.pending(), false, inWindow);
-    } else if (pending > 0 && periodOver && prev.lastSentAt() != null) {
+    } else if (pending > 0 && periodOver) { // pending only after a first message
       message = new Message(Kind.SUMMARY, pending, firing, inWindow);
     }
     if (message != null) {
       return new Step(new AlertState(prev.workspaceId(), prev.condition(), prev.subject(), activeSince, firing,
           firing ? AlertState.FIRING : AlertState.RESOLVED, now, 0, detail), message);
     }
-    boolean forget = !holds && !firing && pending == 0 && periodOver && !AlertState.FIRING.equals(prev.told());
+    // Without a message here, a condition that does not hold was told "resolved" (or nothing), and has nothing pending
+    // once its period is over: nothing is left to remember but when the last message went, which no longer matters.
+    boolean forget = !holds && periodOver;
     return new Step(forget ? null : new AlertState(prev.workspaceId(), prev.condition(), prev.subject(), activeSince,
         firing, prev.told(), prev.lastSentAt(), pending, detail), null);
   }

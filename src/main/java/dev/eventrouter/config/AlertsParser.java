@@ -42,9 +42,6 @@ final class AlertsParser {
 
   /** @param bots the workspace's connector bots, which a Telegram target may send through */
   AlertsConfig alerts(JsonObject json, String path, List<TelegramConfig> bots) {
-    if (json == null) {
-      return AlertsConfig.NONE;
-    }
     r.unknownKeys(json, path, KEYS);
     List<AlertTarget> targets = targets(json.getValue("targets"), path + ".targets", bots);
     Duration summary = minutes(json, "summary_minutes", path + ".summary_minutes", DEFAULT_SUMMARY, false);
@@ -99,17 +96,14 @@ final class AlertsParser {
         r.integer(json, "min_count", path + ".min_count", defaults.minCount(), 1, 1_000_000));
   }
 
+  /** A number of minutes (fractions allowed) as a duration; the fallback when absent (or wrong: a problem then). */
   private Duration minutes(JsonObject json, String key, String path, Duration fallback, boolean zeroAllowed) {
     Object value = json.getValue(key);
-    if (value == null) {
-      return fallback;
-    }
-    double minutes = value instanceof Number number ? number.doubleValue() : Double.NaN;
-    boolean valid = Double.isFinite(minutes) && minutes <= MAX_MINUTES && (zeroAllowed ? minutes >= 0 : minutes > 0);
-    if (!valid) {
+    double minutes = value == null ? fallback.toMillis() / 60_000.0
+        : value instanceof Number number ? number.doubleValue() : Double.NaN;
+    if (!(minutes <= MAX_MINUTES && (zeroAllowed ? minutes >= 0 : minutes > 0))) { // NaN (not a number) fails both
       r.problem(path + ": must be a number of minutes from " + (zeroAllowed ? "0" : "more than 0") + " to "
           + (long) MAX_MINUTES + " (fractions allowed)");
-      return fallback;
     }
     return Duration.ofMillis(Math.round(minutes * 60_000));
   }
@@ -138,8 +132,7 @@ final class AlertsParser {
       return telegram(json, path, bots);
     }
     if ("webhook".equals(type)) {
-      IntegrationConfig webhook = integrations.alertWebhook(json, path);
-      return webhook == null ? null : new AlertTarget.Webhook(webhook);
+      return new AlertTarget.Webhook(integrations.alertWebhook(json, path));
     }
     r.problem(path + ".type: required, \"telegram\" or \"webhook\"");
     return null;
@@ -183,6 +176,6 @@ final class AlertsParser {
             + "bot_token" : ".bot: no bot named " + bare + " with a bot_token in the workspace's telegram"));
       }
     }
-    return chatId == null || sender == null ? null : new AlertTarget.Telegram(sender, chatId);
+    return new AlertTarget.Telegram(sender, chatId); // with a problem recorded when either is missing
   }
 }

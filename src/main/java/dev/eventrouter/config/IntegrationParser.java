@@ -174,12 +174,10 @@ final class IntegrationParser {
       r.problem(path + ".secret: required, at least " + MIN_SECRET_LENGTH + " characters, to sign each alert "
           + "(use \"${ENV_NAME}\" to keep it out of the file)");
     }
-    if (url == null || secret == null) {
-      return null;
-    }
+    // With a problem recorded when the url or secret is missing: the config is refused then.
     return new IntegrationConfig("alerts", Network.WEBHOOK, null, secret, null, null, null, null, null, true, false,
-        null, DataProcessing.NONE, new WebhookConfig(url, "POST", headers(json, path), Map.of()), allowPrivate,
-        Set.of(), proxies.proxy(json, path));
+        null, DataProcessing.NONE, new WebhookConfig(url == null ? "" : url, "POST", headers(json, path), Map.of()),
+        allowPrivate, Set.of(), proxies.proxy(json, path));
   }
 
   /**

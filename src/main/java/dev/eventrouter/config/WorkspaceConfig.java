@@ -26,7 +26,6 @@ public record WorkspaceConfig(UUID id, String name, List<byte[]> apiKeyHashes, L
 
   public WorkspaceConfig {
     bots = bots == null ? List.of() : List.copyOf(bots);
-    alerts = alerts == null ? AlertsConfig.NONE : alerts;
   }
 
   /** A workspace without alerts. */
@@ -88,7 +87,7 @@ public record WorkspaceConfig(UUID id, String name, List<byte[]> apiKeyHashes, L
 
   /** How the workspace is named to people (alerts): its name, else its id. */
   public String label() {
-    return name == null || name.isBlank() ? id.toString() : name;
+    return name.isBlank() ? id.toString() : name;
   }
 
   @Override

@@ -137,6 +137,17 @@ class AlertRulesUnitTest {
   }
 
   @Test
+  @DisplayName("a reading without words keeps the last words heard")
+  void wordsKept() {
+    round(0, failures(1, 1));
+    round(1, new Reading(true, null, 2, 1, null));
+
+    assertThat(state.detail()).isEqualTo("meta HTTP 400 (#100) Invalid parameter");
+    assertThat(round(61, new Reading(true, null, 2, 0, null)).message()).isNotNull();
+    assertThat(state.detail()).isEqualTo("meta HTTP 400 (#100) Invalid parameter");
+  }
+
+  @Test
   @DisplayName("a count below its threshold neither fires nor gathers repeats")
   void belowThreshold() {
     Step step = round(0, new Reading(false, null, 2, 2, "x"));

@@ -684,7 +684,7 @@ class ConfigTest {
     ws(config).put("id", "nope");
 
     assertThatThrownBy(() -> resolve(config, Map.of())).isInstanceOf(ConfigException.class)
-        .hasMessage("invalid configuration:\n  - telemetry: unknown key (known: cluster, database, delivery, http, "
+        .hasMessage("invalid configuration:\n  - telemetry: unknown key (known: alerts, cluster, database, delivery, http, "
             + "management, reports, roles, "
             + "session, workspaces)\n  - session.timeout: unknown key (known: source_timeout_ms)\n  - workspaces[0].id: "
             + "required, a UUID such as 7c9e6679-7425-40de-944b-e07fc1f90ae7");

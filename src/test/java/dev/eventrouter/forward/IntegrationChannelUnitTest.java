@@ -292,6 +292,23 @@ class IntegrationChannelUnitTest {
   }
 
   @Test
+  @DisplayName("a breaker opened by requests that got no answer says so in its notice, without the token")
+  void breakerOpenedByNoAnswer() {
+    List<JsonObject> notices = new java.util.concurrent.CopyOnWriteArrayList<>();
+    vertx.eventBus().<JsonObject>consumer(Addresses.BREAKER_OPENED, message -> notices.add(message.body()))
+        .completion().await();
+    IntegrationChannel channel = channel(new MetaApi());
+    for (int i = 0; i < CONFIG.breakerFailures(); i++) {
+      Await.result(channel.send(meta(FakeAdNetworks.META_TOKEN, "http://127.0.0.1:1"), jobs(i), CONFIG));
+    }
+
+    Await.until("the opening announced", Await.WAIT, () -> notices.size() == 1);
+    assertThat(BreakerOpened.fromJson(notices.get(0)).reason()).startsWith("meta request failed")
+        .doesNotContain(FakeAdNetworks.META_TOKEN);
+    channel.close();
+  }
+
+  @Test
   @DisplayName("an answer that is neither retryable, nor about the token, nor about the data fails the batch whole")
   void permanentFailure() {
     fake.scriptMeta(body -> Reply.of(400, FakeAdNetworks.metaError(12345, null, "Unknown")));

@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** A workspace's {@code alerts}: targets, conditions, their defaults and their refusals. */
-class AlertsConfigTest {
+class AlertsConfigUnitTest {
 
   private static final String TOKEN = "123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw";
   private static final String CONNECTOR_TOKEN = "987654321:BBxyzTcvCH1vGWJxfSeofSAs0K5PALDsbw";
@@ -57,6 +57,11 @@ class AlertsConfigTest {
     assertThat(config.workspaces().get(0).alerts()).isEqualTo(AlertsConfig.NONE);
     assertThat(config.workspaces().get(0).alerts().enabled()).isFalse();
     assertThat(config.alerts().everyMs()).isEqualTo(30_000);
+    assertThat(config.workspaces().get(0).label()).isEqualTo("demo");
+    JsonObject unnamed = config(null);
+    unnamed.getJsonArray("workspaces").getJsonObject(0).remove("name");
+    assertThat(new ConfigLoader(Map.of()).resolve(unnamed).workspaces().get(0).label()).as("no name: the id")
+        .isEqualTo("7c9e6679-7425-40de-944b-e07fc1f90ae7");
   }
 
   @Test
@@ -95,6 +100,18 @@ class AlertsConfigTest {
     assertThat(alerts.postbacksUnmatched()).isNull();
     assertThat(alerts.postbackMacros()).isEqualTo(new AlertsConfig.Window(Duration.ofHours(1), 1));
     assertThat(alerts.invitePoolEmpty()).isNull();
+
+    AlertsConfig others = alerts(targets(chat("-1001234567890")).put("summary_minutes", 10080)
+        .put("breaker_open", false).put("conversions_stopped", new JsonObject().put("enabled", false))
+        .put("deliveries_failed", false).put("postback_macros", false)
+        .put("invite_pool_empty", new JsonObject().put("minutes", 0.5)));
+    assertThat(others.summaryPeriod()).as("a week, the longest").isEqualTo(Duration.ofDays(7));
+    assertThat(others.breakerOpen()).isNull();
+    assertThat(others.conversionsStopped()).isNull();
+    assertThat(others.deliveriesFailed()).isNull();
+    assertThat(others.postbackMacros()).isNull();
+    assertThat(others.integrationPaused()).isTrue();
+    assertThat(others.invitePoolEmpty()).isEqualTo(Duration.ofSeconds(30));
   }
 
   @Test
@@ -105,7 +122,8 @@ class AlertsConfigTest {
         chat(-1001234567890L),
         chat("@buyers_oncall").put("bot", "@sender_bot"),
         chat("42").put("bot_token", "${ALERT_TOKEN}").put("api_base", "http://127.0.0.1:9/"),
-        new JsonObject().put("type", "webhook").put("url", "https://hooks.example/alerts?k=1").put("secret", SECRET)
+        new JsonObject().put("type", "webhook").put("url", "https://hooks.example/alerts?k=1")
+            .put("secret", "s".repeat(16))
             .put("headers", new JsonObject().put("X-Team", "buyers"))));
 
     AlertTarget.Telegram first = (AlertTarget.Telegram) alerts.targets().get(0);
@@ -116,14 +134,15 @@ class AlertsConfigTest {
     assertThat(own.bot().botToken()).isEqualTo(TOKEN);
     assertThat(own.bot().apiBase()).isEqualTo("http://127.0.0.1:9");
     AlertTarget.Webhook hook = (AlertTarget.Webhook) alerts.targets().get(3);
-    assertThat(hook.webhook().accessToken()).isEqualTo(SECRET);
+    assertThat(hook.webhook().accessToken()).as("16 characters, the shortest").isEqualTo("s".repeat(16));
     assertThat(hook.webhook().webhook().headers()).containsEntry("X-Team", "buyers");
     assertThat(hook.webhook().allowPrivateNetwork()).isFalse();
     assertThat(alerts.targets()).extracting(AlertTarget::key).containsExactly("telegram:-1001234567890",
         "telegram:@buyers_oncall", "telegram:42", hook.key());
+    assertThat(alerts.targets()).allSatisfy(target -> assertThat(target).hasToString(target.key()));
     assertThat(hook.key()).startsWith("webhook:").doesNotContain("hooks.example").doesNotContain("k=1");
     assertThat(alerts.targets().toString()).doesNotContain(TOKEN).doesNotContain(CONNECTOR_TOKEN)
-        .doesNotContain(SECRET);
+        .doesNotContain("s".repeat(16));
   }
 
   @Test
@@ -133,6 +152,9 @@ class AlertsConfigTest {
         .put("alerts", new JsonObject().put("check_every_ms", 250)));
 
     assertThat(config.alerts().everyMs()).isEqualTo(250);
+    assertThatThrownBy(() -> new ConfigLoader(Map.of()).resolve(config(null)
+        .put("alerts", new JsonObject().put("check_every_minutes", 1)))).isInstanceOf(ConfigException.class)
+        .hasMessageContaining("alerts.check_every_minutes: unknown key (known: check_every_ms)");
   }
 
   private static Arguments bad(String expected, Consumer<JsonObject> alerts) {
@@ -177,7 +199,24 @@ class AlertsConfigTest {
         bad("alerts.deliveries_failed: must be true, false or an object", json -> json.put("deliveries_failed", 5)),
         bad("alerts.invite_pool_empty.window_minutes: unknown key", json -> json
             .put("invite_pool_empty", new JsonObject().put("window_minutes", 5))),
-        bad("alerts.muted: unknown key", json -> json.put("muted", true)));
+        bad("alerts.muted: unknown key", json -> json.put("muted", true)),
+        bad("alerts.targets[0].secret: required, at least 16 characters", json -> json.put("targets",
+            new JsonArray().add(new JsonObject().put("type", "webhook").put("url", "https://hooks.example/a")
+                .put("secret", "s".repeat(15))))),
+        bad("alerts.targets[0].color: unknown key", json -> json.getJsonArray("targets").getJsonObject(0)
+            .put("color", "red")),
+        bad("alerts.targets[0].chat_id: required", json -> json.getJsonArray("targets").getJsonObject(0)
+            .put("chat_id", 1.5)),
+        bad("alerts.targets[0].chat_id: required", json -> json.getJsonArray("targets").getJsonObject(0)
+            .put("chat_id", true)),
+        bad("alerts.targets[0].chat_id: required", json -> json.getJsonArray("targets").getJsonObject(0)
+            .remove("chat_id")),
+        bad("alerts.targets[0]: api_base and proxy go with bot_token", json -> json.getJsonArray("targets")
+            .getJsonObject(0).put("proxy", "http://203.0.113.7:3128")),
+        bad("alerts.summary_minutes: must be a number of minutes", json -> json.put("summary_minutes", "60")),
+        bad("alerts.summary_minutes: must be a number of minutes", json -> json.put("summary_minutes", 10080.5)),
+        bad("alerts.invite_pool_empty.minutes: must be a number of minutes", json -> json
+            .put("invite_pool_empty", new JsonObject().put("minutes", 10081))));
   }
 
   @ParameterizedTest(name = "{0}")
