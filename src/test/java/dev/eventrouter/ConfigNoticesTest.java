@@ -1,12 +1,10 @@
 package dev.eventrouter;
 
-import dev.eventrouter.cluster.ClusterSetup;
-import dev.eventrouter.config.ClusterConfig;
 import dev.eventrouter.config.ConfigLoader;
 import dev.eventrouter.support.Await;
+import dev.eventrouter.support.ClusterNodes;
 import dev.eventrouter.support.TestApp;
 import io.vertx.core.Vertx;
-import io.vertx.core.VertxOptions;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
@@ -24,21 +22,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** Two clustered Vert.x nodes in one JVM, each watching its own config file. */
 class ConfigNoticesTest {
 
-  private final List<Vertx> nodes = new ArrayList<>();
+  private final ClusterNodes nodes = new ClusterNodes();
   private final List<ConfigLoader.Watched> watched = new ArrayList<>();
 
   @AfterEach
   void stop() {
     watched.forEach(w -> w.retriever().close());
-    nodes.forEach(node -> node.close().await());
+    nodes.close();
   }
 
   private Vertx node(int port, int other) {
-    ClusterConfig cluster = new ClusterConfig(true, "127.0.0.1", port, 0, List.of("127.0.0.1:" + other));
-    Vertx vertx = Vertx.builder().with(ClusterSetup.options(new VertxOptions(), cluster))
-        .withClusterManager(ClusterSetup.clusterManager(cluster)).buildClustered().await();
-    nodes.add(vertx);
-    return vertx;
+    return nodes.start(port, other);
   }
 
   private static JsonObject config(String workspaceName) {

@@ -90,7 +90,6 @@ class AlertsTest {
   void stopService() {
     if (app != null) {
       app.truncate();
-      app.pool().query("TRUNCATE alert_states, alert_outbox").execute().await();
       app.close();
       app = null;
     }

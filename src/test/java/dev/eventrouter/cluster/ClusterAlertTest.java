@@ -1,16 +1,15 @@
 package dev.eventrouter.cluster;
 
-import dev.eventrouter.config.ClusterConfig;
 import dev.eventrouter.config.ConfigLoader;
 import dev.eventrouter.config.LiveConfig;
 import dev.eventrouter.forward.ForwardingTestConfig;
 import dev.eventrouter.support.Await;
+import dev.eventrouter.support.ClusterNodes;
 import dev.eventrouter.support.FakeAdNetworks;
 import dev.eventrouter.support.FakeTelegram;
 import dev.eventrouter.support.TestApp;
 import dev.eventrouter.support.TestDatabase;
 import io.vertx.core.Vertx;
-import io.vertx.core.VertxOptions;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
@@ -35,7 +34,7 @@ class ClusterAlertTest {
   private static final int PORT_B = 15812;
 
   private final List<TestApp> apps = new ArrayList<>();
-  private final List<Vertx> nodes = new ArrayList<>();
+  private final ClusterNodes nodes = new ClusterNodes();
   private FakeAdNetworks fake;
   private FakeTelegram telegram;
 
@@ -48,22 +47,14 @@ class ClusterAlertTest {
     if (telegram != null) {
       telegram.close();
     }
-    nodes.forEach(node -> node.close().await());
-  }
-
-  private Vertx node(int port, int other) {
-    ClusterConfig cluster = new ClusterConfig(true, "127.0.0.1", port, 0, List.of("127.0.0.1:" + other));
-    Vertx vertx = Vertx.builder().with(ClusterSetup.options(new VertxOptions(), cluster))
-        .withClusterManager(ClusterSetup.clusterManager(cluster)).buildClustered().await();
-    nodes.add(vertx);
-    return vertx;
+    nodes.close();
   }
 
   @Test
   @DisplayName("an integration paused while two nodes check the alerts: one message, not two, and rounds went on")
   void oneAlertFromTwoNodes() {
-    Vertx a = node(PORT_A, PORT_B);
-    Vertx b = node(PORT_B, PORT_A);
+    Vertx a = nodes.start(PORT_A, PORT_B);
+    Vertx b = nodes.start(PORT_B, PORT_A);
     fake = FakeAdNetworks.start(a);
     telegram = FakeTelegram.start(a);
     JsonObject config = ForwardingTestConfig.config(TestDatabase.freshDatabaseUrl(), fake.baseUrl(),

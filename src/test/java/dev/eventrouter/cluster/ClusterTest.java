@@ -1,16 +1,15 @@
 package dev.eventrouter.cluster;
 
-import dev.eventrouter.config.ClusterConfig;
 import dev.eventrouter.config.ConfigLoader;
 import dev.eventrouter.config.LiveConfig;
 import dev.eventrouter.forward.ForwardingTestConfig;
 import dev.eventrouter.support.Await;
+import dev.eventrouter.support.ClusterNodes;
 import dev.eventrouter.support.FakeAdNetworks;
 import dev.eventrouter.support.LogCapture;
 import dev.eventrouter.support.TestApp;
 import dev.eventrouter.support.TestDatabase;
 import io.vertx.core.Vertx;
-import io.vertx.core.VertxOptions;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
@@ -36,7 +35,7 @@ class ClusterTest {
   private static final long NO_SCAN_MS = 3_600_000;
 
   private final List<TestApp> apps = new ArrayList<>();
-  private final List<Vertx> nodes = new ArrayList<>();
+  private final ClusterNodes nodes = new ClusterNodes();
   private FakeAdNetworks fake;
 
   @AfterEach
@@ -45,19 +44,11 @@ class ClusterTest {
     if (fake != null) {
       fake.stop();
     }
-    nodes.forEach(node -> node.close().await());
+    nodes.close();
   }
 
   private Vertx node(int port, int... others) {
-    List<String> members = new ArrayList<>();
-    for (int other : others) {
-      members.add("127.0.0.1:" + other);
-    }
-    ClusterConfig cluster = new ClusterConfig(true, "127.0.0.1", port, 0, members);
-    Vertx vertx = Vertx.builder().with(ClusterSetup.options(new VertxOptions(), cluster))
-        .withClusterManager(ClusterSetup.clusterManager(cluster)).buildClustered().await();
-    nodes.add(vertx);
-    return vertx;
+    return nodes.start(port, others);
   }
 
   private TestApp app(Vertx vertx, JsonObject config, String... roles) {

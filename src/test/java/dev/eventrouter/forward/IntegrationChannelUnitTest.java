@@ -247,12 +247,18 @@ class IntegrationChannelUnitTest {
     channel.close();
   }
 
+  /** The breaker notices published from now on. */
+  private List<JsonObject> noticesFromNow() {
+    List<JsonObject> notices = new CopyOnWriteArrayList<>();
+    vertx.eventBus().<JsonObject>consumer(Addresses.BREAKER_OPENED, message -> notices.add(message.body()))
+        .completion().await();
+    return notices;
+  }
+
   @Test
   @DisplayName("an open breaker is announced on the bus once; a peer's notice opens a closed breaker and no more")
   void breakerNotices() {
-    List<JsonObject> notices = new java.util.concurrent.CopyOnWriteArrayList<>();
-    vertx.eventBus().<JsonObject>consumer(Addresses.BREAKER_OPENED, message -> notices.add(message.body()))
-        .completion().await();
+    List<JsonObject> notices = noticesFromNow();
     IntegrationChannel channel = channel(new MetaApi());
     Instant opened = Instant.now();
     channel.openFromPeer();
@@ -274,9 +280,7 @@ class IntegrationChannelUnitTest {
   void breakerCountsTransientAnswers() {
     fake.scriptMeta(body -> Reply.of(503, FakeAdNetworks.metaError(2, null, "Service temporarily unavailable "
         + FakeAdNetworks.META_TOKEN)));
-    List<JsonObject> notices = new java.util.concurrent.CopyOnWriteArrayList<>();
-    vertx.eventBus().<JsonObject>consumer(Addresses.BREAKER_OPENED, message -> notices.add(message.body()))
-        .completion().await();
+    List<JsonObject> notices = noticesFromNow();
     IntegrationChannel channel = channel(new MetaApi());
     for (int i = 0; i < CONFIG.breakerFailures(); i++) {
       Await.result(channel.send(meta(FakeAdNetworks.META_TOKEN, fake.baseUrl()), jobs(i), CONFIG));
@@ -294,9 +298,7 @@ class IntegrationChannelUnitTest {
   @Test
   @DisplayName("a breaker opened by requests that got no answer says so in its notice, without the token")
   void breakerOpenedByNoAnswer() {
-    List<JsonObject> notices = new java.util.concurrent.CopyOnWriteArrayList<>();
-    vertx.eventBus().<JsonObject>consumer(Addresses.BREAKER_OPENED, message -> notices.add(message.body()))
-        .completion().await();
+    List<JsonObject> notices = noticesFromNow();
     IntegrationChannel channel = channel(new MetaApi());
     for (int i = 0; i < CONFIG.breakerFailures(); i++) {
       Await.result(channel.send(meta(FakeAdNetworks.META_TOKEN, "http://127.0.0.1:1"), jobs(i), CONFIG));

@@ -197,7 +197,8 @@ public final class TestApp {
     for (int attempt = 1; ; attempt++) {
       try {
         pool().query("TRUNCATE events, idempotency_keys, click_sessions, invite_sessions, deliveries, "
-            + "integration_pauses, telegram_invite_links, telegram_outbox, conversions, conversion_changes, postbacks")
+            + "integration_pauses, telegram_invite_links, telegram_outbox, conversions, conversion_changes, postbacks, "
+            + "alert_states, alert_outbox")
             .execute().await();
         return;
       } catch (PgException e) {
