@@ -11,6 +11,7 @@ import dev.eventrouter.config.LiveConfig;
 import dev.eventrouter.config.WorkspaceConfig;
 import dev.eventrouter.forward.Outbound;
 import dev.eventrouter.store.AlertStore;
+import dev.eventrouter.store.AlertStore.Plan;
 import dev.eventrouter.store.QueuedAlert;
 import dev.eventrouter.telegram.BotApi;
 import dev.eventrouter.telegram.LinkRefusals;
@@ -29,6 +30,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Alerts each workspace's Telegram chats and webhooks of what costs it money: an integration paused on a refused
@@ -134,10 +136,16 @@ public final class AlertVerticle extends VerticleBase {
       return Future.succeededFuture(false);
     }
     long minGapMs = live.current().alerts().everyMs() * 4 / 5;
+    AtomicReference<Plan> planned = new AtomicReference<>();
     return LinkRefusals.all(vertx).recover(e -> Future.succeededFuture(Map.of())).compose(refusals ->
         store.round(minGapMs, round -> new AlertRound(round, breakers.openAt(Instant.now()), refusals::get)
-            .plan(workspaces).onSuccess(plan -> plan.alerts().forEach(a -> metrics.raised(
-                a.message().getString("condition"), a.message().getString("kind"))))));
+            .plan(workspaces).onSuccess(planned::set)))
+        .onSuccess(ran -> { // counted once its messages are committed
+          if (ran) {
+            planned.get().alerts().forEach(a -> metrics.raised(a.message().getString("condition"),
+                a.message().getString("kind")));
+          }
+        });
   }
 
   /** Sends what is due, claim after claim, until none is left. */
