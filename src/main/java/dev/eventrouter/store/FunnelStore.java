@@ -90,6 +90,10 @@ public final class FunnelStore {
   private static final String SUMMED = String.join(", ", SUMS.stream().map(sum -> "sum(" + sum + ") AS " + sum)
       .toList());
 
+  /** Whether any sum of a group is not 0. */
+  private static final String ANY_SUM = String.join(" OR ", SUMS.stream().map(sum -> "sum(" + sum + ") <> 0")
+      .toList());
+
   /** An upsert's SET list adding the new sums to a table's row. */
   private static String addUp(String table) {
     return String.join(", ", SUMS.stream().map(sum -> sum + " = " + table + "." + sum + " + EXCLUDED." + sum)
@@ -320,8 +324,10 @@ public final class FunnelStore {
     }
     params.add(limit);
     String selected = groups.isEmpty() ? "" : String.join(", ", groups) + ", ";
+    // A group whose sums are all 0 is no row: the days of another zone take hours away, which can leave one.
     String sql = "SELECT " + selected + "step, " + SUMMED + " FROM (" + source + ") r WHERE " + where
-        + " GROUP BY " + selected + "step ORDER BY " + selected + "step LIMIT $" + params.size();
+        + " GROUP BY " + selected + "step HAVING " + ANY_SUM + " ORDER BY " + selected + "step LIMIT $"
+        + params.size();
     return readPool.preparedQuery(sql).execute(Tuple.from(params)).map(rows -> {
       List<Sums> sums = new ArrayList<>();
       for (Row row : rows) {
@@ -340,7 +346,8 @@ public final class FunnelStore {
   /**
    * The rows a report adds up, from the coarsest layer that answers it: the hourly totals when it neither groups nor
    * filters by any dimension but the day; else the days of the workspace's report zone wholly inside its range (and
-   * the hours at its edges), unless it groups by the days of another zone; else the hours. Day rows are read only
+   * the hours at its edges), or, grouped by the days of another zone, those days shifted ({@link #shiftedDays});
+   * else the hours. Day rows are read only
    * while they are in that zone (a changed report_timezone has them made again by the next round): until then, the
    * hours of those days. Binds the day layer's bounds into {@code params}.
    */
@@ -358,7 +365,11 @@ public final class FunnelStore {
     }
     LocalDate endDay = LocalDate.ofInstant(query.to(), dayZone);
     boolean sameDays = !groupBy.contains(FunnelQuery.DAY) || query.zone().normalized().equals(dayZone.normalized());
-    if (!sameDays || !firstDay.isBefore(endDay)) {
+    if (!sameDays) {
+      String shifted = shiftedDays(query, hours, params);
+      return shifted != null ? shifted : hours + "hour >= $2 AND hour < $3";
+    }
+    if (!firstDay.isBefore(endDay)) {
       return hours + "hour >= $2 AND hour < $3";
     }
     // Each part its own range, so each is an index range (an OR of two ranges would be read as a scan).
@@ -380,6 +391,79 @@ public final class FunnelStore {
         + bind(params, endDay) + " AND " + zoned);
     parts.add(hours + "hour >= " + start + " AND hour < " + end + " AND NOT " + zoned);
     return String.join(" UNION ALL ", parts);
+  }
+
+  /**
+   * The days of a zone other than the day layer's, from the day layer: a day of the query's zone is the layer's day
+   * of the same date, plus the hours it begins earlier (or minus those it begins later) and minus the hours it ends
+   * earlier (or plus those it ends later), read from the hourly layer. So a month reads its days and a few hours a
+   * day (two for Europe/Berlin against UTC), not every hour. Each row carries the start of its day in the query's zone
+   * as its hour, so the day dimension reads it as that day. Null (read the hours) when the range is not whole days
+   * of the query's zone, or a day's edge is not a whole hour (a zone offset by a half hour).
+   */
+  private static String shiftedDays(FunnelQuery query, String hours, List<Object> params) {
+    ZoneId zone = query.zone();
+    ZoneId dayZone = query.dayZone();
+    LocalDate first = LocalDate.ofInstant(query.from(), zone);
+    LocalDate end = LocalDate.ofInstant(query.to(), zone);
+    if (!first.atStartOfDay(zone).toInstant().equals(query.from())
+        || !end.atStartOfDay(zone).toInstant().equals(query.to())) {
+      return null;
+    }
+    List<LocalDate> days = new ArrayList<>();
+    List<OffsetDateTime> dayStarts = new ArrayList<>();
+    List<OffsetDateTime> edgeHours = new ArrayList<>();
+    List<OffsetDateTime> edgeDays = new ArrayList<>();
+    List<Integer> signs = new ArrayList<>();
+    for (LocalDate day = first; day.isBefore(end); day = day.plusDays(1)) {
+      Instant start = day.atStartOfDay(zone).toInstant();
+      Instant layerStart = day.atStartOfDay(dayZone).toInstant();
+      Instant layerEnd = day.plusDays(1).atStartOfDay(dayZone).toInstant();
+      Instant nextStart = day.plusDays(1).atStartOfDay(zone).toInstant();
+      if (!wholeHour(start) || !wholeHour(layerStart) || !wholeHour(layerEnd) || !wholeHour(nextStart)) {
+        return null;
+      }
+      OffsetDateTime label = start.atOffset(ZoneOffset.UTC);
+      days.add(day);
+      dayStarts.add(label);
+      // Begins earlier than the layer's day: add those hours; later: take them away. The same at the end, reversed.
+      edge(start, layerStart, 1, label, edgeHours, edgeDays, signs);
+      edge(layerEnd, nextStart, 1, label, edgeHours, edgeDays, signs);
+    }
+    String daySums = String.join(", ", SUMS.stream().map(sum -> "r." + sum).toList());
+    String edgeSums = String.join(", ", SUMS.stream().map(sum -> "r." + sum + " * l.sign AS " + sum).toList());
+    String columns = String.join(", ", DIMENSIONS.stream().map(d -> "r." + d).toList());
+    String zoned = "EXISTS (SELECT 1 FROM funnel_day_zone WHERE workspace_id = $1 AND zone = "
+        + bind(params, dayZone.getId()) + "::text)";
+    String dayRows = "SELECT l.start AS hour, " + columns + ", r.step, " + daySums + " FROM funnel_rollup_day r"
+        + " JOIN unnest(" + bind(params, days.toArray(LocalDate[]::new)) + "::date[], "
+        + bind(params, dayStarts.toArray(OffsetDateTime[]::new)) + "::timestamptz[]) AS l(day, start)"
+        + " ON r.day = l.day WHERE r.workspace_id = $1 AND " + zoned;
+    String edges = "SELECT l.start AS hour, " + columns + ", r.step, " + edgeSums + " FROM funnel_rollup r"
+        + " JOIN unnest(" + bind(params, edgeHours.toArray(OffsetDateTime[]::new)) + "::timestamptz[], "
+        + bind(params, edgeDays.toArray(OffsetDateTime[]::new)) + "::timestamptz[], "
+        + bind(params, signs.toArray(Integer[]::new)) + "::int[]) AS l(hour, start, sign) ON r.hour = l.hour"
+        + " WHERE r.workspace_id = $1 AND " + zoned;
+    return String.join(" UNION ALL ", dayRows, edges, hours + "hour >= $2 AND hour < $3 AND NOT " + zoned);
+  }
+
+  /**
+   * The hours between {@code from} and {@code to} for the day starting at {@code label}: added with {@code sign} when
+   * {@code from} comes first, taken away when {@code to} does.
+   */
+  private static void edge(Instant from, Instant to, int sign, OffsetDateTime label, List<OffsetDateTime> hours,
+                           List<OffsetDateTime> days, List<Integer> signs) {
+    Instant low = from.isBefore(to) ? from : to;
+    Instant high = from.isBefore(to) ? to : from;
+    for (Instant hour = low; hour.isBefore(high); hour = hour.plus(Duration.ofHours(1))) {
+      hours.add(hour.atOffset(ZoneOffset.UTC));
+      days.add(label);
+      signs.add(from.isBefore(to) ? sign : -sign);
+    }
+  }
+
+  private static boolean wholeHour(Instant instant) {
+    return instant.getEpochSecond() % 3600 == 0 && instant.getNano() == 0;
   }
 
   /** Adds a parameter; its placeholder. */

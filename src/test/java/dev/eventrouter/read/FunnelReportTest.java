@@ -130,7 +130,9 @@ class FunnelReportTest {
     assertThat(totals.getLong("clicks")).isEqualTo(3);
     for (String query : List.of("group_by=utm_campaign", // UTC days
         "group_by=utm_campaign&tz=Asia/Kolkata", // UTC days inside, hours at both edges
-        "group_by=day,country&tz=Asia/Kolkata", // hours: its days are not UTC days
+        "group_by=day,country&tz=Asia/Kolkata", // hours: its days are not UTC days, nor whole hours off them
+        "group_by=day,country&tz=Europe/Berlin", // UTC days shifted by the hours between the zones
+        "group_by=day&tz=America/New_York&filter=country:DE", // shifted the other way, filtered
         "group_by=day&filter=country:DE")) { // UTC days, filtered
       assertThat(report(query).getJsonObject("totals")).as(query).isEqualTo(totals);
     }
