@@ -447,8 +447,9 @@ print("|---|---|---|---|---|---|")
 for line in (l for l in lines if l.startswith("SHAPE ")):
     f = fields(line)
     print(f"| {f['name']} | {f['p50_ms']} | {f['p95_ms']} | {f['max_ms']} | {f['requests']} | {f['refused']} |")
-print(f"| **all but other-zone-days-filtered** | {result['p50_ms']} | {result['p95_ms']} | {result['max_ms']} "
-      f"| {result['requests']} | 0 |")
+refused = sum(int(fields(l)["refused"]) for l in lines if l.startswith("SHAPE "))
+print(f"| **all shapes** | {result['p50_ms']} | {result['p95_ms']} | {result['max_ms']} "
+      f"| {result['requests']} | {refused} |")
 verdict = lambda ok: "met" if ok else "MISSED"
 p95 = float(result["p95_ms"])
 print("\ntargets:")
