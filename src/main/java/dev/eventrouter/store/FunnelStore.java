@@ -435,15 +435,18 @@ public final class FunnelStore {
     String columns = String.join(", ", DIMENSIONS.stream().map(d -> "r." + d).toList());
     String zoned = "EXISTS (SELECT 1 FROM funnel_day_zone WHERE workspace_id = $1 AND zone = "
         + bind(params, dayZone.getId()) + "::text)";
+    // The rows' own conditions (a day range, a list of hours) let the planner read them by the key; the joins only
+    // label them.
     String dayRows = "SELECT l.start AS hour, " + columns + ", r.step, " + daySums + " FROM funnel_rollup_day r"
         + " JOIN unnest(" + bind(params, days.toArray(LocalDate[]::new)) + "::date[], "
         + bind(params, dayStarts.toArray(OffsetDateTime[]::new)) + "::timestamptz[]) AS l(day, start)"
-        + " ON r.day = l.day WHERE r.workspace_id = $1 AND " + zoned;
+        + " ON r.day = l.day WHERE r.workspace_id = $1 AND r.day >= " + bind(params, first) + " AND r.day < "
+        + bind(params, end) + " AND " + zoned;
+    String hourList = bind(params, edgeHours.toArray(OffsetDateTime[]::new)) + "::timestamptz[]";
     String edges = "SELECT l.start AS hour, " + columns + ", r.step, " + edgeSums + " FROM funnel_rollup r"
-        + " JOIN unnest(" + bind(params, edgeHours.toArray(OffsetDateTime[]::new)) + "::timestamptz[], "
-        + bind(params, edgeDays.toArray(OffsetDateTime[]::new)) + "::timestamptz[], "
-        + bind(params, signs.toArray(Integer[]::new)) + "::int[]) AS l(hour, start, sign) ON r.hour = l.hour"
-        + " WHERE r.workspace_id = $1 AND " + zoned;
+        + " JOIN unnest(" + hourList + ", " + bind(params, edgeDays.toArray(OffsetDateTime[]::new))
+        + "::timestamptz[], " + bind(params, signs.toArray(Integer[]::new)) + "::int[]) AS l(hour, start, sign)"
+        + " ON r.hour = l.hour WHERE r.workspace_id = $1 AND r.hour = ANY(" + hourList + ") AND " + zoned;
     return String.join(" UNION ALL ", dayRows, edges, hours + "hour >= $2 AND hour < $3 AND NOT " + zoned);
   }
 
