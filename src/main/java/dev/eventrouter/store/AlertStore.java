@@ -38,19 +38,24 @@ public final class AlertStore {
 
   static final String LOCK = "SELECT last_at, now() AS now FROM alert_rounds WHERE id = 1 FOR UPDATE SKIP LOCKED";
 
+  /**
+   * Up to the round's own time ($4) only: a row stamped after it (its transaction began later, yet committed before
+   * this read) is the next round's, as new, and never counted twice.
+   */
   static final String ENDED_BADLY = """
       SELECT network || '/' || integration_id AS subject, count(*) AS in_window,
              count(*) FILTER (WHERE updated_at > $3) AS fresh,
              (array_agg(last_error ORDER BY updated_at DESC))[1] AS detail
         FROM deliveries
-       WHERE status IN ('failed', 'expired') AND updated_at > $2 AND workspace_id = $1
+       WHERE status IN ('failed', 'expired') AND updated_at > $2 AND updated_at <= $4 AND workspace_id = $1
        GROUP BY network, integration_id""";
 
+  /** Up to the round's own time ($5), as {@link #ENDED_BADLY}. */
   static final String POSTBACKS = """
       SELECT source_id AS subject, count(*) AS in_window, count(*) FILTER (WHERE received_at > $4) AS fresh,
              (array_agg(detail ORDER BY received_at DESC))[1] AS detail
         FROM postbacks
-       WHERE workspace_id = $1 AND outcome = $2 AND received_at > $3
+       WHERE workspace_id = $1 AND outcome = $2 AND received_at > $3 AND received_at <= $5
        GROUP BY source_id""";
 
   /** Whether the workspace has an event in the last $3 hours (d = 0), and in the same hours d days before. */
@@ -163,13 +168,13 @@ public final class AlertStore {
 
     /** The workspace's deliveries that ended failed or expired since {@code since}, per "network/integration". */
     public Future<List<Tally>> endedBadly(UUID workspaceId, Instant since) {
-      return conn.preparedQuery(ENDED_BADLY).execute(Tuple.of(workspaceId, at(since), at(last)))
+      return conn.preparedQuery(ENDED_BADLY).execute(Tuple.of(workspaceId, at(since), at(last), at(now)))
           .map(AlertStore::tallies);
     }
 
     /** The workspace's postbacks of one outcome received since {@code since}, per postback source. */
     public Future<List<Tally>> postbacks(UUID workspaceId, String outcome, Instant since) {
-      return conn.preparedQuery(POSTBACKS).execute(Tuple.of(workspaceId, outcome, at(since), at(last)))
+      return conn.preparedQuery(POSTBACKS).execute(Tuple.of(workspaceId, outcome, at(since), at(last), at(now)))
           .map(AlertStore::tallies);
     }
 
