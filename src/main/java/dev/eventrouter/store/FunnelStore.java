@@ -385,7 +385,7 @@ public final class FunnelStore {
       parts.add(hours + "hour >= " + end + " AND hour < $3");
     }
     String zone = bind(params, dayZone.getId()) + "::text";
-    String zoned = "EXISTS (SELECT 1 FROM funnel_day_zone WHERE workspace_id = $1 AND zone = " + zone + ")";
+    String zoned = zoned(zone);
     parts.add("SELECT day::timestamp AT TIME ZONE " + zone + " AS hour, " + COLUMNS + ", step, " + sums
         + " FROM funnel_rollup_day WHERE workspace_id = $1 AND day >= " + bind(params, firstDay) + " AND day < "
         + bind(params, endDay) + " AND " + zoned);
@@ -427,14 +427,13 @@ public final class FunnelStore {
       days.add(day);
       dayStarts.add(label);
       // Begins earlier than the layer's day: add those hours; later: take them away. The same at the end, reversed.
-      edge(start, layerStart, 1, label, edgeHours, edgeDays, signs);
-      edge(layerEnd, nextStart, 1, label, edgeHours, edgeDays, signs);
+      edge(start, layerStart, label, edgeHours, edgeDays, signs);
+      edge(layerEnd, nextStart, label, edgeHours, edgeDays, signs);
     }
     String daySums = String.join(", ", SUMS.stream().map(sum -> "r." + sum).toList());
     String edgeSums = String.join(", ", SUMS.stream().map(sum -> "r." + sum + " * l.sign AS " + sum).toList());
     String columns = String.join(", ", DIMENSIONS.stream().map(d -> "r." + d).toList());
-    String zoned = "EXISTS (SELECT 1 FROM funnel_day_zone WHERE workspace_id = $1 AND zone = "
-        + bind(params, dayZone.getId()) + "::text)";
+    String zoned = zoned(bind(params, dayZone.getId()) + "::text");
     // The rows' own conditions (a day range, a list of hours) let the planner read them by the key; the joins only
     // label them.
     String dayRows = "SELECT l.start AS hour, " + columns + ", r.step, " + daySums + " FROM funnel_rollup_day r"
@@ -451,18 +450,22 @@ public final class FunnelStore {
   }
 
   /**
-   * The hours between {@code from} and {@code to} for the day starting at {@code label}: added with {@code sign} when
-   * {@code from} comes first, taken away when {@code to} does.
+   * The hours between {@code from} and {@code to} for the day starting at {@code label}: added (1) when {@code from}
+   * comes first, taken away (-1) when {@code to} does.
    */
-  private static void edge(Instant from, Instant to, int sign, OffsetDateTime label, List<OffsetDateTime> hours,
+  private static void edge(Instant from, Instant to, OffsetDateTime label, List<OffsetDateTime> hours,
                            List<OffsetDateTime> days, List<Integer> signs) {
-    Instant low = from.isBefore(to) ? from : to;
-    Instant high = from.isBefore(to) ? to : from;
-    for (Instant hour = low; hour.isBefore(high); hour = hour.plus(Duration.ofHours(1))) {
+    boolean added = from.isBefore(to);
+    for (Instant hour = added ? from : to; hour.isBefore(added ? to : from); hour = hour.plus(Duration.ofHours(1))) {
       hours.add(hour.atOffset(ZoneOffset.UTC));
       days.add(label);
-      signs.add(from.isBefore(to) ? sign : -sign);
+      signs.add(added ? 1 : -1);
     }
+  }
+
+  /** Whether the workspace's day rows are in the zone bound at {@code zone} (a placeholder, cast to text). */
+  private static String zoned(String zone) {
+    return "EXISTS (SELECT 1 FROM funnel_day_zone WHERE workspace_id = $1 AND zone = " + zone + ")";
   }
 
   private static boolean wholeHour(Instant instant) {
