@@ -12,6 +12,7 @@ import dev.eventrouter.store.AlertStore;
 import dev.eventrouter.store.AlertStore.NewAlert;
 import dev.eventrouter.store.AlertStore.Plan;
 import dev.eventrouter.store.AlertStore.Tally;
+import dev.eventrouter.telegram.LinkRefusals;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 
@@ -39,6 +40,8 @@ final class AlertRound {
   private record Timing(Duration hold, Duration window) {}
 
   private static final Timing AT_ONCE = new Timing(Duration.ZERO, Duration.ZERO);
+  /** Conditions in their order, then subjects: a round's messages come in the same order every time. */
+  private static final Comparator<Key> ORDER = Comparator.comparing(Key::condition).thenComparing(Key::subject);
 
   private final AlertStore.Round round;
   private final Map<BreakerTrack.Key, BreakerTrack.Open> breakers;
@@ -46,7 +49,8 @@ final class AlertRound {
 
   /**
    * @param breakers       the breakers heard open
-   * @param channelRefusal Telegram's last refusal to make a channel's invite links ("workspace:channel"), or null
+   * @param channelRefusal Telegram's last refusal to make a channel's invite links (by {@link LinkRefusals#key}), or
+   *                       null
    */
   AlertRound(AlertStore.Round round, Map<BreakerTrack.Key, BreakerTrack.Open> breakers,
              Function<String, String> channelRefusal) {
@@ -64,13 +68,12 @@ final class AlertRound {
           continue;
         }
         List<AlertState> own = states.stream().filter(s -> s.workspaceId().equals(workspace.id())).toList();
-        Map<Key, Reading> readings = new TreeMap<>(Comparator.comparing((Key k) -> k.condition())
-            .thenComparing(Key::subject));
+        Map<Key, Reading> readings = new TreeMap<>(ORDER);
         AlertsConfig alerts = workspace.alerts();
         if (alerts.integrationPaused()) {
           pauses.stream().filter(p -> p.workspaceId().equals(workspace.id())).forEach(p -> readings.put(
               new Key(AlertCondition.INTEGRATION_PAUSED, p.network() + "/" + p.integrationId()),
-              Reading.state(p.since(), p.reason())));
+              Reading.state(p.pausedAt(), p.reason())));
         }
         if (alerts.breakerOpen() != null) {
           breakers.forEach((key, open) -> {
@@ -133,7 +136,7 @@ final class AlertRound {
           for (String channel : bot.channels()) {
             if (free.getOrDefault(channel, 0L) == 0) {
               readings.put(new Key(AlertCondition.INVITE_POOL_EMPTY, channel),
-                  Reading.state(null, channelRefusal.apply(id + ":" + channel)));
+                  Reading.state(null, channelRefusal.apply(LinkRefusals.key(id, channel))));
             }
           }
         }
@@ -154,8 +157,7 @@ final class AlertRound {
 
   /** Each condition and subject kept or read, stepped; a message per target for what is to be told. */
   private Planned planned(WorkspaceConfig workspace, List<AlertState> own, Map<Key, Reading> readings) {
-    Map<Key, AlertState> kept = new TreeMap<>(Comparator.comparing((Key k) -> k.condition())
-        .thenComparing(Key::subject));
+    Map<Key, AlertState> kept = new TreeMap<>(ORDER);
     for (AlertState state : own) {
       AlertCondition condition = AlertCondition.of(state.condition());
       if (condition != null && timing(workspace.alerts(), condition) != null) {
@@ -168,9 +170,9 @@ final class AlertRound {
     Duration period = workspace.alerts().summaryPeriod();
     kept.forEach((key, previous) -> {
       Timing timing = timing(workspace.alerts(), key.condition());
-      AlertState blank = new AlertState(workspace.id(), key.condition().id, key.subject(), null, false, null, null,
-          0, null);
-      Step step = AlertRules.step(previous, blank, readings.get(key), timing.hold(), period, round.now());
+      AlertState prev = previous != null ? previous
+          : new AlertState(workspace.id(), key.condition().id, key.subject(), null, false, null, null, 0, null);
+      Step step = AlertRules.step(prev, readings.get(key), timing.hold(), period, round.now());
       if (step.next() != null) {
         states.add(step.next());
       }

@@ -55,15 +55,12 @@ final class AlertRules {
   private AlertRules() {}
 
   /**
-   * @param previous what was kept, or null
-   * @param reading  what the round read, or null when the condition does not hold (nothing read)
-   * @param hold     how long it must hold before it fires
-   * @param period   the summary period
+   * @param prev    what was kept, or a blank state of the condition and subject (nothing active, told or pending)
+   * @param reading what the round read, or null when the condition does not hold (nothing read)
+   * @param hold    how long it must hold before it fires
+   * @param period  the summary period
    */
-  static Step step(AlertState previous, AlertState key, Reading reading, Duration hold, Duration period,
-                   Instant now) {
-    AlertState prev = previous != null ? previous
-        : new AlertState(key.workspaceId(), key.condition(), key.subject(), null, false, null, null, 0, null);
+  static Step step(AlertState prev, Reading reading, Duration hold, Duration period, Instant now) {
     boolean holds = reading != null && reading.holds();
     Instant activeSince = !holds ? null
         : reading.since() != null ? reading.since() : prev.activeSince() != null ? prev.activeSince() : now;

@@ -1,18 +1,16 @@
 package dev.eventrouter.alert;
 
 import dev.eventrouter.common.RetryAfter;
-import dev.eventrouter.common.Sha256;
 import dev.eventrouter.config.AlertTarget;
 import dev.eventrouter.config.IntegrationConfig;
 import dev.eventrouter.forward.Outbound;
+import dev.eventrouter.forward.Outcome;
 import dev.eventrouter.forward.webhook.WebhookApi;
 import dev.eventrouter.telegram.BotApi;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonObject;
-
-import java.util.concurrent.TimeoutException;
 
 /**
  * Sends one alert to its target: a Telegram chat through the Bot API's sendMessage, or a webhook, signed as webhook
@@ -36,6 +34,8 @@ final class AlertSender {
       return new Result(false, false, 0, error);
     }
   }
+
+  private static final WebhookApi WEBHOOKS = new WebhookApi();
 
   private final BotApi bots;
   private final Outbound out;
@@ -68,31 +68,29 @@ final class AlertSender {
     });
   }
 
+  /** Signed, answered and described as a webhook integration's request is ({@link WebhookApi}). */
   private Future<Result> webhook(IntegrationConfig hook, long alertId, JsonObject body) {
     Buffer payload = body.toBuffer();
-    String proxied = hook.proxy() == null ? "" : " (through proxy " + hook.proxy() + ")";
     return out.request(hook, HttpMethod.POST, hook.webhook().url())
         .compose(request -> {
           request.timeout(timeoutMs).putHeader("Content-Type", "application/json")
-              .putHeader(ALERT_ID_HEADER, String.valueOf(alertId))
-              .putHeader(WebhookApi.SIGNATURE_HEADER, "sha256=" + Sha256.hmacHex(hook.accessToken(),
-                  payload.getBytes()));
+              .putHeader(ALERT_ID_HEADER, String.valueOf(alertId));
           hook.webhook().headers().forEach(request::putHeader);
-          return request.sendBuffer(payload);
+          return WebhookApi.signed(request, hook, payload.getBytes()).sendBuffer(payload);
         })
-        .map(response -> {
-          int status = response.statusCode();
-          if (status >= 200 && status < 300) {
-            return Result.SENT;
-          }
-          String error = "webhook HTTP " + status + (status / 100 == 3 ? " (redirects are not followed)" : "");
-          return status == 408 || status == 429 || status >= 500
-              ? Result.retry(error, RetryAfter.millis(response.getHeader("Retry-After"))) : Result.drop(error);
-        })
+        .map(response -> result(WEBHOOKS.classify(response.statusCode(), response.body(),
+            RetryAfter.millis(response.getHeader("Retry-After")))))
         .recover(failure -> Future.succeededFuture(failure instanceof Outbound.Refused refused
             ? Result.drop(refused.getMessage())
-            // The client's own message may quote the URL, whose query can hold a credential.
-            : Result.retry("webhook request failed: " + (failure instanceof TimeoutException
-                ? "no answer within the request timeout" : failure.getClass().getSimpleName()) + proxied, 0)));
+            : Result.retry(Outbound.through(hook, WEBHOOKS.describe(failure)), 0)));
+  }
+
+  /** A webhook's verdict: delivered, retried (with its Retry-After) or failed (WebhookApi answers no other). */
+  private static Result result(Outcome outcome) {
+    if (outcome instanceof Outcome.Delivered) {
+      return Result.SENT;
+    }
+    return outcome instanceof Outcome.Retry retry ? Result.retry(retry.error(), retry.retryAfterMs())
+        : Result.drop(((Outcome.Failed) outcome).error());
   }
 }

@@ -96,7 +96,10 @@ final class AlertsParser {
         r.integer(json, "min_count", path + ".min_count", defaults.minCount(), 1, 1_000_000));
   }
 
-  /** A number of minutes (fractions allowed) as a duration; the fallback when absent (or wrong: a problem then). */
+  /**
+   * A number of minutes (fractions allowed) as a duration; the fallback when absent. A wrong one is a problem, which
+   * refuses the config.
+   */
   private Duration minutes(JsonObject json, String key, String path, Duration fallback, boolean zeroAllowed) {
     Object value = json.getValue(key);
     double minutes = value == null ? fallback.toMillis() / 60_000.0

@@ -75,7 +75,7 @@ public final class Outbound {
   }
 
   /** A failed request's description, with the proxy it went through (never the proxy's credentials). */
-  static String through(IntegrationConfig integration, String failed) {
+  public static String through(IntegrationConfig integration, String failed) {
     return integration.proxy() == null ? failed : failed + " (through proxy " + integration.proxy() + ")";
   }
 

@@ -33,9 +33,6 @@ public final class AlertStore {
   /** What a round leaves: every condition's state (those left out are done with), and the messages to send. */
   public record Plan(List<AlertState> states, List<NewAlert> alerts) {}
 
-  /** A paused integration, as the round reads it. */
-  public record Paused(UUID workspaceId, String network, String integrationId, String reason, Instant since) {}
-
   static final String LOCK = "SELECT last_at, now() AS now FROM alert_rounds WHERE id = 1 FOR UPDATE SKIP LOCKED";
 
   /**
@@ -153,17 +150,8 @@ public final class AlertStore {
     }
 
     /** Every paused integration, with the network's words (token redacted when it was stored). */
-    public Future<List<Paused>> pauses() {
-      return conn.query("SELECT workspace_id, network, integration_id, reason, paused_at FROM integration_pauses")
-          .execute().map(rows -> {
-            List<Paused> paused = new ArrayList<>();
-            for (Row row : rows) {
-              paused.add(new Paused(row.getUUID("workspace_id"), row.getString("network"),
-                  row.getString("integration_id"), row.getString("reason"),
-                  row.getOffsetDateTime("paused_at").toInstant()));
-            }
-            return paused;
-          });
+    public Future<List<Pause>> pauses() {
+      return conn.query("SELECT * FROM integration_pauses").execute().map(Pause::of);
     }
 
     /** The workspace's deliveries that ended failed or expired since {@code since}, per "network/integration". */

@@ -360,14 +360,7 @@ public final class DeliveryStore implements DeliveryQueue {
 
   @Override
   public Future<List<Pause>> pauses(Network network) {
-    return pool.preparedQuery(PAUSES).execute(Tuple.of(network.id)).map(rows -> {
-      List<Pause> pauses = new ArrayList<>();
-      for (Row row : rows) {
-        pauses.add(new Pause(row.getString("network"), row.getUUID("workspace_id"), row.getString("integration_id"),
-            row.getString("reason"), row.getString("token_sha256"), row.getOffsetDateTime("paused_at").toInstant()));
-      }
-      return pauses;
-    });
+    return pool.preparedQuery(PAUSES).execute(Tuple.of(network.id)).map(Pause::of);
   }
 
   @Override

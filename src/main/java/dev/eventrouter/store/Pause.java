@@ -1,6 +1,11 @@
 package dev.eventrouter.store;
 
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.RowSet;
+
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 
 /**
@@ -10,4 +15,15 @@ import java.util.UUID;
  * @param tokenSha256 hex SHA-256 of the refused token: a config with another one resumes the integration
  */
 public record Pause(String network, UUID workspaceId, String integrationId, String reason, String tokenSha256,
-                   Instant pausedAt) {}
+                   Instant pausedAt) {
+
+  /** The pauses of {@code integration_pauses} rows (all of its columns). */
+  static List<Pause> of(RowSet<Row> rows) {
+    List<Pause> pauses = new ArrayList<>();
+    for (Row row : rows) {
+      pauses.add(new Pause(row.getString("network"), row.getUUID("workspace_id"), row.getString("integration_id"),
+          row.getString("reason"), row.getString("token_sha256"), row.getOffsetDateTime("paused_at").toInstant()));
+    }
+    return pauses;
+  }
+}

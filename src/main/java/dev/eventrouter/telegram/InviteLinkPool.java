@@ -128,7 +128,7 @@ final class InviteLinkPool {
         .compose(added -> {
           count(workspaceId, "made");
           if (made == 0) {
-            LinkRefusals.made(vertx, workspaceId + ":" + link.channel()); // a refusal is no longer the news
+            LinkRefusals.made(vertx, workspaceId, link.channel()); // a refusal is no longer the news
           }
           return make(link, missing - 1, made + 1);
         })
@@ -138,7 +138,7 @@ final class InviteLinkPool {
           long restMs = asked > 0 ? asked : REST_AFTER_REFUSAL_MS;
           if (refused) {
             count(workspaceId, "refused");
-            LinkRefusals.refused(vertx, workspaceId + ":" + link.channel(), failure.getMessage());
+            LinkRefusals.refused(vertx, workspaceId, link.channel(), failure.getMessage());
           }
           LOG.warn("workspace {} channel {}: Telegram made {} of the {} invite links wanted, next try in {} s: {}",
               workspaceId, link.channel(), made, made + missing, restMs / 1000, describe(failure));

@@ -5,6 +5,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.shareddata.AsyncMap;
 
 import java.util.Map;
+import java.util.UUID;
 
 /**
  * Telegram's last refusal to make a channel's invite links, in its own words ("createChatInviteLink: 400 Bad Request:
@@ -20,17 +21,22 @@ public final class LinkRefusals {
 
   private LinkRefusals() {}
 
-  /** Every refusal kept, by "workspace:channel". */
+  /** Every refusal kept, by {@link #key}. */
   public static Future<Map<String, String>> all(Vertx vertx) {
     return map(vertx).compose(AsyncMap::entries);
   }
 
-  static Future<Void> refused(Vertx vertx, String channelKey, String words) {
-    return map(vertx).compose(refusals -> refusals.put(channelKey, words, KEEP_MS));
+  /** A channel's key among the refusals. */
+  public static String key(UUID workspaceId, String channel) {
+    return workspaceId + ":" + channel;
   }
 
-  static Future<Void> made(Vertx vertx, String channelKey) {
-    return map(vertx).compose(refusals -> refusals.remove(channelKey)).mapEmpty();
+  static Future<Void> refused(Vertx vertx, UUID workspaceId, String channel, String words) {
+    return map(vertx).compose(refusals -> refusals.put(key(workspaceId, channel), words, KEEP_MS));
+  }
+
+  static Future<Void> made(Vertx vertx, UUID workspaceId, String channel) {
+    return map(vertx).compose(refusals -> refusals.remove(key(workspaceId, channel))).mapEmpty();
   }
 
   private static Future<AsyncMap<String, String>> map(Vertx vertx) {

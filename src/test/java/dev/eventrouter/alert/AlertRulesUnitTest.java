@@ -17,6 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class AlertRulesUnitTest {
 
   private static final UUID WS = UUID.fromString("11111111-1111-4111-8111-111111111111");
+  /** The blank state a round starts a condition and subject from. */
   private static final AlertState KEY = new AlertState(WS, "deliveries_failed", "meta/m", null, false, null, null, 0,
       null);
   private static final Duration PERIOD = Duration.ofMinutes(60);
@@ -26,7 +27,8 @@ class AlertRulesUnitTest {
 
   /** One round at {@code minutes} after T0 with this reading (null: the condition does not hold). */
   private Step round(int minutes, Reading reading, Duration hold) {
-    Step step = AlertRules.step(state, KEY, reading, hold, PERIOD, T0.plus(Duration.ofMinutes(minutes)));
+    Step step = AlertRules.step(state == null ? KEY : state, reading, hold, PERIOD,
+        T0.plus(Duration.ofMinutes(minutes)));
     state = step.next();
     return step;
   }

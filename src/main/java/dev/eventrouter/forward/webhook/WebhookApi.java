@@ -123,8 +123,9 @@ public final class WebhookApi implements NetworkApi {
     });
   }
 
-  private static HttpRequest<Buffer> signed(HttpRequest<Buffer> request, IntegrationConfig integration,
-                                            byte[] content) {
+  /** The request with its signature of {@code content}, made with the integration's secret (an alert webhook's too). */
+  public static HttpRequest<Buffer> signed(HttpRequest<Buffer> request, IntegrationConfig integration,
+                                           byte[] content) {
     return request.putHeader(SIGNATURE_HEADER, "sha256=" + Sha256.hmacHex(integration.accessToken(), content));
   }
 
