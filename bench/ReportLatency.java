@@ -102,6 +102,13 @@ public class ReportLatency {
 
   /** The rollup rows of the month, written by PostgreSQL itself (generate_series), then analysed. */
   private static long seed(Pool pool, UUID workspace, LocalDate from, int days, long events) {
+    // A database kept from an earlier run of the same month (BENCH_KEEP, DATABASE_URL) is measured as it is.
+    long kept = pool.preparedQuery("SELECT count(*) FROM funnel_rollup WHERE workspace_id = $1 AND hour >= $2")
+        .execute(Tuple.of(workspace, from.atStartOfDay().atOffset(ZoneOffset.UTC))).await().iterator().next()
+        .getLong(0);
+    if (kept == (long) days * 24 * ADS * COUNTRIES * STEPS.length) {
+      return kept;
+    }
     double perCombo = (double) events / (days * 24L * ADS * COUNTRIES);
     StringBuilder steps = new StringBuilder();
     for (int i = 0; i < STEPS.length; i++) {

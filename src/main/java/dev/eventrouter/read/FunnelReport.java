@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The rows of a funnel report, made from the rollups' sums: the Telegram steps, each event's count, unique users,
@@ -63,6 +64,24 @@ final class FunnelReport {
     }
     return new JsonObject().put("currency", query.currency()).put("rows", rows).put("totals", total)
         .put("truncated", truncated);
+  }
+
+  /** The sums of every group, by step alone (in step order): what the rollups give when not grouped. */
+  static List<Sums> totals(List<Sums> sums) {
+    Map<String, Sums> byStep = new TreeMap<>();
+    for (Sums s : sums) {
+      byStep.merge(s.step(), new Sums(List.of(), s.step(), s.n(), s.users(), s.revenue(), s.unconverted(),
+          s.pending(), s.approved(), s.rejected(), s.chargeback()), FunnelReport::add);
+    }
+    return byStep.values().stream().filter(s -> s.n() != 0 || s.users() != 0 || s.revenue().signum() != 0
+        || s.unconverted() != 0 || s.pending() != 0 || s.approved() != 0 || s.rejected() != 0
+        || s.chargeback() != 0).toList();
+  }
+
+  private static Sums add(Sums a, Sums b) {
+    return new Sums(a.group(), a.step(), a.n() + b.n(), a.users() + b.users(), a.revenue().add(b.revenue()),
+        a.unconverted() + b.unconverted(), a.pending() + b.pending(), a.approved() + b.approved(),
+        a.rejected() + b.rejected(), a.chargeback() + b.chargeback());
   }
 
   /** One group's counts. */

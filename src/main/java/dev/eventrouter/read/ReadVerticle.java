@@ -114,7 +114,9 @@ public final class ReadVerticle extends VerticleBase {
     FunnelQuery query = FunnelQuery.fromJson(body);
     int limit = MAX_SUM_ROWS;
     Future<List<FunnelStore.Sums>> sums = funnel.sums(query, query.groupBy(), limit + 1);
-    Future<List<FunnelStore.Sums>> totals = funnel.sums(query, List.of(), limit);
+    // The groups' sums added up are the totals (the rollups' counts add up across groups), unless some were cut.
+    Future<List<FunnelStore.Sums>> totals = sums.compose(rows -> rows.size() > limit
+        ? funnel.sums(query, List.of(), limit) : Future.succeededFuture(FunnelReport.totals(rows)));
     Future<OffsetDateTime> upto = funnel.rolledUpTo();
     return Future.all(sums, totals, upto).map(v -> {
       boolean cut = sums.result().size() > limit;

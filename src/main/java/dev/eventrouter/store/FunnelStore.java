@@ -19,6 +19,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 /**
  * SQL of the funnel report: the hourly rollups, kept by rounds that each add what was written in a span of time
@@ -305,21 +306,60 @@ public final class FunnelStore {
   }
 
   /**
+   * A report's rows carry their day in the report's zone ($4), a date: an hour's is worked out for each hourly row,
+   * a day row's is its own (or it is not read).
+   */
+  private static final String DAY_OF_HOUR = "(hour AT TIME ZONE $4)::date AS day";
+
+  /** A report reads one snapshot and writes nothing. */
+  static final String SNAPSHOT = "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY";
+
+  /** A report's memory to group in (PostgreSQL's own default is 4MB). */
+  private static final String REPORT_WORK_MEM = "16MB";
+
+  /**
+   * A report's second statement: the zone the workspace's day rows are in (null before its first round), and the
+   * report's settings for this transaction only. A report groups a few thousand groups out of up to a hundred
+   * thousand rows: with the default work_mem PostgreSQL sorts them on disk, with a little more it hashes them in
+   * memory, twice as fast; and each report is planned for its own range (a generic plan cannot know how many rows
+   * a range holds). The read pool's few connections bound what this can hold.
+   */
+  static final String READ_SETTINGS = """
+      SELECT set_config('work_mem', '%s', true), set_config('plan_cache_mode', 'force_custom_plan', true),
+             (SELECT zone FROM funnel_day_zone WHERE workspace_id = $1) AS zone""".formatted(REPORT_WORK_MEM);
+
+  /**
    * A report's sums per group (the query's dimensions, in order) and step, ordered by group; at most {@code limit}
-   * rows. With no dimension, one group: the totals.
+   * rows. With no dimension, one group: the totals. Read in one snapshot, so the day rows read are in the zone that
+   * was read (a round that makes them again in another zone commits wholly before or after it).
    */
   public Future<List<Sums>> sums(FunnelQuery query, List<String> groupBy, int limit) {
+    return readPool.withTransaction(conn -> conn.query(SNAPSHOT).execute()
+        .compose(v -> conn.preparedQuery(READ_SETTINGS).execute(Tuple.of(query.workspaceId())))
+        .compose(settings -> {
+          String zone = settings.iterator().next().getString("zone");
+          return sums(conn, query, groupBy, query.dayZone().getId().equals(zone), limit);
+        }));
+  }
+
+  private static Future<List<Sums>> sums(SqlConnection conn, FunnelQuery query, List<String> groupBy,
+                                         boolean dayLayer, int limit) {
     List<String> groups = new ArrayList<>();
     for (String dimension : groupBy) {
       groups.add(expression(dimension));
     }
     List<Object> params = new ArrayList<>(List.of(query.workspaceId(), query.from().atOffset(ZoneOffset.UTC),
         query.to().atOffset(ZoneOffset.UTC), query.zone().getId()));
-    String source = source(query, groupBy, params);
-    StringBuilder where = new StringBuilder("$4::text IS NOT NULL"); // $4 (the zone) is always bound and used
+    String source = source(query, Reading.of(query, groupBy), dayLayer, params);
+    // The range ($2, $3) and the zone ($4) are always bound, and used here too: a source that reads whole days only
+    // (or groups by no day) names none of them, and PostgreSQL refuses a parameter it cannot type.
+    StringBuilder where = new StringBuilder("$2::timestamptz < $3::timestamptz AND $4::text IS NOT NULL");
     for (Map.Entry<String, List<String>> filter : query.filters().entrySet()) {
       params.add(filter.getValue().toArray(String[]::new));
-      where.append(" AND ").append(expression(filter.getKey())).append(" = ANY($").append(params.size())
+      // A day is filtered by its text, so a value that is no date matches nothing.
+      String filtered = FunnelQuery.DAY.equals(filter.getKey()) ? "to_char(day, 'YYYY-MM-DD')"
+          : expression(filter.getKey());
+      where.append(" AND ").append(filtered).append(" = ANY($").append(params.size())
           .append("::text[])");
     }
     params.add(limit);
@@ -328,12 +368,12 @@ public final class FunnelStore {
     String sql = "SELECT " + selected + "step, " + SUMMED + " FROM (" + source + ") r WHERE " + where
         + " GROUP BY " + selected + "step HAVING " + ANY_SUM + " ORDER BY " + selected + "step LIMIT $"
         + params.size();
-    return readPool.preparedQuery(sql).execute(Tuple.from(params)).map(rows -> {
+    return conn.preparedQuery(sql).execute(Tuple.from(params)).map(rows -> {
       List<Sums> sums = new ArrayList<>();
       for (Row row : rows) {
         List<String> group = new ArrayList<>();
         for (int i = 0; i < groups.size(); i++) {
-          group.add(row.getString(i));
+          group.add(String.valueOf(row.getValue(i))); // a text, or a day: a LocalDate, read as 2026-11-26
         }
         sums.add(new Sums(List.copyOf(group), row.getString("step"), row.getLong("n"), row.getLong("users"),
             row.getBigDecimal("revenue"), row.getLong("unconverted"), row.getLong("pending"),
@@ -345,63 +385,94 @@ public final class FunnelStore {
 
   /**
    * The rows a report adds up, from the coarsest layer that answers it: the hourly totals when it neither groups nor
-   * filters by any dimension but the day; else the days of the workspace's report zone wholly inside its range (and
-   * the hours at its edges), or, grouped by the days of another zone, those days shifted ({@link #shiftedDays});
-   * else the hours. Day rows are read only
-   * while they are in that zone (a changed report_timezone has them made again by the next round): until then, the
-   * hours of those days. Binds the day layer's bounds into {@code params}.
+   * filters by any dimension but the day; else, when the workspace's day rows are in its report zone
+   * ({@code dayLayer}), the days wholly inside its range (and the hours at its edges), or, grouped by the days of
+   * another zone, those days shifted ({@link #shiftedDays}); else the hours. Each part is summed by what the report
+   * reads before the parts are added up. Binds the day layer's bounds into {@code params}.
    */
-  private static String source(FunnelQuery query, List<String> groupBy, List<Object> params) {
-    String sums = String.join(", ", SUMS);
-    if (groupBy.stream().allMatch(FunnelQuery.DAY::equals) && query.filters().isEmpty()) {
-      return "SELECT hour, step, " + sums + " FROM funnel_rollup_total"
-          + " WHERE workspace_id = $1 AND hour >= $2 AND hour < $3";
+  private static String source(FunnelQuery query, Reading read, boolean dayLayer, List<Object> params) {
+    String hoursFrom = "funnel_rollup WHERE workspace_id = $1 AND ";
+    String allHours = read.part(DAY_OF_HOUR, hoursFrom + "hour >= $2 AND hour < $3");
+    if (read.dimensions().isEmpty()) {
+      return read.part(DAY_OF_HOUR, "funnel_rollup_total WHERE workspace_id = $1 AND hour >= $2 AND hour < $3");
     }
-    String hours = "SELECT hour, " + COLUMNS + ", step, " + sums + " FROM funnel_rollup WHERE workspace_id = $1 AND ";
+    if (!dayLayer) {
+      return allHours; // a changed report_timezone whose day rows the next round makes again
+    }
     ZoneId dayZone = query.dayZone();
+    boolean sameDays = !read.day() || query.zone().normalized().equals(dayZone.normalized());
+    if (!sameDays) {
+      String shifted = shiftedDays(query, read, params);
+      return shifted != null ? shifted : allHours;
+    }
     LocalDate firstDay = LocalDate.ofInstant(query.from(), dayZone);
     if (firstDay.atStartOfDay(dayZone).toInstant().isBefore(query.from())) {
       firstDay = firstDay.plusDays(1);
     }
     LocalDate endDay = LocalDate.ofInstant(query.to(), dayZone);
-    boolean sameDays = !groupBy.contains(FunnelQuery.DAY) || query.zone().normalized().equals(dayZone.normalized());
-    if (!sameDays) {
-      String shifted = shiftedDays(query, hours, params);
-      return shifted != null ? shifted : hours + "hour >= $2 AND hour < $3";
-    }
     if (!firstDay.isBefore(endDay)) {
-      return hours + "hour >= $2 AND hour < $3";
+      return allHours;
     }
     // Each part its own range, so each is an index range (an OR of two ranges would be read as a scan).
     List<String> parts = new ArrayList<>();
     Instant daysStart = firstDay.atStartOfDay(dayZone).toInstant();
     Instant daysEnd = endDay.atStartOfDay(dayZone).toInstant();
-    String start = bind(params, daysStart.atOffset(ZoneOffset.UTC));
-    String end = bind(params, daysEnd.atOffset(ZoneOffset.UTC));
     if (query.from().isBefore(daysStart)) {
-      parts.add(hours + "hour >= $2 AND hour < " + start);
+      parts.add(read.part(DAY_OF_HOUR, hoursFrom + "hour >= $2 AND hour < "
+          + bind(params, daysStart.atOffset(ZoneOffset.UTC))));
     }
     if (daysEnd.isBefore(query.to())) {
-      parts.add(hours + "hour >= " + end + " AND hour < $3");
+      parts.add(read.part(DAY_OF_HOUR, hoursFrom + "hour >= " + bind(params, daysEnd.atOffset(ZoneOffset.UTC))
+          + " AND hour < $3"));
     }
-    String zone = bind(params, dayZone.getId()) + "::text";
-    String zoned = zoned(zone);
-    parts.add("SELECT day::timestamp AT TIME ZONE " + zone + " AS hour, " + COLUMNS + ", step, " + sums
-        + " FROM funnel_rollup_day WHERE workspace_id = $1 AND day >= " + bind(params, firstDay) + " AND day < "
-        + bind(params, endDay) + " AND " + zoned);
-    parts.add(hours + "hour >= " + start + " AND hour < " + end + " AND NOT " + zoned);
+    // Read by day, these are days of the query's zone (sameDays).
+    parts.add(read.part("day", "funnel_rollup_day WHERE workspace_id = $1 AND day >= " + bind(params, firstDay)
+        + " AND day < " + bind(params, endDay)));
     return String.join(" UNION ALL ", parts);
+  }
+
+  /**
+   * What a report reads of its rows: the dimensions it groups or filters by, and whether their day.
+   *
+   * @param dimensions in the order of {@link FunnelQuery#DIMENSIONS}
+   */
+  private record Reading(List<String> dimensions, boolean day) {
+
+    static Reading of(FunnelQuery query, List<String> groupBy) {
+      return new Reading(DIMENSIONS.stream().filter(d -> groupBy.contains(d) || query.filters().containsKey(d))
+          .toList(), groupBy.contains(FunnelQuery.DAY) || query.filters().containsKey(FunnelQuery.DAY));
+    }
+
+    /** The dimensions read, each followed by a comma. */
+    String columns() {
+      return dimensions.stream().map(d -> d + ", ").collect(Collectors.joining());
+    }
+
+    /** Every dimension: those read as {@code prefix} and their name, the others ''. */
+    String allColumns(String prefix) {
+      return String.join(", ", DIMENSIONS.stream()
+          .map(d -> dimensions.contains(d) ? prefix + d : "''::text AS " + d).toList());
+    }
+
+    /**
+     * The rows of {@code from} (a table and its conditions) summed by this reading: its day ({@code day}, an
+     * expression; none when the day is not read), the dimensions read, and the step.
+     */
+    String part(String day, String from) {
+      return "SELECT " + (this.day ? day : "NULL::date AS day") + ", " + allColumns("") + ", step, " + SUMMED
+          + " FROM " + from + " GROUP BY " + (this.day ? "1, " : "") + columns() + "step";
+    }
   }
 
   /**
    * The days of a zone other than the day layer's, from the day layer: a day of the query's zone is the layer's day
    * of the same date, plus the hours it begins earlier (or minus those it begins later) and minus the hours it ends
    * earlier (or plus those it ends later), read from the hourly layer. So a month reads its days and a few hours a
-   * day (two for Europe/Berlin against UTC), not every hour. Each row carries the start of its day in the query's zone
-   * as its hour, so the day dimension reads it as that day. Null (read the hours) when the range is not whole days
+   * day (two for Europe/Berlin against UTC), not every hour. Each row carries the date of its day in the query's zone.
+   * Null (read the hours) when the range is not whole days
    * of the query's zone, or a day's edge is not a whole hour (a zone offset by a half hour).
    */
-  private static String shiftedDays(FunnelQuery query, String hours, List<Object> params) {
+  private static String shiftedDays(FunnelQuery query, Reading read, List<Object> params) {
     ZoneId zone = query.zone();
     ZoneId dayZone = query.dayZone();
     LocalDate first = LocalDate.ofInstant(query.from(), zone);
@@ -410,10 +481,8 @@ public final class FunnelStore {
         || !end.atStartOfDay(zone).toInstant().equals(query.to())) {
       return null;
     }
-    List<LocalDate> days = new ArrayList<>();
-    List<OffsetDateTime> dayStarts = new ArrayList<>();
     List<OffsetDateTime> edgeHours = new ArrayList<>();
-    List<OffsetDateTime> edgeDays = new ArrayList<>();
+    List<LocalDate> edgeDays = new ArrayList<>();
     List<Integer> signs = new ArrayList<>();
     for (LocalDate day = first; day.isBefore(end); day = day.plusDays(1)) {
       Instant start = day.atStartOfDay(zone).toInstant();
@@ -423,49 +492,39 @@ public final class FunnelStore {
       if (!wholeHour(start) || !wholeHour(layerStart) || !wholeHour(layerEnd) || !wholeHour(nextStart)) {
         return null;
       }
-      OffsetDateTime label = start.atOffset(ZoneOffset.UTC);
-      days.add(day);
-      dayStarts.add(label);
       // Begins earlier than the layer's day: add those hours; later: take them away. The same at the end, reversed.
-      edge(start, layerStart, label, edgeHours, edgeDays, signs);
-      edge(layerEnd, nextStart, label, edgeHours, edgeDays, signs);
+      edge(start, layerStart, day, edgeHours, edgeDays, signs);
+      edge(layerEnd, nextStart, day, edgeHours, edgeDays, signs);
     }
-    String daySums = String.join(", ", SUMS.stream().map(sum -> "r." + sum).toList());
     String edgeSums = String.join(", ", SUMS.stream().map(sum -> "r." + sum + " * l.sign AS " + sum).toList());
-    String columns = String.join(", ", DIMENSIONS.stream().map(d -> "r." + d).toList());
-    String zoned = zoned(bind(params, dayZone.getId()) + "::text");
-    // The rows' own conditions (a day range, a list of hours) let the planner read them by the key; the joins only
-    // label them.
-    String dayRows = "SELECT l.start AS hour, " + columns + ", r.step, " + daySums + " FROM funnel_rollup_day r"
-        + " JOIN unnest(" + bind(params, days.toArray(LocalDate[]::new)) + "::date[], "
-        + bind(params, dayStarts.toArray(OffsetDateTime[]::new)) + "::timestamptz[]) AS l(day, start)"
-        + " ON r.day = l.day WHERE r.workspace_id = $1 AND r.day >= " + bind(params, first) + " AND r.day < "
-        + bind(params, end) + " AND " + zoned;
-    String hourList = bind(params, edgeHours.toArray(OffsetDateTime[]::new)) + "::timestamptz[]";
-    String edges = "SELECT l.start AS hour, " + columns + ", r.step, " + edgeSums + " FROM funnel_rollup r"
-        + " JOIN unnest(" + hourList + ", " + bind(params, edgeDays.toArray(OffsetDateTime[]::new))
-        + "::timestamptz[], " + bind(params, signs.toArray(Integer[]::new)) + "::int[]) AS l(hour, start, sign)"
-        + " ON r.hour = l.hour WHERE r.workspace_id = $1 AND r.hour = ANY(" + hourList + ") AND " + zoned;
-    return String.join(" UNION ALL ", dayRows, edges, hours + "hour >= $2 AND hour < $3 AND NOT " + zoned);
+    // An edge hour counts for two days (added to one, taken from the next), so each is summed by what the report
+    // reads before it is labelled: a few rows an hour, not one per hour and combination of every dimension, twice.
+    // A day row's date is its day's in the query's zone too. The edge hours' own condition (each hour once) lets
+    // the planner read them by the key; the join only labels them.
+    String dayRows = read.part("day", "funnel_rollup_day WHERE workspace_id = $1 AND day >= " + bind(params, first)
+        + " AND day < " + bind(params, end));
+    String hourSums = "SELECT hour, " + read.columns() + "step, " + SUMMED + " FROM funnel_rollup"
+        + " WHERE workspace_id = $1 AND hour = ANY(" + bind(params, edgeHours.stream().distinct()
+        .toArray(OffsetDateTime[]::new)) + "::timestamptz[]) GROUP BY hour, " + read.columns() + "step";
+    String edges = "SELECT l.day, " + read.allColumns("r.") + ", r.step, " + edgeSums + " FROM (" + hourSums + ") r"
+        + " JOIN unnest(" + bind(params, edgeHours.toArray(OffsetDateTime[]::new)) + "::timestamptz[], "
+        + bind(params, edgeDays.toArray(LocalDate[]::new)) + "::date[], "
+        + bind(params, signs.toArray(Integer[]::new)) + "::int[]) AS l(hour, day, sign) ON r.hour = l.hour";
+    return dayRows + " UNION ALL " + edges;
   }
 
   /**
-   * The hours between {@code from} and {@code to} for the day starting at {@code label}: added (1) when {@code from}
-   * comes first, taken away (-1) when {@code to} does.
+   * The hours between {@code from} and {@code to} for {@code day}: added (1) when {@code from} comes first, taken
+   * away (-1) when {@code to} does.
    */
-  private static void edge(Instant from, Instant to, OffsetDateTime label, List<OffsetDateTime> hours,
-                           List<OffsetDateTime> days, List<Integer> signs) {
+  private static void edge(Instant from, Instant to, LocalDate day, List<OffsetDateTime> hours,
+                           List<LocalDate> days, List<Integer> signs) {
     boolean added = from.isBefore(to);
     for (Instant hour = added ? from : to; hour.isBefore(added ? to : from); hour = hour.plus(Duration.ofHours(1))) {
       hours.add(hour.atOffset(ZoneOffset.UTC));
-      days.add(label);
+      days.add(day);
       signs.add(added ? 1 : -1);
     }
-  }
-
-  /** Whether the workspace's day rows are in the zone bound at {@code zone} (a placeholder, cast to text). */
-  private static String zoned(String zone) {
-    return "EXISTS (SELECT 1 FROM funnel_day_zone WHERE workspace_id = $1 AND zone = " + zone + ")";
   }
 
   private static boolean wholeHour(Instant instant) {
@@ -478,12 +537,9 @@ public final class FunnelStore {
     return "$" + params.size();
   }
 
-  /** A dimension's expression over the rollups: its column, or the day of the hour in the report's zone ($4). */
+  /** A dimension's expression over the rows of a {@link #source}: its column (the day's a date). */
   private static String expression(String dimension) {
-    if (FunnelQuery.DAY.equals(dimension)) {
-      return "to_char(hour AT TIME ZONE $4, 'YYYY-MM-DD')";
-    }
-    if (!DIMENSIONS.contains(dimension)) {
+    if (!FunnelQuery.DAY.equals(dimension) && !DIMENSIONS.contains(dimension)) {
       throw new IllegalArgumentException("not a dimension: " + dimension);
     }
     return dimension;

@@ -79,6 +79,21 @@ class FunnelShiftedDaysTest extends ServiceTest {
     assertThat(report(query)).isNotEmpty().isEqualTo(fromHours(query, ""));
   }
 
+  @ParameterizedTest(name = "{0}")
+  @DisplayName("a day of another zone filtered on, not grouped by, is that zone's day too")
+  @CsvSource({"America/New_York", "Asia/Tokyo"})
+  void dayFilteredInAnotherZone(String zoneName) {
+    ZoneId zone = ZoneId.of(zoneName);
+    LocalDate day = LocalDate.of(2026, 3, 29);
+    FunnelQuery query = new FunnelQuery(workspace, day.minusDays(1).atStartOfDay(zone).toInstant(),
+        day.plusDays(2).atStartOfDay(zone).toInstant(), zone, List.of("country"),
+        Map.of(FunnelQuery.DAY, List.of(day.toString())), "USD", List.of(), ZoneOffset.UTC);
+
+    List<String> expected = fromHours(query, "").stream().filter(line -> line.startsWith("[" + day + ","))
+        .map(line -> line.replace(day + ", ", "")).toList();
+    assertThat(report(query)).hasSize(2).isEqualTo(expected);
+  }
+
   private FunnelQuery query(ZoneId zone, LocalDate from, int days, String country) {
     Instant start = from.atStartOfDay(zone).toInstant();
     Instant end = from.plusDays(days).atStartOfDay(zone).toInstant();
