@@ -469,8 +469,8 @@ public final class FunnelStore {
    * of the same date, plus the hours it begins earlier (or minus those it begins later) and minus the hours it ends
    * earlier (or plus those it ends later), read from the hourly layer. So a month reads its days and a few hours a
    * day (two for Europe/Berlin against UTC), not every hour. Each row carries the date of its day in the query's zone.
-   * Null (read the hours) when the range is not whole days
-   * of the query's zone, or a day's edge is not a whole hour (a zone offset by a half hour).
+   * Null (read the hours) when the range is not whole days of the query's zone, or a day's edge is not a whole hour
+   * (a zone offset by a half hour).
    */
   private static String shiftedDays(FunnelQuery query, Reading read, List<Object> params) {
     ZoneId zone = query.zone();
