@@ -443,24 +443,19 @@ public final class FunnelStore {
           .toList(), groupBy.contains(FunnelQuery.DAY) || query.filters().containsKey(FunnelQuery.DAY));
     }
 
-    /** The dimensions read, each followed by a comma. */
-    String columns() {
-      return dimensions.stream().map(d -> d + ", ").collect(Collectors.joining());
-    }
-
-    /** Every dimension: those read as {@code prefix} and their name, the others ''. */
-    String allColumns(String prefix) {
-      return String.join(", ", DIMENSIONS.stream()
-          .map(d -> dimensions.contains(d) ? prefix + d : "''::text AS " + d).toList());
+    /** The dimensions read, each after {@code prefix} and followed by a comma. */
+    String columns(String prefix) {
+      return dimensions.stream().map(d -> prefix + d + ", ").collect(Collectors.joining());
     }
 
     /**
      * The rows of {@code from} (a table and its conditions) summed by this reading: its day ({@code day}, an
-     * expression; none when the day is not read), the dimensions read, and the step.
+     * expression; none when the day is not read), the dimensions read (the only ones a report's parts carry), and
+     * the step.
      */
     String part(String day, String from) {
-      return "SELECT " + (this.day ? day : "NULL::date AS day") + ", " + allColumns("") + ", step, " + SUMMED
-          + " FROM " + from + " GROUP BY " + (this.day ? "1, " : "") + columns() + "step";
+      return "SELECT " + (this.day ? day : "NULL::date AS day") + ", " + columns("") + "step, " + SUMMED
+          + " FROM " + from + " GROUP BY " + (this.day ? "1, " : "") + columns("") + "step";
     }
   }
 
@@ -503,10 +498,10 @@ public final class FunnelStore {
     // the planner read them by the key; the join only labels them.
     String dayRows = read.part("day", "funnel_rollup_day WHERE workspace_id = $1 AND day >= " + bind(params, first)
         + " AND day < " + bind(params, end));
-    String hourSums = "SELECT hour, " + read.columns() + "step, " + SUMMED + " FROM funnel_rollup"
+    String hourSums = "SELECT hour, " + read.columns("") + "step, " + SUMMED + " FROM funnel_rollup"
         + " WHERE workspace_id = $1 AND hour = ANY(" + bind(params, edgeHours.stream().distinct()
-        .toArray(OffsetDateTime[]::new)) + "::timestamptz[]) GROUP BY hour, " + read.columns() + "step";
-    String edges = "SELECT l.day, " + read.allColumns("r.") + ", r.step, " + edgeSums + " FROM (" + hourSums + ") r"
+        .toArray(OffsetDateTime[]::new)) + "::timestamptz[]) GROUP BY hour, " + read.columns("") + "step";
+    String edges = "SELECT l.day, " + read.columns("r.") + "r.step, " + edgeSums + " FROM (" + hourSums + ") r"
         + " JOIN unnest(" + bind(params, edgeHours.toArray(OffsetDateTime[]::new)) + "::timestamptz[], "
         + bind(params, edgeDays.toArray(LocalDate[]::new)) + "::date[], "
         + bind(params, signs.toArray(Integer[]::new)) + "::int[]) AS l(hour, day, sign) ON r.hour = l.hour";
