@@ -55,8 +55,12 @@ final class AlertText {
     return hours == 0 ? minutes + " min" : minutes == 0 ? hours + " h" : hours + " h " + minutes + " min";
   }
 
+  /**
+   * One line: control and format characters (a newline, a right-to-left override) and every kind of space become
+   * one space, so words from outside (a partner's parameter name) cannot start a line of their own.
+   */
   private static String shorten(String detail) {
-    String line = detail.replaceAll("\\s+", " ").strip();
+    String line = detail.replaceAll("[\\s\\p{Z}\\p{Cc}\\p{Cf}]+", " ").strip();
     return line.length() <= MAX_DETAIL ? line : line.substring(0, MAX_DETAIL - 3) + "...";
   }
 }

@@ -24,6 +24,8 @@ final class PostbackSourceParser {
   private static final Pattern PARAM_NAME = Pattern.compile("[A-Za-z0-9_.\\[\\]-]{1,64}");
   /** A partner's event or status word, kept in lower case. */
   private static final Pattern WORD = Pattern.compile("[a-z0-9_ .-]{1,50}");
+  /** A partner's macro as its template writes it. */
+  private static final Pattern MACRO = Pattern.compile("[^\\s&#?=]{1,100}|#[A-Za-z0-9_.-]{1,98}#");
 
   private final JsonReader r;
   /** The workspace parser's key-hash check: one digest opens one thing, across every workspace. */
@@ -96,15 +98,19 @@ final class PostbackSourceParser {
     return List.copyOf(names);
   }
 
-  /** The partner's macros by our field, for the URL template: any text without spaces, such as {subid} or [SUBID]. */
+  /**
+   * The partner's macros by our field, for the URL template: text without spaces, such as {subid} or [SUBID], or
+   * CAKE's #s2# (a '#' elsewhere would end the URL's query).
+   */
   private Map<String, String> macros(JsonObject json, String path) {
     r.unknownKeys(json, path, Set.copyOf(PostbackSource.FIELDS));
     Map<String, String> macros = new LinkedHashMap<>();
     json.forEach(entry -> {
-      if (entry.getValue() instanceof String macro && macro.matches("[^\\s&#?=]{1,100}")) {
+      if (entry.getValue() instanceof String macro && MACRO.matcher(macro).matches()) {
         macros.put(entry.getKey(), macro);
       } else {
-        r.problem(path + "." + entry.getKey() + ": must be the partner's macro, such as \"{subid}\" (no spaces, & # ? =)");
+        r.problem(path + "." + entry.getKey() + ": must be the partner's macro, such as \"{subid}\" or \"#s2#\" (no "
+            + "spaces, & ? =, and # only around a name)");
       }
     });
     return Map.copyOf(macros);

@@ -1,9 +1,11 @@
 package dev.eventrouter.event;
 
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 import java.math.BigDecimal;
 import java.time.Instant;
+import java.util.List;
 import java.util.UUID;
 
 /**
@@ -16,10 +18,17 @@ import java.util.UUID;
  * @param transactionId the partner's id of the conversion, or null
  * @param outcome       null for a postback to record as a conversion; otherwise why it was refused
  *                      ({@code macro_not_expanded}, {@code refused}), with {@code detail}
+ * @param repairs       what was repaired in the URL the partner's system sent (a second '?', HTML escaping), in our
+ *                      words; empty when nothing was
  */
 public record Postback(UUID workspaceId, String sourceId, String method, JsonObject params, String clickId,
                        String clickIdHolds, Long telegramId, String eventName, String status, BigDecimal value,
-                       String currency, String transactionId, Instant receivedAt, String outcome, String detail) {
+                       String currency, String transactionId, Instant receivedAt, String outcome, String detail,
+                       List<String> repairs) {
+
+  public Postback {
+    repairs = repairs == null ? List.of() : List.copyOf(repairs);
+  }
 
   public static final String MATCHED = "matched";
   public static final String UNMATCHED = "unmatched";
@@ -29,9 +38,9 @@ public record Postback(UUID workspaceId, String sourceId, String method, JsonObj
 
   /** A postback that was not understood, recorded with why. */
   public static Postback refused(UUID workspaceId, String sourceId, String method, JsonObject params, String outcome,
-                                 String detail, Instant receivedAt) {
+                                 String detail, Instant receivedAt, List<String> repairs) {
     return new Postback(workspaceId, sourceId, method, params, null, null, null, null, null, null, null, null,
-        receivedAt, outcome, detail);
+        receivedAt, outcome, detail, repairs);
   }
 
   public JsonObject toJson() {
@@ -40,7 +49,7 @@ public record Postback(UUID workspaceId, String sourceId, String method, JsonObj
         .put("telegram_id", telegramId).put("event_name", eventName).put("status", status)
         .put("value", value == null ? null : value.toPlainString()).put("currency", currency)
         .put("transaction_id", transactionId).put("received_at", receivedAt.toString()).put("outcome", outcome)
-        .put("detail", detail);
+        .put("detail", detail).put("repairs", new JsonArray(repairs));
   }
 
   public static Postback fromJson(JsonObject json) {
@@ -50,6 +59,10 @@ public record Postback(UUID workspaceId, String sourceId, String method, JsonObj
         json.getString("click_id_holds"), json.getLong("telegram_id"), json.getString("event_name"),
         json.getString("status"), value == null ? null : new BigDecimal(value), json.getString("currency"),
         json.getString("transaction_id"), Instant.parse(json.getString("received_at")), json.getString("outcome"),
-        json.getString("detail"));
+        json.getString("detail"), repairs(json.getJsonArray("repairs")));
+  }
+
+  private static List<String> repairs(JsonArray json) {
+    return json == null ? List.of() : json.stream().map(String::valueOf).toList();
   }
 }

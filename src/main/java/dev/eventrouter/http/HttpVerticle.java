@@ -69,7 +69,7 @@ public final class HttpVerticle extends VerticleBase {
   public Future<?> start() {
     LocalCodec.register(vertx);
     Router router = Router.router(vertx);
-    router.route().handler(RequestIds::assign).handler(Edge::noSniff);
+    router.route().handler(RequestIds::assign).handler(Edge::noSniff).handler(Edge::readableQuery);
     // Liveness: the process and its event loop answer. Readiness, here: UP or DOWN only; which check failed, and
     // /metrics, are on the management listener (they name workspaces and integrations).
     Handler<RoutingContext> live = Health.live(vertx);
@@ -159,8 +159,9 @@ public final class HttpVerticle extends VerticleBase {
     // A partner's postback: its token in the path is its only credential, checked (with its rate limit) before the
     // body is read.
     PostbacksApi postbacks = new PostbacksApi(access, store);
-    readBody(api.route("/postbacks/:token").method(HttpMethod.GET).method(HttpMethod.POST)
-        .setName("/postbacks/{token}").handler(beforeBody(postbacks::authenticate)), config.maxBodyBytes())
+    api.routeWithRegex(PostbacksApi.ROUTE).method(HttpMethod.GET).method(HttpMethod.POST)
+        .setName("/postbacks/{token}").handler(beforeBody(postbacks::authenticate))
+        .handler(budget.reserve(config.maxBodyBytes())).handler(RawBody.within(config.maxBodyBytes()))
         .handler(postbacks::handle);
     authenticated(api.get("/postbacks")).handler(postbacks::list);
     authenticated(api.get("/postback-sources")).handler(postbacks::sources);

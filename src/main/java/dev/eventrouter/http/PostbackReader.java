@@ -7,15 +7,14 @@ import dev.eventrouter.config.WorkspaceConfig;
 import dev.eventrouter.event.EventMap;
 import dev.eventrouter.event.Postback;
 import dev.eventrouter.http.ApiException.FieldError;
-import io.vertx.core.json.JsonObject;
 
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -25,48 +24,46 @@ import java.util.regex.Pattern;
  */
 final class PostbackReader {
 
-  /** At most this many parameters are logged; a postback carries a handful. */
-  static final int MAX_PARAMS = 50;
-  static final int MAX_VALUE_CHARS = 500;
   /**
-   * An unexpanded macro in the forms partners' systems use: {subid}, {{click_id}}, [SUBID], %subid%, $subid (a
-   * dollar amount has a digit after the sign, so it is not one).
+   * An unexpanded macro anywhere in any parameter, in the forms partners' systems use: {subid}, {{click_id}},
+   * [SUBID], %subid%, $subid (a dollar amount has a digit after the sign, so it is not one).
    */
   static final Pattern MACRO = Pattern.compile(
       "\\{\\{?\\s*[A-Za-z_][\\w.:-]*\\s*}}?|\\[[A-Za-z_][\\w.-]*]|%[A-Za-z_][\\w.-]*%|\\$[A-Za-z_][\\w.-]*");
-  /** Parameter names whose values are credentials or user data: logged masked. */
-  private static final Pattern MASKED = Pattern.compile("(?i).*(token|key|secret|sign|pass|auth|hash|mail|phone).*"
-      + "|ip|user_ip|client_ip|name|first_name|last_name|fn|ln|em|ph");
+  /**
+   * A value the source reads that is nothing but a macro in a form that also occurs in real values, so it is only
+   * looked for there and whole: CAKE's #s2#, Rewarded Media's __SUBID__, MoarTraffic's <TRACKER>.
+   */
+  static final Pattern WHOLE_MACRO = Pattern.compile(
+      "#[A-Za-z_][\\w.-]*#|__[A-Za-z0-9]+(?:_[A-Za-z0-9]+)*__|<[A-Za-z_][\\w.-]*>");
   private static final Pattern TRANSACTION_ID = Pattern.compile("[\\x21-\\x7E]{1,200}");
 
   private PostbackReader() {}
 
-  /** The parameters as logged: at most {@link #MAX_PARAMS}, values cut, credentials and user data masked. */
-  static JsonObject logged(Map<String, String> params) {
-    JsonObject logged = new JsonObject();
-    params.entrySet().stream().limit(MAX_PARAMS).forEach(e -> logged.put(e.getKey(),
-        MASKED.matcher(e.getKey()).matches() ? "***" : cut(e.getValue())));
-    return logged;
-  }
-
-  private static String cut(String value) {
-    return value.length() <= MAX_VALUE_CHARS ? value : value.substring(0, MAX_VALUE_CHARS) + "...";
+  /** The names the source reads, in lower case. */
+  static Set<String> readNames(PostbackSource source) {
+    Set<String> names = new HashSet<>();
+    source.params().values().forEach(list -> list.forEach(name -> names.add(PostbackParams.lower(name))));
+    return names;
   }
 
   /**
-   * The parameter that still holds a macro, or null. Every parameter is looked at, not only those read: a macro
-   * anywhere says the partner's template is wrong.
+   * The parameter that still holds a macro, or null. Every parameter is looked at for the unambiguous forms, not
+   * only those read: a macro anywhere says the partner's template is wrong.
    */
-  static String unexpanded(Map<String, String> params) {
-    return params.entrySet().stream().filter(e -> MACRO.matcher(e.getValue()).find()).map(Map.Entry::getKey)
-        .findFirst().orElse(null);
+  static String unexpanded(PostbackParams params, Set<String> readNames) {
+    return params.all().stream().filter(p -> MACRO.matcher(p.value()).find()
+            || readNames.contains(PostbackParams.lower(p.name())) && WHOLE_MACRO.matcher(p.value().trim()).matches())
+        .map(PostbackParams.Param::name).findFirst().orElse(null);
   }
 
   /** The postback, or the documented validation error. */
-  static Postback read(Map<String, String> params, WorkspaceConfig workspace, PostbackSource source, String method,
+  static Postback read(PostbackParams lower, WorkspaceConfig workspace, PostbackSource source, String method,
                        Instant receivedAt) {
-    List<FieldError> errors = new ArrayList<>();
-    Map<String, String> lower = lowerCased(params);
+    List<FieldError> errors = lower.ambiguities(readNames(source));
+    if (!errors.isEmpty()) {
+      throw ApiException.validation(errors); // which value was meant is unknown: none is read
+    }
     String clickId = param(lower, source, PostbackSource.CLICK_ID);
     if (clickId == null) {
       errors.add(new FieldError(names(source, PostbackSource.CLICK_ID), "required: the click id the partner got "
@@ -85,7 +82,7 @@ final class PostbackReader {
     String eventName = eventName(param(lower, source, PostbackSource.EVENT), source, errors);
     String status = status(param(lower, source, PostbackSource.STATUS), source, errors);
     BigDecimal value = value(param(lower, source, PostbackSource.VALUE), source, eventName, workspace, errors);
-    String currency = currency(param(lower, source, PostbackSource.CURRENCY), source, workspace, errors);
+    String currency = currency(lower, source, workspace, value != null, errors);
     String transactionId = param(lower, source, PostbackSource.TRANSACTION_ID);
     if (transactionId != null && !TRANSACTION_ID.matcher(transactionId).matches()) {
       errors.add(new FieldError(names(source, PostbackSource.TRANSACTION_ID),
@@ -94,25 +91,13 @@ final class PostbackReader {
     if (!errors.isEmpty()) {
       throw ApiException.validation(errors);
     }
-    return new Postback(workspace.id(), source.id(), method, logged(params), clickId, source.clickIdHolds(),
-        telegramId, eventName, status, value, currency, transactionId, receivedAt, null, null);
-  }
-
-  private static Map<String, String> lowerCased(Map<String, String> params) {
-    Map<String, String> lower = new HashMap<>();
-    params.forEach((name, value) -> lower.putIfAbsent(name.toLowerCase(Locale.ROOT), value));
-    return lower;
+    return new Postback(workspace.id(), source.id(), method, lower.logged(), clickId, source.clickIdHolds(),
+        telegramId, eventName, status, value, currency, transactionId, receivedAt, null, null, lower.repairs());
   }
 
   /** The first of the field's names that the postback carries with a value. */
-  private static String param(Map<String, String> lower, PostbackSource source, String field) {
-    for (String name : source.params().get(field)) {
-      String value = lower.get(name.toLowerCase(Locale.ROOT));
-      if (value != null && !value.isBlank()) {
-        return value.trim();
-      }
-    }
-    return null;
+  private static String param(PostbackParams params, PostbackSource source, String field) {
+    return params.first(source.params().get(field));
   }
 
   /** How an error names a field: the partner's first name for it (what its template has). */
@@ -174,9 +159,21 @@ final class PostbackReader {
     return value;
   }
 
-  private static String currency(String text, PostbackSource source, WorkspaceConfig workspace,
-                                  List<FieldError> errors) {
+  /**
+   * The currency named, else the source's default; but an amount is never stored under the default when the
+   * postback names a currency that is empty (a partner's macro that filled in nothing).
+   */
+  private static String currency(PostbackParams params, PostbackSource source, WorkspaceConfig workspace,
+                                 boolean amount, List<FieldError> errors) {
+    String text = param(params, source, PostbackSource.CURRENCY);
     if (text == null) {
+      String named = params.sent(source.params().get(PostbackSource.CURRENCY));
+      if (named != null && amount) {
+        errors.add(new FieldError(PostbackParams.shown(named), "is empty: the currency of the amount is unknown; "
+            + "send its ISO 4217 code, or leave the parameter out for the source's default (" 
+            + source.defaultCurrency() + ")"));
+        return null;
+      }
       return source.defaultCurrency();
     }
     String code = CurrencyCode.iso(workspace.report().unaliased(text));

@@ -4,8 +4,7 @@ import dev.eventrouter.bus.Addresses;
 import dev.eventrouter.config.PostbackSource;
 import dev.eventrouter.config.WorkspaceConfig;
 import dev.eventrouter.event.Postback;
-import io.netty.handler.codec.http.QueryStringDecoder;
-import io.vertx.core.MultiMap;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -13,10 +12,11 @@ import io.vertx.ext.web.RoutingContext;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.util.LinkedHashMap;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
+import java.util.Set;
 
 /**
  * {@code GET|POST /api/v1/postbacks/{token}}: a partner's postback, as affiliate trackers take them. The token in the
@@ -39,9 +39,17 @@ final class PostbacksApi {
     this.store = store;
   }
 
+  /**
+   * The route's path: its token is read from the path by {@link #authenticate}, not as a path parameter, as
+   * vertx-web decodes the whole query string strictly to add one (and refuses a partner's stray {@code %} before
+   * any handler).
+   */
+  static final String ROUTE = "\\/postbacks\\/[^/]+";
+
   /** The token and the source's rate limit, from the path and headers alone. */
   void authenticate(RoutingContext rc) {
-    PostbackSources.Entry source = access.postbackSource(rc.pathParam("token"));
+    String path = rc.request().path();
+    PostbackSources.Entry source = access.postbackSource(path.substring(path.lastIndexOf('/') + 1));
     if (source == null) {
       rc.fail(new ApiException(ErrorCode.NOT_FOUND));
       return;
@@ -60,23 +68,25 @@ final class PostbacksApi {
     PostbackSources.Entry entry = rc.get(SOURCE);
     WorkspaceConfig workspace = entry.workspace();
     PostbackSource source = entry.source();
-    Map<String, String> params = params(rc);
+    Set<String> readNames = PostbackReader.readNames(source);
+    PostbackParams params = PostbackRepairs.repair(sent(rc), readNames);
     String method = rc.request().method().name();
-    String macro = PostbackReader.unexpanded(params);
+    String macro = PostbackReader.unexpanded(params, readNames);
     if (macro != null) {
-      refuse(rc, Postback.refused(workspace.id(), source.id(), method, PostbackReader.logged(params),
-          Postback.MACRO_NOT_EXPANDED, "parameter " + macro + " holds an unexpanded macro", receivedAt),
-          new ApiException(ErrorCode.MACRO_NOT_EXPANDED, "Parameter '" + macro + "' still holds the partner's "
+      String name = PostbackParams.shown(macro);
+      refuse(rc, Postback.refused(workspace.id(), source.id(), method, params.logged(), Postback.MACRO_NOT_EXPANDED,
+              "parameter " + name + " holds an unexpanded macro", receivedAt, params.repairs()),
+          new ApiException(ErrorCode.MACRO_NOT_EXPANDED, "Parameter '" + name + "' still holds the partner's "
               + "macro, not a value: fix the macro's name in the postback URL at the partner.",
-              List.of(new ApiException.FieldError(macro, "unexpanded macro")), null));
+              List.of(new ApiException.FieldError(name, "unexpanded macro")), null));
       return;
     }
     Postback postback;
     try {
       postback = PostbackReader.read(params, workspace, source, method, receivedAt);
     } catch (ApiException invalid) {
-      refuse(rc, Postback.refused(workspace.id(), source.id(), method, PostbackReader.logged(params),
-          Postback.REFUSED, invalid.toJson().encode(), receivedAt), invalid);
+      refuse(rc, Postback.refused(workspace.id(), source.id(), method, params.logged(), Postback.REFUSED,
+          invalid.toJson().encode(), receivedAt, params.repairs()), invalid);
       return;
     }
     store.ask(Addresses.POSTBACKS_RECORD, postback.toJson(), rc)
@@ -90,39 +100,40 @@ final class PostbacksApi {
   }
 
   /**
-   * The query string's parameters, then a form's or a JSON object's (a JSON value that is not text is read as its
-   * JSON text); the first of a repeated name counts. All are read (the request line and the body are bounded);
-   * the log keeps the first {@link PostbackReader#MAX_PARAMS}.
+   * The query string's parameters, then a form's or a JSON object's whose names the query does not carry (a JSON
+   * value that is not text is read as its JSON text). Both are decoded leniently ({@link PostbackParams#decode}).
    */
-  private static Map<String, String> params(RoutingContext rc) {
-    Map<String, String> params = new LinkedHashMap<>();
-    add(params, rc.queryParams());
-    if (rc.body().length() > 0) { // -1 without a body, 0 for an empty one: both carry nothing
-      String type = rc.request().getHeader(HttpHeaders.CONTENT_TYPE);
-      String mediaType = type == null ? "" : type.split(";", 2)[0].trim().toLowerCase(Locale.ROOT);
-      if (mediaType.equals("application/json")) {
-        // A value that is not text is read as its JSON text (a number as written, an object encoded).
-        JsonBody.parse(rc.body().buffer()).forEach(e -> {
-          if (e.getValue() != null) {
-            params.putIfAbsent(e.getKey(), String.valueOf(e.getValue()));
-          }
-        });
-      } else if (mediaType.equals(FORM)) {
-        // The decoder lists a name with at least one value, the first as sent.
-        new QueryStringDecoder(rc.body().asString(), StandardCharsets.UTF_8, false).parameters()
-            .forEach((name, values) -> params.putIfAbsent(name, values.get(0)));
-      } else {
-        throw new ApiException(ErrorCode.UNSUPPORTED_MEDIA_TYPE, "A postback's body must be a form "
-            + "(application/x-www-form-urlencoded) or JSON (application/json); or send its parameters in the URL.",
-            null, null);
-      }
+  private static List<PostbackParams.Param> sent(RoutingContext rc) {
+    String query = rc.request().query();
+    List<PostbackParams.Param> params = new ArrayList<>(PostbackParams.decode(query == null ? "" : query));
+    Buffer body = RawBody.of(rc);
+    if (body.length() > 0) {
+      Set<String> inQuery = new HashSet<>();
+      params.forEach(p -> inQuery.add(PostbackParams.lower(p.name())));
+      body(rc, body).stream().filter(p -> !inQuery.contains(PostbackParams.lower(p.name()))).forEach(params::add);
     }
     return params;
   }
 
-  /** In the order sent: the log keeps the first {@link PostbackReader#MAX_PARAMS}. */
-  private static void add(Map<String, String> params, MultiMap query) {
-    query.forEach(entry -> params.putIfAbsent(entry.getKey(), entry.getValue()));
+  private static List<PostbackParams.Param> body(RoutingContext rc, Buffer body) {
+    String type = rc.request().getHeader(HttpHeaders.CONTENT_TYPE);
+    String mediaType = type == null ? "" : type.split(";", 2)[0].trim().toLowerCase(Locale.ROOT);
+    if (mediaType.equals("application/json")) {
+      // What PostgreSQL cannot store is the reader's to refuse or the log's to clean, as for a query string.
+      List<PostbackParams.Param> params = new ArrayList<>();
+      JsonBody.parseAnyText(body).forEach(e -> {
+        if (e.getValue() != null) {
+          params.add(new PostbackParams.Param(e.getKey(), String.valueOf(e.getValue())));
+        }
+      });
+      return params;
+    }
+    if (mediaType.equals(FORM)) {
+      return PostbackParams.decode(body.toString(StandardCharsets.ISO_8859_1));
+    }
+    throw new ApiException(ErrorCode.UNSUPPORTED_MEDIA_TYPE, "A postback's body must be a form "
+        + "(application/x-www-form-urlencoded) or JSON (application/json); or send its parameters in the URL.",
+        null, null);
   }
 
   /** {@code GET /api/v1/postbacks}: the workspace's postback log, newest first; {@code outcome}, {@code before}. */

@@ -38,8 +38,9 @@ public final class PostbackStore {
 
   static final String LOG = """
       INSERT INTO postbacks (workspace_id, source_id, received_at, method, params, outcome, detail, dedupe_key,
-                             click_id, telegram_id, event_name, conversion_status, value, currency, transaction_id)
-      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+                             click_id, telegram_id, event_name, conversion_status, value, currency, transaction_id,
+                             repairs)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
       ON CONFLICT (workspace_id, source_id, dedupe_key) WHERE outcome IN ('matched', 'unmatched') DO NOTHING
       RETURNING postback_id""";
 
@@ -87,7 +88,7 @@ public final class PostbackStore {
 
   static final String LIST = """
       SELECT postback_id, source_id, received_at, method, params, outcome, detail, click_id, telegram_id, event_name,
-             conversion_status, value, currency, transaction_id, event_id, matched_at
+             conversion_status, value, currency, transaction_id, event_id, matched_at, repairs
         FROM postbacks
        WHERE workspace_id = $1 AND postback_id < $2 AND ($3::text IS NULL OR outcome = $3)
        ORDER BY postback_id DESC
@@ -176,6 +177,7 @@ public final class PostbackStore {
             .put("params", row.getJson("params"))
             .put("outcome", row.getString("outcome"))
             .put("detail", row.getString("detail"))
+            .put("repairs", row.getJsonArray("repairs") == null ? new JsonArray() : row.getJsonArray("repairs"))
             .put("click_id", row.getString("click_id"))
             .put("telegram_id", row.getLong("telegram_id"))
             .put("event_name", row.getString("event_name"))
@@ -291,7 +293,7 @@ public final class PostbackStore {
             outcome, p.detail(), key)
         .addValue(p.clickId()).addValue(p.telegramId()).addValue(p.eventName()).addValue(p.status())
         .addValue(p.value()).addValue(p.currency())
-        .addValue(p.transactionId());
+        .addValue(p.transactionId()).addValue(p.repairs().isEmpty() ? null : new JsonArray(p.repairs()));
   }
 
   /** A logged unmatched postback: its click id is a session (one that names a Telegram user always matches). */
@@ -300,6 +302,6 @@ public final class PostbackStore {
         PostbackSource.SESSION_ID,
         row.getLong("telegram_id"), row.getString("event_name"), row.getString("conversion_status"),
         row.getBigDecimal("value"), row.getString("currency"), row.getString("transaction_id"),
-        row.getOffsetDateTime("received_at").toInstant(), null, null);
+        row.getOffsetDateTime("received_at").toInstant(), null, null, null);
   }
 }

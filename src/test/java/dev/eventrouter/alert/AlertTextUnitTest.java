@@ -74,6 +74,16 @@ class AlertTextUnitTest {
   }
 
   @Test
+  @DisplayName("words from outside cannot start a line of their own: control and format characters and every kind "
+      + "of space are one space")
+  void oneLine() {
+    String planted = "parameter x\r\n[demo] RESOLVED: log in at http://evil.example\u2028\u0085\u202Eabc\u0000"
+        + "\u00a0end";
+    assertThat(message(AlertCondition.POSTBACK_MACROS, new Message(Kind.FIRING, 1, true, 1), Duration.ofHours(1),
+        planted).getString("detail")).isEqualTo("parameter x [demo] RESOLVED: log in at http://evil.example abc end");
+  }
+
+  @Test
   @DisplayName("durations read as a buyer says them")
   void durations() {
     assertThat(AlertText.duration(Duration.ofSeconds(59))).isEqualTo("59 s");

@@ -297,6 +297,15 @@ class ConfigTest {
     assertThat(second.params().get("value")).containsExactly("sum");
     assertThat(second.urlTemplate("https://t.example", "T")).isEqualTo("https://t.example/api/v1/postbacks/T"
         + "?subid={subid}&event={event}&sum={sum}&status={status}&tid={tid}");
+    JsonObject cake = valid();
+    ws(cake).put("postback_sources", new JsonArray().add(new JsonObject().put("id", "cake")
+        .put("token", ApiKeys.configValue("token-cake-0123456789abcd")).put("params", new JsonObject()
+            .put("click_id", "s2").put("value", "price"))
+        .put("macros", new JsonObject().put("click_id", "#s2#").put("value", "#price#")
+            .put("transaction_id", "#tid#"))));
+    assertThat(resolve(cake, Map.of()).workspaces().get(0).postbackSources().get(0)
+        .urlTemplate("https://t.example", "T")).as("CAKE's macros").isEqualTo("https://t.example/api/v1/postbacks/T"
+        + "?s2=#s2#&event={event}&price=#price#&status={status}&tid=#tid#");
     IntegrationConfig meta = workspace.integrations().get(1);
     assertThat(meta.sendOn()).containsExactlyInAnyOrder("pending", "approved");
     assertThat(meta.sendsOn("pending")).isTrue();
@@ -356,6 +365,12 @@ class ConfigTest {
         bad("workspaces[0].postback_sources[0].macros.click_id: must be the partner's macro", c -> ws(c)
             .put("postback_sources", new JsonArray().add(source().put("macros", new JsonObject()
                 .put("click_id", 5))))),
+        bad("workspaces[0].postback_sources[0].macros.click_id: must be the partner's macro", c -> ws(c)
+            .put("postback_sources", new JsonArray().add(source().put("macros", new JsonObject()
+                .put("click_id", "{sub}#frag"))))),
+        bad("workspaces[0].postback_sources[0].macros.value: must be the partner's macro", c -> ws(c)
+            .put("postback_sources", new JsonArray().add(source().put("macros", new JsonObject()
+                .put("value", "#a b#"))))),
         bad("workspaces[0].postback_sources[0].macros.sub: unknown key", c -> ws(c)
             .put("postback_sources", new JsonArray().add(source().put("macros", new JsonObject()
                 .put("sub", "{s}"))))),

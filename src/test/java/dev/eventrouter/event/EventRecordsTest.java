@@ -76,12 +76,13 @@ class EventRecordsTest {
   void postbackJson() {
     Postback postback = new Postback(WS, "casino", "GET", new JsonObject().put("subid", "s"), "s", "session_id",
         7L, "FTD", "pending", new BigDecimal("12.50"), "EUR", "T-1",
-        Instant.parse("2026-11-24T10:00:00Z"), null, null);
+        Instant.parse("2026-11-24T10:00:00Z"), null, null, List.of("currency: split at a second '?' into value"));
     assertThat(Postback.fromJson(postback.toJson())).isEqualTo(postback);
     Postback refused = Postback.refused(WS, "casino", "POST", new JsonObject(), Postback.REFUSED, "why",
-        Instant.parse("2026-11-24T10:00:00Z"));
+        Instant.parse("2026-11-24T10:00:00Z"), null);
     assertThat(Postback.fromJson(refused.toJson())).isEqualTo(refused);
     assertThat(refused.value()).isNull();
+    assertThat(refused.repairs()).as("none: an empty list, never null").isEmpty();
   }
 
   @Test

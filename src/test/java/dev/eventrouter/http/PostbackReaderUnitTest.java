@@ -37,7 +37,18 @@ class PostbackReaderUnitTest {
 
   private static Postback read(WorkspaceConfig workspace, Map<String, String> params) {
     PostbackSource source = workspace.postbackSources().get(0);
-    return PostbackReader.read(params, workspace, source, "GET", NOW);
+    return PostbackReader.read(sent(params), workspace, source, "GET", NOW);
+  }
+
+  private static PostbackParams sent(Map<String, String> params) {
+    return new PostbackParams(params.entrySet().stream()
+        .map(e -> new PostbackParams.Param(e.getKey(), e.getValue())).toList(), List.of());
+  }
+
+  /** The parameter holding a macro, for a source with the default names. */
+  private static String unexpanded(Map<String, String> params) {
+    return PostbackReader.unexpanded(sent(params),
+        PostbackReader.readNames(workspace(new JsonObject()).postbackSources().get(0)));
   }
 
   private static Map<String, String> params(String... pairs) {
@@ -78,14 +89,71 @@ class PostbackReaderUnitTest {
       "{ clickid }"})
   @DisplayName("each macro form a partner may leave unexpanded is found, naming its parameter")
   void macros(String value) {
-    assertThat(PostbackReader.unexpanded(params("goal", "ftd", "subid", value))).isEqualTo("subid");
+    assertThat(unexpanded(params("goal", "ftd", "subid", value))).isEqualTo("subid");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"#s2#", "#price#", "__SUBID__", "__sub_id__", "<TRACKER>", "<click_id>", " #tid# "})
+  @DisplayName("CAKE's #s2#, Rewarded Media's __SUBID__ and MoarTraffic's <TRACKER>, left whole in a value the "
+      + "source reads, are unexpanded macros")
+  void wholeMacros(String value) {
+    assertThat(unexpanded(params("goal", "ftd", "payout", value))).isEqualTo("payout");
+    assertThat(unexpanded(params("comment", value, "subid", "s"))).as("a value the source does not read").isNull();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"#1#x", "a#s2#", "__SUBID", "SUB__ID__", "__x__y", "<a>b", "x<TRACKER>", "#", "##",
+      "____", "<>", "<1a>", "#1a#", "__a_b__c"})
+  @DisplayName("a value that only holds those signs among others is not taken for one")
+  void notWholeMacros(String value) {
+    assertThat(unexpanded(params("subid", value))).isNull();
+  }
+
+  @Test
+  @DisplayName("an amount is never stored under the default currency when the postback names an empty one; without "
+      + "an amount the default does")
+  void emptyCurrency() {
+    WorkspaceConfig workspace = workspace(new JsonObject().put("default_currency", "EUR"));
+    assertThatThrownBy(() -> read(workspace, params("subid", "s", "goal", "ftd", "payout", "5", "Currency", " ")))
+        .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.toJson().encode())
+            .contains("\"field\":\"Currency\"").contains("is empty").contains("(EUR)"));
+    assertThat(read(workspace, params("subid", "s", "goal", "reg", "currency", "")).currency()).isEqualTo("EUR");
+    assertThat(read(workspace, params("subid", "s", "goal", "ftd", "payout", "5")).currency()).isEqualTo("EUR");
+  }
+
+  @Test
+  @DisplayName("a field the source reads that arrives twice with different values, or with a NUL, is refused naming "
+      + "it, and nothing else is judged")
+  void ambiguous() {
+    WorkspaceConfig workspace = workspace(new JsonObject());
+    PostbackSource source = workspace.postbackSources().get(0);
+    PostbackParams twice = new PostbackParams(List.of(new PostbackParams.Param("subid", "A"),
+        new PostbackParams.Param("goal", "nope/word"), new PostbackParams.Param("subid", "B")), List.of());
+    assertThatThrownBy(() -> PostbackReader.read(twice, workspace, source, "GET", NOW))
+        .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.toJson().getJsonObject("error")
+            .getJsonArray("details")).containsExactly(new JsonObject().put("field", "subid")
+            .put("message", "sent 2 times with different values; the partner must send it once")));
+    assertThatThrownBy(() -> read(workspace, params("subid", "s", "goal", "ftd", "payout", "1\u00000")))
+        .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.toJson().encode())
+            .contains("\"field\":\"payout\"").contains("NUL"));
+    assertThat(read(workspace, params("subid", "s", "goal", "reg", "note", "a\u0000b")).params().getString("note"))
+        .isEqualTo("ab");
+  }
+
+  @Test
+  @DisplayName("the names a source reads: every name of every field, in lower case")
+  void readNames() {
+    assertThat(PostbackReader.readNames(workspace(new JsonObject().put("params", new JsonObject()
+            .put("click_id", new JsonArray().add("Sub1").add("AFF_SUB")).put("value", "Sum")))
+        .postbackSources().get(0)))
+        .contains("sub1", "aff_sub", "sum", "goal", "currency", "tid", "tg_id").doesNotContain("subid", "payout");
   }
 
   @ParameterizedTest
   @ValueSource(strings = {"ses_1", "$10", "50%", "a-b_c", "[1]"})
   @DisplayName("values that are not macros are not taken for one")
   void notMacros(String value) {
-    assertThat(PostbackReader.unexpanded(params("subid", value))).isNull();
+    assertThat(unexpanded(params("subid", value))).isNull();
   }
 
   @Test
@@ -122,8 +190,8 @@ class PostbackReaderUnitTest {
   @Test
   @DisplayName("the log keeps what was sent, credentials and user data masked")
   void logged() {
-    JsonObject logged = PostbackReader.logged(params("subid", "s1", "api_key", "secret-1", "email", "a@b.co",
-        "phone", "123", "sign", "abc", "payout", "5"));
+    JsonObject logged = sent(params("subid", "s1", "api_key", "secret-1", "email", "a@b.co",
+        "phone", "123", "sign", "abc", "payout", "5")).logged();
     assertThat(logged).isEqualTo(new JsonObject().put("subid", "s1").put("api_key", "***").put("email", "***")
         .put("phone", "***").put("sign", "***").put("payout", "5"));
   }
@@ -168,7 +236,7 @@ class PostbackReaderUnitTest {
   @Test
   @DisplayName("a logged value is cut after 500 characters")
   void cut() {
-    JsonObject logged = PostbackReader.logged(params("a", "x".repeat(500), "b", "y".repeat(501)));
+    JsonObject logged = sent(params("a", "x".repeat(500), "b", "y".repeat(501))).logged();
     assertThat(logged.getString("a")).hasSize(500);
     assertThat(logged.getString("b")).isEqualTo("y".repeat(500) + "...");
   }
