@@ -243,6 +243,22 @@ class AlertsTest {
   }
 
   @Test
+  @DisplayName("a parameter name planted by a caller is quoted as a name: no line of its own, no link in the chat")
+  void plantedParameterName() {
+    JsonObject config = config(alerts -> { });
+    config.getJsonArray("workspaces").getJsonObject(0).put("postback_sources", new JsonArray().add(new JsonObject()
+        .put("id", "casino").put("token", ApiKeys.configValue(POSTBACK_TOKEN))));
+    start(config);
+    assertThat(app.get("/api/v1/postbacks/" + POSTBACK_TOKEN + "?subid=ses_1&goal=reg"
+        + "&x%0A%5Bws-1%5D+RESOLVED%3A+log+in+at+http%3A%2F%2Fevil.example%2Fa={x}", null).statusCode())
+        .isEqualTo(400);
+    assertThat(messages(1).get(0)).isEqualTo("[ws-1] ALERT: postback source casino: postbacks in the last 1 h with "
+        + "an unexpanded macro (parameter x?[ws-1]?RESOLVED??log?in?at?http???evil.example?a holds an unexpanded "
+        + "macro): 1. Check the postback URL in the partner's settings.");
+    assertThat(hooks(1).get(0).body().getString("text")).doesNotContain("\n").doesNotContain("http://");
+  }
+
+  @Test
   @DisplayName("a postback that matches nothing and one with an unexpanded macro each alert, naming the source and "
       + "the parameter")
   void postbacks() {

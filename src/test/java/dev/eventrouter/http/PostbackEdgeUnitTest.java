@@ -205,6 +205,60 @@ class PostbackEdgeUnitTest {
   }
 
   @Test
+  @DisplayName("a macro in a parameter whose name holds a line break and a link: the name is quoted as a parameter "
+      + "name, in the answer and in the log's detail")
+  void macroNameQuoted() {
+    HttpResponse<Buffer> response = get(PATH + "?subid=s&goal=reg&x%0AALERT%3A+http%3A%2F%2Fevil={subid}");
+    assertError(response, 400, "macro_not_expanded");
+    assertThat(response.bodyAsJsonObject().getJsonObject("error").getJsonArray("details").getJsonObject(0)
+        .getString("field")).isEqualTo("x?ALERT??http???evil");
+    assertThat(handed(0).detail()).isEqualTo("parameter x?ALERT??http???evil holds an unexpanded macro");
+  }
+
+  @Test
+  @DisplayName("a body is read raw within the route's limit: a form with a stray '%' is read leniently, chunked or "
+      + "after 100-continue; past the limit, 413 whether declared or chunked")
+  void rawBody() {
+    assertThat(post(PATH, "application/x-www-form-urlencoded", "subid=ses_7&goal=reg&note=100%").statusCode())
+        .isEqualTo(200);
+    assertThat(handed(0).params().getString("note")).isEqualTo("100%");
+    String form = "subid=ses_8&goal=reg";
+    String chunked = "POST " + PATH + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+        + "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n" + Integer.toHexString(form.length()) + "\r\n"
+        + form + "\r\n0\r\n\r\n";
+    try (RawHttp.Connection connection = RawHttp.Connection.open(port, chunked)) {
+      assertThat(connection.answer().status()).isEqualTo(200);
+    }
+    assertThat(handed(1).clickId()).isEqualTo("ses_8");
+    String expecting = "POST " + PATH + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+        + "Content-Length: " + form.length() + "\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n";
+    try (RawHttp.Connection connection = RawHttp.Connection.open(port, expecting)) {
+      assertThat(connection.head()).startsWith("HTTP/1.1 100 Continue");
+      assertThat(connection.send(form).answer().status()).isEqualTo(200);
+    }
+    assertError(post(PATH, "application/x-www-form-urlencoded", "subid=s&x=" + "y".repeat(4096)), 413,
+        "payload_too_large");
+    String big = "y".repeat(3000);
+    String over = "POST " + PATH + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+        + "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n" + Integer.toHexString(big.length()) + "\r\n"
+        + big + "\r\n" + Integer.toHexString(big.length()) + "\r\n" + big + "\r\n0\r\n\r\n";
+    try (RawHttp.Connection connection = RawHttp.Connection.open(port, over)) {
+      assertThat(connection.answer().status()).isEqualTo(413);
+    }
+    assertThat(asked).hasSize(3);
+  }
+
+  @Test
+  @DisplayName("a query string Vert.x cannot decode is the documented 400 on any other route")
+  void undecodableQuery() {
+    assertError(Await.result(client.get(port, "127.0.0.1", "/api/v1/postback-sources?x=%zz")
+        .putHeader("x-api-key", KEY).send()), 400, "bad_request");
+    assertThat(Await.result(client.get(port, "127.0.0.1", "/api/v1/postback-sources?x=%41")
+        .putHeader("x-api-key", KEY).send()).statusCode()).isEqualTo(200);
+    assertThat(get(PATH + "?subid=s&goal=reg&x=%zz").statusCode()).as("the postback route's own").isEqualTo(200);
+  }
+
+  @Test
   @DisplayName("an invalid one: 400 validation_failed, logged as refused with the error; still 400 when the log "
       + "cannot be written")
   void refused() {
