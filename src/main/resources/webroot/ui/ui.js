@@ -248,12 +248,14 @@
     } else {
       conversion.append(el('span', 'muted', '–'));
     }
-    const params = Object.entries(postback.params || {}).map(([k, v]) => k + '=' + v).join('&');
+    const params = el('td', 'params', Object.entries(postback.params || {}).map(([k, v]) => k + '=' + v).join('&'));
+    // What the partner's system did to the URL and was undone (a second '?', HTML escaping): the buyer fixes it there.
+    for (const repair of postback.repairs || []) params.append(el('div', 'muted repair', 'repaired: ' + repair));
     tr.append(el('td', null, when(postback.received_at)), el('td', null, postback.source_id), outcome,
       el('td', null, postback.click_id || '–'), el('td', null, postback.event_name || '–'),
       el('td', null, postback.conversion_status || '–'),
       el('td', null, postback.value === null ? '–' : postback.value + ' ' + (postback.currency || '')),
-      conversion, el('td', 'params', params));
+      conversion, params);
     return tr;
   }
 

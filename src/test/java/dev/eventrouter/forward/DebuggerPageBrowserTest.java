@@ -149,8 +149,8 @@ class DebuggerPageBrowserTest extends FakeNetworksTest {
     var matched = app.get(base + "?subid=ses_ui&goal=ftd&payout=25&status=hold&tid=U-1&api_key=hunter2", null);
     assertThat(matched.statusCode()).as(matched.bodyAsString()).isEqualTo(200);
     String eventId = matched.bodyAsJsonObject().getJsonObject("data").getString("event_id");
-    assertThat(app.get(base + "?subid=ses_ui&goal=ftd&payout=25&status=approved&tid=U-1", null).statusCode())
-        .isEqualTo(200);
+    assertThat(app.get(base + "?subid=ses_ui&goal=ftd&payout=25&tid=U-1&status=approved?sig=abc1", null)
+        .statusCode()).as("a partner's appended '?'").isEqualTo(200);
     assertThat(app.get(base + "?subid={subid}&goal=reg", null).statusCode()).isEqualTo(400);
 
     open();
@@ -161,6 +161,8 @@ class DebuggerPageBrowserTest extends FakeNetworksTest {
     assertThat(outcomes).containsExactly("macro not expanded", "matched", "matched");
     String params = text("#postbacks tbody tr:last-child td.params");
     assertThat(params).contains("subid=ses_ui").contains("api_key=***").doesNotContain("hunter2");
+    assertThat(text("#postbacks tbody tr:nth-child(2) td.params")).contains("sig=***").doesNotContain("abc1")
+        .contains("repaired: status: split at a second '?' into sig");
 
     click(By.cssSelector("#postbacks tbody tr:last-child td:nth-child(8) button"));
     waiting().until(d -> text("#detail-title").endsWith(eventId));
