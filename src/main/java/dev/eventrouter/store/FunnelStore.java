@@ -104,7 +104,10 @@ public final class FunnelStore {
   /**
    * Adds the span's facts to the rollups. Each fact is a row of counts; a status change moves its conversion's
    * count (and revenue, at approved) from the previous status to the new one, in its event's hour, and an
-   * unsubscribe (a JoinRequest rejected for leaving the channel) is a step of its own.
+   * unsubscribe (a JoinRequest rejected for leaving the channel) is a step of its own. A /start, join request or join
+   * is counted under its click's bot and channel, as the session's events and unsubscribes are, even when it came
+   * through another bot or to another channel; under the bot and channel it came through only when the click names
+   * none (a session no capture made).
    */
   static final String ROLL_UP = """
       WITH span_firsts AS (
@@ -178,7 +181,7 @@ public final class FunnelStore {
       SELECT workspace_id, hour, %2$s, step, SUMS FROM grouped
       ON CONFLICT (workspace_id, hour, step, %2$s) DO UPDATE SET ADD_UP_HOUR"""
       .formatted(EVENTS_IN_SPAN, COLUMNS, dims("c.bot", "c.channel"),
-          dims("coalesce(i.bot, c.bot)", "coalesce(i.channel, c.channel)"), CLICK_OF.formatted("i"),
+          dims("coalesce(c.bot, i.bot)", "coalesce(c.channel, i.channel)"), CLICK_OF.formatted("i"),
           CLICK_OF.formatted("e"))
       .replace("SUMMED", SUMMED)
       .replace("SUMS", String.join(", ", SUMS))
