@@ -10,8 +10,9 @@ import java.util.Set;
  * @param pixel         Meta pixel (dataset) id, or TikTok pixel code
  * @param apiVersion    Meta Graph API version; unused for TikTok
  * @param source        Meta action_source, or TikTok event_source
- * @param pageUrl       TikTok web events: the page URL sent when the event's session has no landing page (the
- *                      config's page_url, else the workspace bot's t.me link); null otherwise
+ * @param pageUrl       the page named when an event's session has no landing page (the config's page_url, else the
+ *                      workspace bot's t.me link): TikTok's page.url, Meta's event_source_url on website events; null
+ *                      when there is neither
  * @param testEventCode sent as test_event_code when set (Events Manager test tool)
  * @param dryRun        build and store the payload instead of sending it
  * @param events        the event names (as the bot sends them) this integration takes, or null for every name

@@ -18,11 +18,11 @@ import java.util.regex.Pattern;
 final class IntegrationParser {
 
   private static final Set<String> COMMON_INTEGRATION_KEYS = Set.of("id", "type", "access_token", "api_base",
-      "test_event_code", "enabled", "dry_run", "events", "limited_data_use", "allow_private_network", "send_on", "proxy");
+      "test_event_code", "enabled", "dry_run", "events", "limited_data_use", "allow_private_network", "send_on", "proxy",
+      "page_url");
   private static final Set<String> META_KEYS = union(COMMON_INTEGRATION_KEYS, "pixel_id", "api_version",
       "action_source", "data_processing_options_country", "data_processing_options_state");
-  private static final Set<String> TIKTOK_KEYS = union(COMMON_INTEGRATION_KEYS, "pixel_code", "event_source",
-      "page_url");
+  private static final Set<String> TIKTOK_KEYS = union(COMMON_INTEGRATION_KEYS, "pixel_code", "event_source");
   private static final Set<String> WEBHOOK_KEYS = Set.of("id", "type", "url", "method", "headers", "secret",
       "event_map", "enabled", "dry_run", "events", "allow_private_network", "send_on", "proxy");
   private static final Set<String> ALERT_WEBHOOK_KEYS = Set.of("type", "url", "headers", "secret",
@@ -36,20 +36,16 @@ final class IntegrationParser {
   private static final Pattern URL_PLACEHOLDER = Pattern.compile("\\{([^{}]*)}");
   /** An HMAC-SHA256 key shorter than this is easy to guess. */
   static final int MIN_SECRET_LENGTH = 16;
-  // The values each network documents: Meta's action_source
-  // (https://developers.facebook.com/docs/marketing-api/conversions-api/parameters/server-event#action-source) and
-  // TikTok's event_source (as its integrations send it, e.g. RudderStack's tiktok_ads destination).
-  private static final Set<String> META_ACTION_SOURCES = Set.of("email", "website", "app", "phone_call", "chat",
-      "physical_store", "system_generated", "business_messaging", "other");
-  private static final Set<String> TIKTOK_EVENT_SOURCES = Set.of("web", "app", "offline", "crm");
   private static final Pattern INTEGRATION_ID = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
 
   private final JsonReader r;
   private final ProxyParser proxies;
+  private final SourceParser sources;
 
   IntegrationParser(JsonReader reader) {
     this.r = reader;
     this.proxies = new ProxyParser(reader);
+    this.sources = new SourceParser(reader);
   }
 
   IntegrationConfig integration(JsonObject json, String path, String botName) {
@@ -96,13 +92,8 @@ final class IntegrationParser {
     if (apiVersion != null && !apiVersion.matches("v[0-9]{1,3}\\.[0-9]{1,3}")) {
       r.problem(path + ".api_version: must look like v25.0");
     }
-    String sourceKey = meta ? "action_source" : "event_source";
-    String source = r.string(json, sourceKey, path + "." + sourceKey, meta ? "chat" : "web");
-    if (!(meta ? META_ACTION_SOURCES : TIKTOK_EVENT_SOURCES).contains(source)) {
-      r.problem(path + "." + sourceKey + ": must be one of "
-          + String.join(", ", (meta ? META_ACTION_SOURCES : TIKTOK_EVENT_SOURCES).stream().sorted().toList()));
-    }
-    String pageUrl = meta ? null : tiktokPageUrl(json, path, source, botName);
+    String source = sources.source(json, path, meta);
+    String pageUrl = sources.pageUrl(json, path, source, botName);
     return new IntegrationConfig(id, network, pixel, token, stripSlash(apiBase), apiVersion, source, pageUrl,
         r.string(json, "test_event_code", path + ".test_event_code", null),
         r.bool(json, "enabled", path + ".enabled", true),
@@ -244,28 +235,6 @@ final class IntegrationParser {
       r.problem(path + ".data_processing_options_state: must be 0 (geolocate) or 1000 (California)");
     }
     return new DataProcessing(limited, (int) country, (int) state);
-  }
-
-  /**
-   * TikTok requires {@code page.url} on web events (Events API 2.0; RudderStack's mapping marks it required:
-   * https://github.com/rudderlabs/rudder-transformer/blob/develop/src/v0/destinations/tiktok_ads/data/TikTokTrackV2.json),
-   * and a Telegram-only event or an invite session has no landing page. The fallback is the integration's
-   * {@code page_url}, else the bot's {@code https://t.me/<bot_name>}; a web integration with neither is refused here
-   * rather than failing every such event at TikTok later.
-   */
-  private String tiktokPageUrl(JsonObject json, String path, String source, String botName) {
-    String pageUrl = r.string(json, "page_url", path + ".page_url", null);
-    if (pageUrl != null && !pageUrl.matches("https?://[^/?#\\s]+([/?#]\\S*)?")) {
-      r.problem(path + ".page_url: must be an absolute http(s) URL");
-    }
-    if (pageUrl == null && botName != null) {
-      pageUrl = "https://t.me/" + botName;
-    }
-    if (pageUrl == null && "web".equals(source)) {
-      r.problem(path + ".page_url: required for a web integration when the workspace has no bot_name "
-          + "(TikTok needs page.url on web events; events without a landing page would be refused)");
-    }
-    return pageUrl;
   }
 
   static String stripSlash(String url) {

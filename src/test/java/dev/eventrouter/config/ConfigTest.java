@@ -610,7 +610,7 @@ class ConfigTest {
             new JsonArray().add(meta().put("api_version", "25.0")))),
         bad("workspaces[0].integrations[0].enabled: must be true or false", c -> ws(c).put("integrations",
             new JsonArray().add(meta().put("enabled", "yes")))),
-        bad("workspaces[0].integrations[0].action_source: must be one of app, business_messaging, chat, email, "
+        bad("workspaces[0].integrations[0].action_source: must be one of business_messaging, chat, email, "
             + "other, phone_call, physical_store, system_generated, website", c -> ws(c).put("integrations",
             new JsonArray().add(meta().put("action_source", "telegram")))),
         bad("workspaces[0].integrations[0].event_source: must be one of app, crm, offline, web", c -> ws(c)
@@ -919,7 +919,7 @@ class ConfigTest {
     assertThat(meta.apiVersion()).isEqualTo("v25.0");
     assertThat(meta.source()).isEqualTo("chat");
     assertThat(meta.testEventCode()).isNull();
-    assertThat(meta.pageUrl()).as("Meta has no page_url").isNull();
+    assertThat(meta.pageUrl()).as("the bot's link, for website events").isEqualTo("https://t.me/demo_bot");
     assertThat(meta.enabled()).isTrue();
     assertThat(meta.dryRun()).isFalse();
     IntegrationConfig tiktok = resolved.workspaces().get(0).integrations().get(1);
@@ -957,12 +957,61 @@ class ConfigTest {
     JsonObject neither = valid();
     ws(neither).put("integrations", new JsonArray().add(tiktok()));
     assertThatThrownBy(() -> resolve(neither, Map.of())).isInstanceOf(ConfigException.class)
-        .hasMessageContaining("workspaces[0].integrations[0].page_url: required for a web integration");
+        .hasMessageContaining("workspaces[0].integrations[0].page_url: required for a web integration when the "
+            + "workspace has no bot_name (TikTok needs page.url on web events; events without a landing page would "
+            + "have none)");
 
     JsonObject badUrl = valid();
     ws(badUrl).put("bot_name", "demo_bot").put("integrations", new JsonArray().add(tiktok().put("page_url", "t.me/x")));
     assertThatThrownBy(() -> resolve(badUrl, Map.of())).isInstanceOf(ConfigException.class)
         .hasMessageContaining("workspaces[0].integrations[0].page_url: must be an absolute http(s) URL");
+  }
+
+  @Test
+  @DisplayName("a Meta website integration needs a page URL, as a TikTok web one does: page_url wins over the bot "
+      + "link; neither is refused; other action sources need none")
+  void metaPageUrl() {
+    JsonObject config = valid();
+    ws(config).put("bot_name", "demo_bot").put("integrations", new JsonArray()
+        .add(meta().put("action_source", "website").put("page_url", "https://promo.example.com/landing"))
+        .add(meta().put("id", "m2").put("action_source", "website")));
+    List<IntegrationConfig> integrations = resolve(config, Map.of()).workspaces().get(0).integrations();
+    assertThat(integrations.get(0).pageUrl()).isEqualTo("https://promo.example.com/landing");
+    assertThat(integrations.get(1).pageUrl()).isEqualTo("https://t.me/demo_bot");
+
+    JsonObject chat = valid();
+    ws(chat).put("integrations", new JsonArray().add(meta()));
+    assertThat(resolve(chat, Map.of()).workspaces().get(0).integrations().get(0).pageUrl()).isNull();
+
+    JsonObject neither = valid();
+    ws(neither).put("integrations", new JsonArray().add(meta().put("action_source", "website")));
+    assertThatThrownBy(() -> resolve(neither, Map.of())).isInstanceOf(ConfigException.class)
+        .hasMessageContaining("workspaces[0].integrations[0].page_url: required for a website integration when the "
+            + "workspace has no bot_name (Meta requires event_source_url on website events; events without a landing "
+            + "page would have none)");
+
+    JsonObject badUrl = valid();
+    ws(badUrl).put("integrations", new JsonArray().add(meta().put("page_url", "promo.example.com")));
+    assertThatThrownBy(() -> resolve(badUrl, Map.of())).isInstanceOf(ConfigException.class)
+        .hasMessageContaining("workspaces[0].integrations[0].page_url: must be an absolute http(s) URL");
+  }
+
+  @Test
+  @DisplayName("Meta action_source app is refused with what to set instead: these events have no app_data to send; "
+      + "TikTok's event_source app stays")
+  void metaAppRefused() {
+    JsonObject config = valid();
+    ws(config).put("integrations", new JsonArray().add(meta().put("action_source", "app")));
+    assertThatThrownBy(() -> resolve(config, Map.of())).isInstanceOf(ConfigException.class)
+        .hasMessageContaining("workspaces[0].integrations[0].action_source: \"app\" is not supported: Meta requires "
+            + "app_data (the device's extinfo and the person's tracking permissions) on app events, and these events "
+            + "have none; set it to one of business_messaging, chat, email, other, phone_call, physical_store, "
+            + "system_generated, website (\"chat\", the default, for conversions made in a Telegram bot)")
+        .satisfies(e -> assertThat(e.getMessage()).doesNotContain("must be one of"));
+
+    JsonObject tiktok = valid();
+    ws(tiktok).put("integrations", new JsonArray().add(tiktok().put("event_source", "app")));
+    assertThat(resolve(tiktok, Map.of()).workspaces().get(0).integrations().get(0).source()).isEqualTo("app");
   }
 
   @Test

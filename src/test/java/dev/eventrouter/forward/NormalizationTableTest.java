@@ -243,10 +243,10 @@ class NormalizationTableTest {
 
   private static final Map<String, Wire> META = Map.of(
       "email", new Wire("em", true, true), "phone", new Wire("ph", true, true),
-      "first_name", new Wire("fn", true, false), "last_name", new Wire("ln", true, false),
-      "city", new Wire("ct", true, false), "state", new Wire("st", true, false), "zip", new Wire("zp", true, false),
-      "country", new Wire("country", true, false), "gender", new Wire("ge", true, false),
-      "date_of_birth", new Wire("db", true, false));
+      "first_name", new Wire("fn", true, true), "last_name", new Wire("ln", true, true),
+      "city", new Wire("ct", true, true), "state", new Wire("st", true, true), "zip", new Wire("zp", true, true),
+      "country", new Wire("country", true, true), "gender", new Wire("ge", true, true),
+      "date_of_birth", new Wire("db", true, true));
   private static final Map<String, Wire> TIKTOK = Map.of(
       "email", new Wire("email", true, false), "phone", new Wire("phone", true, false),
       "first_name", new Wire("first_name", true, false), "last_name", new Wire("last_name", true, false),
@@ -344,9 +344,9 @@ class NormalizationTableTest {
     JsonObject meta = MetaApi.USER_DATA.user(job(data));
     JsonObject tiktok = TikTokApi.USER_DATA.user(job(data));
     assertThat(tiktok.getString("email")).isEqualTo(meta.getJsonArray("em").getString(0));
-    assertThat(tiktok.getString("first_name")).isEqualTo(meta.getString("fn"));
-    assertThat(tiktok.getString("last_name")).isEqualTo(meta.getString("ln"));
-    assertThat(tiktok.getString("zip_code")).isEqualTo(meta.getString("zp"));
+    assertThat(tiktok.getString("first_name")).isEqualTo(meta.getJsonArray("fn").getString(0));
+    assertThat(tiktok.getString("last_name")).isEqualTo(meta.getJsonArray("ln").getString(0));
+    assertThat(tiktok.getString("zip_code")).isEqualTo(meta.getJsonArray("zp").getString(0));
     assertThat(tiktok.getJsonArray("external_id")).isEqualTo(meta.getJsonArray("external_id"));
   }
 

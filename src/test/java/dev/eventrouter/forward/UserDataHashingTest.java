@@ -50,16 +50,13 @@ class UserDataHashingTest {
       "phone         | 510 555 0011            | ph      | cf9b0227ee02d8f8f9dbb6060fa2941bb667efc71f6ee2e6ee17b40121a5f4a6"})
   @DisplayName("Meta contact data is normalised and hashed to the documented vectors")
   void metaVectors(String key, String input, String metaKey, String expected) {
-    Object value = meta(key, input).getValue(metaKey);
-    String hash = value instanceof JsonArray list ? list.getString(0) : (String) value;
-
-    assertThat(hash).isEqualTo(expected);
+    assertThat(meta(key, input).getJsonArray(metaKey)).as("a list, as Meta's SDK writes it").containsExactly(expected);
   }
 
   @Test
   @DisplayName("Meta zip given as a number (vector 7) and an advertiser external_id (vector 9)")
   void metaNumberAndExternalId() {
-    assertThat(meta("zip", 1234).getString("zp"))
+    assertThat(meta("zip", 1234).getJsonArray("zp").getString(0))
         .isEqualTo("03ac674216f3e15c761ee1a5e255f067953623c8b388b4459e13f978d7c846f4");
     assertThat(meta("external_id", "123456").getJsonArray("external_id")).containsExactly(TELEGRAM_HASH,
         "8d969eef6ecad3c29a3a629280e686cf0c3f5d5a86aff3ca12020c923adc6c92");
@@ -99,10 +96,10 @@ class UserDataHashingTest {
   @DisplayName("first and last names hash the same for Meta and TikTok: lower case, punctuation removed")
   void namesAlikeOnBothNetworks() {
     String maryAnn = Sha256.hex("maryann");
-    assertThat(meta("first_name", "Mary-Ann").getString("fn")).isEqualTo(maryAnn);
+    assertThat(meta("first_name", "Mary-Ann").getJsonArray("fn")).containsExactly(maryAnn);
     assertThat(tiktok("first_name", "Mary-Ann").getString("first_name")).isEqualTo(maryAnn);
     String oneil = Sha256.hex("oneil");
-    assertThat(meta("last_name", " O'Neil ").getString("ln")).isEqualTo(oneil);
+    assertThat(meta("last_name", " O'Neil ").getJsonArray("ln")).containsExactly(oneil);
     assertThat(tiktok("last_name", " O'Neil ").getString("last_name")).isEqualTo(oneil);
   }
 
@@ -126,7 +123,7 @@ class UserDataHashingTest {
 
     assertThat(meta.getString("client_ip_address")).isEqualTo("203.0.113.7");
     assertThat(meta.getString("client_user_agent")).isEqualTo("UA/1.0");
-    assertThat(meta.getString("ct")).isEqualTo(Sha256.hex("menlopark"));
+    assertThat(meta.getJsonArray("ct")).containsExactly(Sha256.hex("menlopark"));
     assertThat(tiktok.getString("ip")).isEqualTo("203.0.113.7");
     assertThat(tiktok.getString("user_agent")).isEqualTo("UA/1.0");
     assertThat(tiktok.getString("city")).isEqualTo("menlopark");

@@ -21,7 +21,6 @@ import io.vertx.ext.web.client.HttpResponse;
 
 import java.util.List;
 
-import static dev.eventrouter.forward.UserField.Form.HASHED;
 import static dev.eventrouter.forward.UserField.Form.HASHED_LIST;
 
 /**
@@ -30,6 +29,8 @@ import static dev.eventrouter.forward.UserField.Form.HASHED_LIST;
  * (https://developers.facebook.com/docs/marketing-api/conversions-api/using-the-api).
  */
 public final class MetaApi implements NetworkApi {
+
+  private static final String WEBSITE = "website";
 
   @Override
   public Network network() {
@@ -48,11 +49,25 @@ public final class MetaApi implements NetworkApi {
     if (job.value() != null) {
       event.put("custom_data", new JsonObject().put("value", job.value()).put("currency", job.currency()));
     }
-    if (job.click().landingUrl() != null) {
-      event.put("event_source_url", job.click().landingUrl());
+    String sourceUrl = sourceUrl(integration, job);
+    if (sourceUrl != null) {
+      event.put("event_source_url", sourceUrl);
     }
     dataProcessing(integration.dataProcessing(), job.limitedDataUse(), event);
     return event;
+  }
+
+  /**
+   * The landing page when the session has one. Without one, a website event names the integration's fallback (its
+   * page_url, else the bot's t.me link: see SourceParser), as Meta requires event_source_url on website events
+   * (https://developers.facebook.com/docs/marketing-api/conversions-api/parameters/server-event#event-source-url);
+   * other events, which need none, go without rather than name a page the conversion did not happen on.
+   */
+  private static String sourceUrl(IntegrationConfig integration, ClaimedDelivery job) {
+    if (job.click().landingUrl() != null) {
+      return job.click().landingUrl();
+    }
+    return WEBSITE.equals(integration.source()) ? integration.pageUrl() : null;
   }
 
   /**
@@ -74,18 +89,20 @@ public final class MetaApi implements NetworkApi {
   /**
    * Meta's user_data keys, normalised and hashed per its customer-information parameters
    * (https://developers.facebook.com/docs/marketing-api/conversions-api/parameters/customer-information-parameters).
+   * Each goes as a list of hashes, as external_id does: the form Meta's Java Business SDK writes each of them in (its
+   * UserData model holds a list for every one, and cannot read a single string).
    */
   private static final List<UserField> FIELDS = List.of(
       new UserField("email", "em", Normalize::email, HASHED_LIST),
       new UserField("phone", "ph", Normalize::metaPhone, HASHED_LIST),
-      new UserField("first_name", "fn", Normalize::name, HASHED),
-      new UserField("last_name", "ln", Normalize::name, HASHED),
-      new UserField("gender", "ge", Normalize::gender, HASHED),
-      new UserField("date_of_birth", "db", Normalize::dateOfBirth, HASHED),
-      new UserField("city", "ct", Normalize::city, HASHED),
-      new UserField("state", "st", Normalize::state, HASHED),
-      new UserField("zip", "zp", Normalize::zip, HASHED),
-      new UserField("country", "country", Normalize::country, HASHED));
+      new UserField("first_name", "fn", Normalize::name, HASHED_LIST),
+      new UserField("last_name", "ln", Normalize::name, HASHED_LIST),
+      new UserField("gender", "ge", Normalize::gender, HASHED_LIST),
+      new UserField("date_of_birth", "db", Normalize::dateOfBirth, HASHED_LIST),
+      new UserField("city", "ct", Normalize::city, HASHED_LIST),
+      new UserField("state", "st", Normalize::state, HASHED_LIST),
+      new UserField("zip", "zp", Normalize::zip, HASHED_LIST),
+      new UserField("country", "country", Normalize::country, HASHED_LIST));
 
   /** What Meta takes as it is: the browser's IP and user agent, and the click's fbc and fbp cookies. */
   private static final List<KnownValue> KNOWN_VALUES = List.of(
