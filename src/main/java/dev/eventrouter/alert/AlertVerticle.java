@@ -85,8 +85,8 @@ public final class AlertVerticle extends VerticleBase {
     breakers = new BreakerTrack(config.delivery().scanIntervalMs() + timeoutMs + 1_000);
     client = WebClient.create(vertx, CheckedRequests.options(timeoutMs));
     proxies = new ProxyRoutes(vertx, timeoutMs);
-    sender = new AlertSender(new BotApi(client, proxies, timeoutMs), new Outbound(new CheckedRequests(vertx, client,
-        proxies)), timeoutMs);
+    CheckedRequests requests = new CheckedRequests(vertx, client, proxies);
+    sender = new AlertSender(new BotApi(requests, timeoutMs), new Outbound(requests), timeoutMs);
     purgeTimer = vertx.setPeriodic(PURGE_EVERY_MS, id -> store.purge(KEEP_DAYS)
         .onFailure(e -> LOG.warn("purging old alerts failed: {}", LogSafe.describe(e))));
     return vertx.eventBus().<JsonObject>consumer(Addresses.BREAKER_OPENED,

@@ -1,11 +1,13 @@
 package dev.eventrouter.forward;
 
 import dev.eventrouter.support.Await;
+import dev.eventrouter.support.FakeTelegram;
 import dev.eventrouter.support.HttpProxy;
 import dev.eventrouter.support.LoopbackName;
 import dev.eventrouter.support.TestApp;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Row;
 import org.junit.jupiter.api.DisplayName;
@@ -68,6 +70,35 @@ class PrivateNameTest extends FakeNetworksTest {
       assertThat(proxy.seen()).isEmpty();
     } finally {
       proxy.stop();
+    }
+  }
+
+  @Test
+  @DisplayName("a Telegram pass_through to a name resolving to loopback: the update is acknowledged, its pass-through "
+      + "fails for good with a clear last_error, and the bot's backend gets nothing")
+  void passThrough() {
+    String name = LoopbackName.get();
+    FakeTelegram telegram = FakeTelegram.start(vertx);
+    try {
+      JsonObject config = ForwardingTestConfig.config(databaseUrl, fake.baseUrl());
+      config.getJsonArray("workspaces").getJsonObject(0).put("integrations", new JsonArray())
+          .put("telegram", new JsonObject().put("webhook_secret", "tg-secret-0123456789abcdef")
+              .put("pass_through", new JsonObject().put("url", telegram.backendUrl().replace("127.0.0.1", name))));
+      app = TestApp.start(vertx, config);
+
+      var answer = app.post("/telegram/" + WS_A + "/webhook", MultiMap.caseInsensitiveMultiMap()
+          .add("Content-Type", "application/json").add("X-Telegram-Bot-Api-Secret-Token", "tg-secret-0123456789abcdef"),
+          new JsonObject().put("update_id", 990).put("poll", new JsonObject().put("id", "5")).toBuffer());
+      assertThat(answer.statusCode()).as(answer.bodyAsString()).isEqualTo(200);
+      Await.until("the pass-through ended", DEADLINE, () -> !app.rows("SELECT 1 FROM telegram_outbox WHERE "
+          + "update_id = 990 AND done_at IS NOT NULL").isEmpty());
+      Row job = app.rows("SELECT kind, status, last_error FROM telegram_outbox WHERE update_id = 990").get(0);
+      assertThat(job.getString("kind")).isEqualTo("pass_through");
+      assertThat(job.getString("status")).isEqualTo("failed");
+      assertThat(job.getString("last_error")).isEqualTo("the host of the pass_through" + REFUSED);
+      assertThat(telegram.passed()).isEmpty();
+    } finally {
+      telegram.close();
     }
   }
 }
