@@ -1,5 +1,6 @@
 package dev.eventrouter;
 
+import dev.eventrouter.common.CheckedRequests;
 import dev.eventrouter.common.ProxyRoutes;
 import dev.eventrouter.config.AppConfig;
 import dev.eventrouter.config.ConfigException;
@@ -9,7 +10,6 @@ import dev.eventrouter.config.WorkspaceConfig;
 import dev.eventrouter.telegram.BotApi;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.client.WebClient;
-import io.vertx.ext.web.client.WebClientOptions;
 
 import java.io.PrintStream;
 import java.util.Arrays;
@@ -104,8 +104,8 @@ final class SetWebhookCommand {
     Vertx vertx = Vertx.vertx();
     try {
       // No redirects: the bot token is in the URL, and it goes to the configured api_base only.
-      BotApi api = new BotApi(WebClient.create(vertx, new WebClientOptions().setFollowRedirects(false)),
-          new ProxyRoutes(vertx, TIMEOUT_MS), TIMEOUT_MS);
+      BotApi api = new BotApi(new CheckedRequests(vertx, WebClient.create(vertx, CheckedRequests.options(TIMEOUT_MS)),
+          new ProxyRoutes(vertx, TIMEOUT_MS)), TIMEOUT_MS);
       int failed = 0;
       for (TelegramConfig bot : bots) {
         // The default bot at the plain path, as with a single bot; each other at its name's.

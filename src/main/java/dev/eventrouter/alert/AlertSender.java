@@ -1,5 +1,6 @@
 package dev.eventrouter.alert;
 
+import dev.eventrouter.common.CheckedRequests;
 import dev.eventrouter.common.RetryAfter;
 import dev.eventrouter.config.AlertTarget;
 import dev.eventrouter.config.IntegrationConfig;
@@ -80,7 +81,7 @@ final class AlertSender {
         })
         .map(response -> result(WEBHOOKS.classify(response.statusCode(), response.body(),
             RetryAfter.millis(response.getHeader("Retry-After")))))
-        .recover(failure -> Future.succeededFuture(failure instanceof Outbound.Refused refused
+        .recover(failure -> Future.succeededFuture(failure instanceof CheckedRequests.Refused refused
             ? Result.drop(refused.getMessage())
             : Result.retry(Outbound.through(hook, WEBHOOKS.describe(failure)), 0)));
   }

@@ -3,6 +3,7 @@ package dev.eventrouter.alert;
 import dev.eventrouter.bus.Addresses;
 import dev.eventrouter.bus.BreakerOpened;
 import dev.eventrouter.common.Backoff;
+import dev.eventrouter.common.CheckedRequests;
 import dev.eventrouter.common.LogSafe;
 import dev.eventrouter.common.ProxyRoutes;
 import dev.eventrouter.config.AlertTarget;
@@ -82,9 +83,10 @@ public final class AlertVerticle extends VerticleBase {
     long timeoutMs = config.delivery().requestTimeoutMs();
     // A breaker heard open stays open past its reset timeout while its trial waits for a scan and a request.
     breakers = new BreakerTrack(config.delivery().scanIntervalMs() + timeoutMs + 1_000);
-    client = WebClient.create(vertx, Outbound.options(timeoutMs));
+    client = WebClient.create(vertx, CheckedRequests.options(timeoutMs));
     proxies = new ProxyRoutes(vertx, timeoutMs);
-    sender = new AlertSender(new BotApi(client, proxies, timeoutMs), new Outbound(vertx, client, proxies), timeoutMs);
+    CheckedRequests requests = new CheckedRequests(vertx, client, proxies);
+    sender = new AlertSender(new BotApi(requests, timeoutMs), new Outbound(requests), timeoutMs);
     purgeTimer = vertx.setPeriodic(PURGE_EVERY_MS, id -> store.purge(KEEP_DAYS)
         .onFailure(e -> LOG.warn("purging old alerts failed: {}", LogSafe.describe(e))));
     return vertx.eventBus().<JsonObject>consumer(Addresses.BREAKER_OPENED,

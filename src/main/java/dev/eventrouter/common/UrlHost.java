@@ -40,6 +40,26 @@ public record UrlHost(String before, String host, String after) {
     return host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
   }
 
+  /** Whether the URL's scheme is https (in any case, as RFC 3986, section 3.1, reads schemes). */
+  public boolean secure() {
+    return before.regionMatches(true, 0, "https:", 0, "https:".length());
+  }
+
+  /**
+   * The host and the port as written, without the rest: the value of a Host header for the URL (RFC 9110, section
+   * 7.2).
+   */
+  public String hostAndPort() {
+    int end = 0;
+    if (after.startsWith(":")) {
+      end = 1;
+      while (end < after.length() && "/?#".indexOf(after.charAt(end)) < 0) {
+        end++;
+      }
+    }
+    return host + after.substring(0, end);
+  }
+
   /** The same URL with another host in its place. */
   public String withHost(String other) {
     return before + other + after;

@@ -184,11 +184,16 @@ final class IntegrationParser {
    * by what it resolves to when each request is made.
    */
   private void checkPublic(String url, boolean allowPrivate, String at) {
-    UrlHost host = UrlHost.parse(url);
-    if (!allowPrivate && host != null && PrivateAddress.named(host.host())) {
+    if (!allowPrivate && namesPrivate(url)) {
       r.problem(at + ": the host is a loopback, link-local, private or unspecified address (or localhost); set "
           + "\"allow_private_network\": true on the integration to send there");
     }
+  }
+
+  /** Whether the URL's host is written as a loopback, link-local, private or unspecified address, or localhost. */
+  static boolean namesPrivate(String url) {
+    UrlHost host = UrlHost.parse(url);
+    return host != null && PrivateAddress.named(host.host());
   }
 
   /** Extra headers, name to value; the service's own are not among them. Values are never quoted in messages. */

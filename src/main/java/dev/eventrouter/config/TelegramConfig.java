@@ -1,8 +1,11 @@
 package dev.eventrouter.config;
 
 import dev.eventrouter.common.ProxyConfig;
+import dev.eventrouter.common.UrlHost;
 
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 
 /**
  * One of a workspace's Telegram bots: what its webhook receiver, its per-visitor invite links and its pass-through
@@ -19,7 +22,8 @@ import java.util.List;
  *                            {@code @username}s), the first the default; empty for no per-visitor invite links
  * @param inviteLinkPool      how many unused invite links are kept made ahead, so a capture never waits on Telegram
  * @param approveJoinRequests whether a join request through one of the links is approved by the bot
- * @param apiBase             the Bot API's address (https://api.telegram.org; a test's fake elsewhere)
+ * @param apiBase             the Bot API's address (https://api.telegram.org; a local Bot API server or a test's fake
+ *                            elsewhere)
  * @param passThrough         where every update goes on to, or null when the bot has no backend of its own
  * @param proxy               the proxy the bot's Bot API calls go through, or null
  */
@@ -35,14 +39,19 @@ public record TelegramConfig(String name, String webhookSecret, String startEven
   public static final String SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token";
   public static final String DEFAULT_API_BASE = "https://api.telegram.org";
   public static final int DEFAULT_INVITE_LINK_POOL = 5;
+  /** How an api_base names this host, for a local Bot API server (https://github.com/tdlib/telegram-bot-api). */
+  private static final Set<String> LOCAL_HOSTS = Set.of("localhost", "127.0.0.1", "[::1]");
 
   /**
    * The advertiser's own bot backend, which Telegram would otherwise call: every update goes there unchanged.
    *
-   * @param url         the backend's webhook URL
-   * @param secretToken sent as X-Telegram-Bot-Api-Secret-Token in place of the receiver's own, or null for none
+   * @param url                 the backend's webhook URL
+   * @param secretToken         sent as X-Telegram-Bot-Api-Secret-Token in place of the receiver's own, or null for
+   *                            none
+   * @param allowPrivateNetwork whether the backend may be at a loopback, link-local or private address; false:
+   *                            public addresses only
    */
-  public record PassThrough(String url, String secretToken) {
+  public record PassThrough(String url, String secretToken, boolean allowPrivateNetwork) {
     @Override
     public String toString() {
       return "PassThrough[" + url + "]";
@@ -77,6 +86,18 @@ public record TelegramConfig(String name, String webhookSecret, String startEven
    */
   public int anonymousReserve() {
     return inviteLinkPool / 5;
+  }
+
+  /**
+   * Whether the api_base names this host as written (localhost, 127.0.0.1 or [::1]): a local Bot API server the
+   * operator chose, called as it is. The Bot API at any other host is called at a public address only.
+   */
+  public boolean localApi() {
+    return local(apiBase);
+  }
+
+  static boolean local(String apiBase) {
+    return LOCAL_HOSTS.contains(UrlHost.parse(apiBase).host().toLowerCase(Locale.ROOT)); // a checked api_base
   }
 
   /** Whether captures get an invite link of their own (the config refuses a channel without a bot token). */

@@ -35,7 +35,7 @@ final class WorkspaceParser {
   private static final Pattern CURRENCY_UNIT = Pattern.compile("[A-Za-z0-9]{2,10}");
   private static final Set<String> TELEGRAM_KEYS = Set.of("bot_name", "webhook_secret", "start_event", "bot_token",
       "channel_id", "channels", "invite_link_pool", "approve_join_requests", "api_base", "pass_through", "proxy");
-  private static final Set<String> PASS_THROUGH_KEYS = Set.of("url", "secret_token");
+  private static final Set<String> PASS_THROUGH_KEYS = Set.of("url", "secret_token", "allow_private_network");
   /** A local Bot API server (https://github.com/tdlib/telegram-bot-api), or a test's fake. */
   private static final String LOOPBACK_HTTP = "http://(localhost|127\\.0\\.0\\.1|\\[::1])(:[0-9]{1,5})?(/[^?#\\s]*)?";
   /**
@@ -216,6 +216,9 @@ final class WorkspaceParser {
     if (!apiBase.matches("https://[^/?#\\s]+(/[^?#\\s]*)?") && !apiBase.matches(LOOPBACK_HTTP)) {
       r.problem(path + ".api_base: must be an https URL without query (the bot token is in every request's URL;"
           + " plain http only to localhost)");
+    } else if (!TelegramConfig.local(apiBase) && IntegrationParser.namesPrivate(apiBase)) {
+      r.problem(path + ".api_base: the host is a loopback, link-local, private or unspecified address; the Bot API "
+          + "is called at a public address, or at localhost, 127.0.0.1 or [::1] as written (a local Bot API server)");
     }
     return IntegrationParser.stripSlash(apiBase);
   }
@@ -257,15 +260,19 @@ final class WorkspaceParser {
   private TelegramConfig.PassThrough passThrough(JsonObject json, String path) {
     r.unknownKeys(json, path, PASS_THROUGH_KEYS);
     String url = r.string(json, "url", path + ".url", "");
+    boolean allowPrivate = r.bool(json, "allow_private_network", path + ".allow_private_network", false);
     if (!url.matches("https?://[^/?#\\s]+([/?#]\\S*)?")) {
       r.problem(path + ".url: required, the absolute http(s) URL of the bot's own webhook");
+    } else if (!allowPrivate && IntegrationParser.namesPrivate(url)) {
+      r.problem(path + ".url: the host is a loopback, link-local, private or unspecified address (or localhost); "
+          + "set \"allow_private_network\": true in pass_through to send there");
     }
     String secret = r.string(json, "secret_token", path + ".secret_token", null);
     if (secret != null && !WEBHOOK_SECRET.matcher(secret).matches()) {
       r.problem(path + ".secret_token: must be 16 to 256 characters of A-Z a-z 0-9 _ - (the bot's own webhook "
           + "secret; use \"${ENV_NAME}\")");
     }
-    return new TelegramConfig.PassThrough(url, secret);
+    return new TelegramConfig.PassThrough(url, secret, allowPrivate);
   }
 
   /** The bot's username, a leading '@' dropped, or null. */

@@ -1,5 +1,6 @@
 package dev.eventrouter.forward;
 
+import dev.eventrouter.common.CheckedRequests;
 import dev.eventrouter.config.IntegrationConfig;
 import dev.eventrouter.config.WorkspaceConfig;
 import dev.eventrouter.event.ClickData;
@@ -76,7 +77,7 @@ final class CredentialCheck {
     return verdict(job, integration, new Outcome.Retry(Redact.secrets(why, integration), 0));
   }
 
-  /** Not sent: the URL goes where the integration may not send ({@link Outbound.Refused}). */
+  /** Not sent: the URL goes where the integration may not send ({@link CheckedRequests.Refused}). */
   static JsonObject notSent(ClaimedDelivery job, IntegrationConfig integration, String why) {
     return verdict(job, integration, new Outcome.Failed(why));
   }

@@ -3,6 +3,7 @@ package dev.eventrouter.forward;
 import dev.eventrouter.bus.Addresses;
 import dev.eventrouter.bus.BreakerOpened;
 import dev.eventrouter.common.Backoff;
+import dev.eventrouter.common.CheckedRequests;
 import dev.eventrouter.common.ProxyRoutes;
 import dev.eventrouter.common.RetryAfter;
 import dev.eventrouter.common.Sha256;
@@ -81,9 +82,9 @@ final class IntegrationChannel {
     }).halfOpenHandler(v -> LOG.info("circuit breaker {} half-open: trying one request", name))
         .closeHandler(v -> LOG.info("circuit breaker {} closed", name));
     board.add(key, breaker::state);
-    this.client = WebClient.create(vertx, Outbound.options(config.requestTimeoutMs()));
+    this.client = WebClient.create(vertx, CheckedRequests.options(config.requestTimeoutMs()));
     this.proxies = new ProxyRoutes(vertx, config.requestTimeoutMs());
-    this.out = new Outbound(vertx, client, proxies);
+    this.out = new Outbound(new CheckedRequests(vertx, client, proxies));
   }
 
   /**
@@ -109,7 +110,7 @@ final class IntegrationChannel {
             .send(out, integration, body, config.requestTimeoutMs())
             .map(response -> api.verdict(response.statusCode(), response.body(),
                 RetryAfter.millis(response.getHeader("Retry-After")), jobs.size()))
-            .recover(failure -> failure instanceof Outbound.Refused refused
+            .recover(failure -> failure instanceof CheckedRequests.Refused refused
                 // Not sent, and no sign of the network's health: final, and no failure for the breaker.
                 ? Future.succeededFuture(new Outcome.Failed(refused.getMessage()))
                 : Future.failedFuture(failure))
@@ -188,7 +189,7 @@ final class IntegrationChannel {
     return api.send(out, integration, api.body(integration, List.of(job)), timeoutMs)
         .map(response -> CredentialCheck.answered(job, integration, api.verdict(response.statusCode(),
             response.body(), 0, 1), response.statusCode(), api.answer(response.body())))
-        .recover(failure -> Future.succeededFuture(failure instanceof Outbound.Refused refused
+        .recover(failure -> Future.succeededFuture(failure instanceof CheckedRequests.Refused refused
             ? CredentialCheck.notSent(job, integration, refused.getMessage())
             : CredentialCheck.unanswered(job, integration, Outbound.through(integration, api.describe(failure)))));
   }

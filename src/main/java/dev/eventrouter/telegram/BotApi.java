@@ -1,15 +1,14 @@
 package dev.eventrouter.telegram;
 
-import dev.eventrouter.common.ProxyRoutes;
+import dev.eventrouter.common.CheckedRequests;
 import dev.eventrouter.config.TelegramConfig;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import io.vertx.ext.web.client.HttpRequest;
 import io.vertx.ext.web.client.HttpResponse;
-import io.vertx.ext.web.client.WebClient;
 
 import java.time.Instant;
 import java.util.List;
@@ -19,19 +18,35 @@ import java.util.concurrent.TimeoutException;
  * The few Bot API methods the connector calls (https://core.telegram.org/bots/api#making-requests): a JSON POST to
  * {@code <api_base>/bot<token>/<method>}, answered {@code {"ok": true, "result": ...}} or {@code {"ok": false,
  * "error_code", "description", "parameters": {"retry_after"}}}. The token is part of the URL, so no failure message
- * here quotes the URL or anything the HTTP client says about it.
+ * here quotes the URL or anything the HTTP client says about it. Each call goes out as {@link CheckedRequests}
+ * make it: an {@code api_base} that names this host as written (a local Bot API server) is called as it is; any other
+ * is resolved and called at its checked address, and refused when it resolves to a private one.
  */
 public final class BotApi {
 
-  /** A refusal in Telegram's words, or no answer; {@code retryAfterSeconds} &gt; 0 on a 429. */
+  /**
+   * A refusal in Telegram's words, no answer, or a call the service would not make; {@code retryAfterSeconds} &gt; 0
+   * on a 429.
+   */
   public static final class Failure extends RuntimeException {
     private final int code;
     private final long retryAfterSeconds;
+    private final boolean transientFailure;
 
     Failure(int code, String description, long retryAfterSeconds) {
+      this(code, description, retryAfterSeconds, code == 0 || code == 429 || code >= 500);
+    }
+
+    private Failure(int code, String description, long retryAfterSeconds, boolean transientFailure) {
       super(description, null, false, false);
       this.code = code;
       this.retryAfterSeconds = retryAfterSeconds;
+      this.transientFailure = transientFailure;
+    }
+
+    /** A call not made, as its api_base may not be called ({@link CheckedRequests.Refused}): final. */
+    static Failure notSent(String description) {
+      return new Failure(0, description, 0, false);
     }
 
     /** Telegram's error_code (an HTTP status), or 0 when Telegram did not answer. */
@@ -45,18 +60,19 @@ public final class BotApi {
 
     /** Worth trying again: rate limited, Telegram's own trouble, or no answer. */
     public boolean transientFailure() {
-      return code == 0 || code == 429 || code >= 500;
+      return transientFailure;
     }
   }
 
-  private final WebClient client;
-  private final ProxyRoutes proxies;
+  private static final String REFUSAL = "the host of the bot's api_base resolves to a loopback, link-local or "
+      + "private address; the Bot API is called at a public address, or at localhost, 127.0.0.1 or [::1] as written";
+
+  private final CheckedRequests requests;
   private final long timeoutMs;
 
-  /** @param proxies how a bot's calls reach its proxy, when it has one */
-  public BotApi(WebClient client, ProxyRoutes proxies, long timeoutMs) {
-    this.client = client;
-    this.proxies = proxies;
+  /** @param requests how the calls go out (through a bot's proxy, when it has one) */
+  public BotApi(CheckedRequests requests, long timeoutMs) {
+    this.requests = requests;
     this.timeoutMs = timeoutMs;
   }
 
@@ -108,13 +124,14 @@ public final class BotApi {
   }
 
   Future<Object> call(TelegramConfig bot, String method, JsonObject params) {
-    return proxies.options(bot.proxy()).compose(proxy -> {
-      HttpRequest<Buffer> request = client.postAbs(bot.apiBase() + "/bot" + bot.botToken() + "/" + method)
-          .timeout(timeoutMs);
-      return (proxy == null ? request : request.proxy(proxy)).sendJsonObject(params);
-    }).transform(done -> done.succeeded() ? answer(method, done.result())
-        : Future.failedFuture(new Failure(0, noAnswer(method, done.cause())
-            + (bot.proxy() == null ? "" : " through proxy " + bot.proxy()), 0)));
+    return requests.request(HttpMethod.POST, bot.apiBase() + "/bot" + bot.botToken() + "/" + method,
+            bot.localApi(), bot.proxy(), REFUSAL)
+        .compose(request -> request.timeout(timeoutMs).sendJsonObject(params))
+        .transform(done -> done.succeeded() ? answer(method, done.result())
+            : Future.failedFuture(done.cause() instanceof CheckedRequests.Refused refused
+                ? Failure.notSent(method + ": " + refused.getMessage())
+                : new Failure(0, noAnswer(method, done.cause())
+                    + (bot.proxy() == null ? "" : " through proxy " + bot.proxy()), 0)));
   }
 
   /** A request without an answer, told without the HTTP client's own message (it may quote the URL). */

@@ -1,6 +1,7 @@
 package dev.eventrouter.telegram;
 
 import dev.eventrouter.common.Backoff;
+import dev.eventrouter.common.CheckedRequests;
 import dev.eventrouter.common.LogSafe;
 import dev.eventrouter.common.RetryAfter;
 import dev.eventrouter.config.DeliveryConfig;
@@ -11,9 +12,9 @@ import dev.eventrouter.store.TelegramStore.Job;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
-import io.vertx.ext.web.client.WebClient;
 import io.vertx.ext.web.codec.BodyCodec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,10 +26,11 @@ import java.time.Instant;
  * Does what updates left in the Telegram outbox: passes an update on, unchanged, to the bot's own backend (with the
  * backend's own secret in X-Telegram-Bot-Api-Secret-Token, as Telegram would have sent it), and approves join
  * requests. 2xx is done; 408, 429 (honouring Retry-After or retry_after), 5xx and no answer are retried with the
- * deliveries' backoff; any other answer fails the job. Up to {@link #CLAIM_LIMIT} jobs go at once, in no promised
- * order, as Telegram itself sends a webhook's updates over several connections at once (setWebhook's
- * max_connections, 40 by default). A job is given up after 24 hours, as long as Telegram itself
- * keeps an update its webhook did not take (https://core.telegram.org/bots/api#getting-updates).
+ * deliveries' backoff; any other answer fails the job, as does a backend at a private address the pass-through may
+ * not reach ({@link CheckedRequests}). Up to {@link #CLAIM_LIMIT} jobs go at once, in no promised order, as Telegram
+ * itself sends a webhook's updates over several connections at once (setWebhook's max_connections, 40 by default).
+ * A job is given up after 24 hours, as long as Telegram itself keeps an update its webhook did not take
+ * (https://core.telegram.org/bots/api#getting-updates).
  */
 final class TelegramOutbox {
 
@@ -37,18 +39,21 @@ final class TelegramOutbox {
   /** Jobs claimed at once; they run concurrently. */
   static final int CLAIM_LIMIT = 20;
 
+  private static final String PASS_THROUGH_REFUSAL = "the host of the pass_through URL resolves to a loopback, "
+      + "link-local or private address; set allow_private_network to send there";
+
   private final LiveConfig live;
   private final TelegramStore store;
-  private final WebClient client;
+  private final CheckedRequests requests;
   private final BotApi bot;
   private final MeterRegistry metrics;
   private boolean running;
   private boolean again;
 
-  TelegramOutbox(LiveConfig live, TelegramStore store, WebClient client, BotApi bot, MeterRegistry metrics) {
+  TelegramOutbox(LiveConfig live, TelegramStore store, CheckedRequests requests, BotApi bot, MeterRegistry metrics) {
     this.live = live;
     this.store = store;
-    this.client = client;
+    this.requests = requests;
     this.bot = bot;
     this.metrics = metrics;
   }
@@ -90,15 +95,22 @@ final class TelegramOutbox {
   }
 
   private Future<Void> passThrough(Job job, TelegramConfig.PassThrough target) {
-    // The backend's answer is not read: only its status and Retry-After count.
-    var request = client.postAbs(target.url()).timeout(live.current().delivery().requestTimeoutMs())
-        .putHeader("Content-Type", "application/json").as(BodyCodec.none());
-    if (target.secretToken() != null) {
-      request.putHeader(TelegramConfig.SECRET_HEADER, target.secretToken());
-    }
-    return request.sendBuffer(Buffer.buffer(job.body())).transform(done -> done.succeeded()
-        ? answered(job, done.result())
-        : retry(job, 0, BotApi.noAnswer("bot backend", done.cause())));
+    // The backend's answer is not read: only its status and Retry-After count. It goes direct, never through a proxy.
+    return requests.request(HttpMethod.POST, target.url(), target.allowPrivateNetwork(), null, PASS_THROUGH_REFUSAL)
+        .compose(request -> {
+          request.timeout(live.current().delivery().requestTimeoutMs()).putHeader("Content-Type", "application/json");
+          if (target.secretToken() != null) {
+            request.putHeader(TelegramConfig.SECRET_HEADER, target.secretToken());
+          }
+          return request.as(BodyCodec.none()).sendBuffer(Buffer.buffer(job.body()));
+        })
+        .transform(done -> {
+          if (done.succeeded()) {
+            return answered(job, done.result());
+          }
+          return done.cause() instanceof CheckedRequests.Refused refused ? end(job, "failed", refused.getMessage())
+              : retry(job, 0, BotApi.noAnswer("bot backend", done.cause()));
+        });
   }
 
   private Future<Void> answered(Job job, HttpResponse<Void> response) {

@@ -1,6 +1,7 @@
 package dev.eventrouter.telegram;
 
 import dev.eventrouter.bus.Addresses;
+import dev.eventrouter.common.CheckedRequests;
 import dev.eventrouter.common.ProxyRoutes;
 import dev.eventrouter.config.LiveConfig;
 import dev.eventrouter.store.TelegramStore;
@@ -8,7 +9,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.ext.web.client.WebClient;
-import io.vertx.ext.web.client.WebClientOptions;
 
 import java.util.List;
 import java.util.UUID;
@@ -36,12 +36,13 @@ public final class TelegramVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     long timeoutMs = live.current().delivery().requestTimeoutMs();
-    // No redirects: a backend redirecting elsewhere must not take its secret header, or the token's URL, with it.
-    WebClient client = WebClient.create(vertx, new WebClientOptions().setUserAgent("event-router")
-        .setFollowRedirects(false).setConnectTimeout((int) Math.min(Integer.MAX_VALUE, timeoutMs)));
-    BotApi bot = new BotApi(client, new ProxyRoutes(vertx, timeoutMs), timeoutMs);
+    // No redirects: a backend redirecting elsewhere must not take its secret header, or the token's URL, with it;
+    // and no request to a private address unless the config allows it.
+    CheckedRequests requests = new CheckedRequests(vertx, WebClient.create(vertx, CheckedRequests.options(timeoutMs)),
+        new ProxyRoutes(vertx, timeoutMs));
+    BotApi bot = new BotApi(requests, timeoutMs);
     InviteLinkPool pool = new InviteLinkPool(vertx, live, store, bot, metrics);
-    TelegramOutbox outbox = new TelegramOutbox(live, store, client, bot, metrics);
+    TelegramOutbox outbox = new TelegramOutbox(live, store, requests, bot, metrics);
     vertx.setPeriodic(live.current().delivery().scanIntervalMs(), id -> outbox.run());
     vertx.setPeriodic(1, POOL_CHECK_MS, id -> pool.fillAll());
     return Future.all(List.of(

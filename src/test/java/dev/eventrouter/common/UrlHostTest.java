@@ -31,6 +31,21 @@ class UrlHostTest {
     assertThat(parts.withHost("203.0.113.9")).isEqualTo(before + "203.0.113.9" + after);
   }
 
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', value = {
+      "https://tracker.example/pb | true | tracker.example",
+      "HTTPS://tracker.example:8443?q=1 | true | tracker.example:8443",
+      "http://u:p@tracker.example:8080#f | false | tracker.example:8080",
+      "http://[2001:db8::1]:81/x | false | [2001:db8::1]:81",
+      "http://tracker.example: | false | tracker.example:",
+      "httpsx://tracker.example | false | tracker.example"})
+  @DisplayName("https or not; the host and the port as written, a Host header's value")
+  void secureAndHostAndPort(String url, boolean secure, String hostAndPort) {
+    UrlHost parts = UrlHost.parse(url);
+    assertThat(parts.secure()).isEqualTo(secure);
+    assertThat(parts.hostAndPort()).isEqualTo(hostAndPort);
+  }
+
   @Test
   @DisplayName("no host: no parts")
   void noHost() {

@@ -133,7 +133,7 @@ class ConfigTest {
         .workspaces().get(0).telegram();
     assertThat(bot).isEqualTo(new TelegramConfig(null, "s3cret_0123456789-abc", "BotStart",
         "123456:AAbbCCdd_eeFF-gg0123456789", List.of("-1001234567890"), 3, true, "http://127.0.0.1:9",
-        new TelegramConfig.PassThrough("https://bot.example/hook", "bots-own-secret-0123"), null));
+        new TelegramConfig.PassThrough("https://bot.example/hook", "bots-own-secret-0123", false), null));
     assertThat(bot.makesInviteLinks()).isTrue();
     ws(withTelegram).put("telegram", new JsonObject().put("webhook_secret", "${TG_SECRET}")
         .put("bot_token", "${TG_TOKEN}").put("channel_id", "@signals_ch"));
@@ -1129,6 +1129,55 @@ class ConfigTest {
     ws(notBoolean).put("integrations", new JsonArray().add(meta().put("allow_private_network", "yes")));
     assertThatThrownBy(() -> resolve(notBoolean, Map.of()))
         .hasMessageContaining("workspaces[0].integrations[0].allow_private_network: must be true or false");
+  }
+
+  @Test
+  @DisplayName("Telegram: a pass_through URL written as a private address is refused unless pass_through sets "
+      + "allow_private_network; a bot's api_base is refused at a private address unless written as localhost, "
+      + "127.0.0.1 or [::1] (a local Bot API server, called as written)")
+  void telegramPrivateTargets() {
+    for (String host : new String[] {"127.0.0.1", "localhost", "10.1.2.3", "169.254.169.254", "[::1]"}) {
+      JsonObject refused = valid();
+      ws(refused).put("telegram", new JsonObject().put("webhook_secret", "0123456789abcdef")
+          .put("pass_through", new JsonObject().put("url", "http://" + host + ":3000/hook")));
+      assertThatThrownBy(() -> resolve(refused, Map.of())).as(host).hasMessageContaining("workspaces[0].telegram"
+          + ".pass_through.url: the host is a loopback, link-local, private or unspecified address (or localhost); "
+          + "set \"allow_private_network\": true in pass_through to send there");
+      JsonObject allowed = valid();
+      ws(allowed).put("telegram", new JsonObject().put("webhook_secret", "0123456789abcdef")
+          .put("pass_through", new JsonObject().put("url", "http://" + host + ":3000/hook")
+              .put("allow_private_network", true)));
+      assertThat(resolve(allowed, Map.of()).workspaces().get(0).telegram().passThrough().allowPrivateNetwork())
+          .as(host).isTrue();
+    }
+    JsonObject publicName = valid();
+    ws(publicName).put("telegram", new JsonObject().put("webhook_secret", "0123456789abcdef")
+        .put("pass_through", new JsonObject().put("url", "https://bot.example/hook")));
+    assertThat(resolve(publicName, Map.of()).workspaces().get(0).telegram().passThrough().allowPrivateNetwork())
+        .isFalse();
+    JsonObject notBoolean = valid();
+    ws(notBoolean).put("telegram", new JsonObject().put("webhook_secret", "0123456789abcdef")
+        .put("pass_through", new JsonObject().put("url", "https://bot.example/hook").put("allow_private_network", 1)));
+    assertThatThrownBy(() -> resolve(notBoolean, Map.of())).hasMessageContaining(
+        "workspaces[0].telegram.pass_through.allow_private_network: must be true or false");
+
+    for (String apiBase : new String[] {"https://10.1.2.3", "https://169.254.169.254/bot", "https://127.0.0.2:8081",
+        "https://[fd00::1]", "https://localhost.", "https://api.localhost"}) {
+      JsonObject refused = valid();
+      ws(refused).put("telegram", new JsonObject().put("webhook_secret", "0123456789abcdef")
+          .put("api_base", apiBase));
+      assertThatThrownBy(() -> resolve(refused, Map.of())).as(apiBase).hasMessageContaining("workspaces[0].telegram"
+          + ".api_base: the host is a loopback, link-local, private or unspecified address; the Bot API is called at "
+          + "a public address, or at localhost, 127.0.0.1 or [::1] as written (a local Bot API server)");
+    }
+    for (String apiBase : new String[] {"https://api.telegram.org", "https://8.8.8.8", "https://127.0.0.1:8443",
+        "https://LocalHost", "http://localhost:8081", "http://[::1]:8081", "http://127.0.0.1"}) {
+      JsonObject taken = valid();
+      ws(taken).put("telegram", new JsonObject().put("webhook_secret", "0123456789abcdef").put("api_base", apiBase));
+      TelegramConfig bot = resolve(taken, Map.of()).workspaces().get(0).telegram();
+      assertThat(bot.localApi()).as(apiBase).isEqualTo(!apiBase.contains("api.telegram.org")
+          && !apiBase.contains("8.8.8.8"));
+    }
   }
 
   @Test

@@ -1,7 +1,7 @@
 package dev.eventrouter.forward;
 
+import dev.eventrouter.common.CheckedRequests;
 import dev.eventrouter.common.ProxyRoutes;
-import dev.eventrouter.common.UrlHost;
 import dev.eventrouter.config.DataProcessing;
 import dev.eventrouter.config.IntegrationConfig;
 import dev.eventrouter.config.Network;
@@ -9,6 +9,7 @@ import dev.eventrouter.common.ProxyConfig;
 import dev.eventrouter.config.WebhookConfig;
 import dev.eventrouter.support.Await;
 import dev.eventrouter.support.HttpProxy;
+import dev.eventrouter.support.LoopbackName;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
@@ -40,7 +41,8 @@ import static org.assertj.core.api.Assertions.tuple;
 /**
  * Where an integration's requests may go, against real local HTTP servers: no redirect followed, and, unless the
  * integration allows private networks, no request to a host that resolves to a private address, the request sent to
- * the address that was checked. Resolvers are stand-ins, as no test may depend on DNS.
+ * the address that was checked, a proxy asked for that address. Resolvers are stand-ins, as no test may depend on DNS,
+ * but for the JDK's own on the host's name (from /etc/hosts).
  */
 @ExtendWith(VertxExtension.class)
 class OutboundUnitTest {
@@ -68,7 +70,7 @@ class OutboundUnitTest {
       request.response().setStatusCode(302)
           .putHeader("Location", "http://127.0.0.1:" + elsewhere.actualPort() + "/secret").end();
     }).listen(0, "127.0.0.1").await();
-    client = WebClient.create(vertx, Outbound.options(2_000));
+    client = WebClient.create(vertx, CheckedRequests.options(2_000));
     noProxy = new ProxyRoutes(vertx, 2_000);
   }
 
@@ -89,7 +91,16 @@ class OutboundUnitTest {
     return "http://" + host + ":" + receiver.actualPort() + "/pb?a=1";
   }
 
-  private static Outbound.Resolver resolvingTo(String... addresses) {
+  /** The integrations' client, with the JDK's resolver. */
+  private Outbound out() {
+    return new Outbound(new CheckedRequests(vertx, client, noProxy));
+  }
+
+  private Outbound out(CheckedRequests.Resolver resolver) {
+    return new Outbound(new CheckedRequests(vertx, client, resolver, noProxy));
+  }
+
+  private static CheckedRequests.Resolver resolvingTo(String... addresses) {
     return host -> {
       InetAddress[] all = new InetAddress[addresses.length];
       for (int i = 0; i < addresses.length; i++) {
@@ -103,23 +114,23 @@ class OutboundUnitTest {
   @DisplayName("allowed private networks: the request goes as written; a redirect is the answer, never followed, so "
       + "the target gets nothing")
   void noRedirects() {
-    Outbound out = new Outbound(vertx, client, noProxy);
+    Outbound out = out();
     HttpRequest<Buffer> request = Await.result(out.request(hook(true), HttpMethod.POST, receiverUrl("127.0.0.1")));
     HttpResponse<Buffer> response = Await.result(request.putHeader("Authorization", "Bearer t").send());
     assertThat(response.statusCode()).isEqualTo(302);
     assertThat(received).singleElement().satisfies(h -> assertThat(h.get("Authorization")).isEqualTo("Bearer t"));
     assertThat(redirected).isEmpty();
-    assertThat(Outbound.options(2_000).isFollowRedirects()).isFalse();
-    assertThat(Outbound.options(2_000).getConnectTimeout()).isEqualTo(2_000);
-    assertThat(Outbound.options(Long.MAX_VALUE).getConnectTimeout()).isEqualTo(Integer.MAX_VALUE);
-    assertThat(Outbound.options(2_000).getUserAgent()).isEqualTo("event-router");
+    assertThat(CheckedRequests.options(2_000).isFollowRedirects()).isFalse();
+    assertThat(CheckedRequests.options(2_000).getConnectTimeout()).isEqualTo(2_000);
+    assertThat(CheckedRequests.options(Long.MAX_VALUE).getConnectTimeout()).isEqualTo(Integer.MAX_VALUE);
+    assertThat(CheckedRequests.options(2_000).getUserAgent()).isEqualTo("event-router");
   }
 
   @Test
   @DisplayName("a URL whose authority has no host (which the config check lets through) has nothing to resolve: the "
       + "client refuses to send it, and it reaches no local server")
   void noHost() {
-    Outbound out = new Outbound(vertx, client, noProxy);
+    Outbound out = out();
     for (String url : new String[] {"http://:" + receiver.actualPort() + "/pb",
         "http://user@:" + receiver.actualPort() + "/pb"}) {
       Throwable failure = Await.failure(out.request(hook(false), HttpMethod.GET, url)
@@ -133,38 +144,39 @@ class OutboundUnitTest {
   @Test
   @DisplayName("a name that resolves to a loopback address: refused for good, nothing sent")
   void nameResolvingToLoopback() {
-    Outbound out = new Outbound(vertx, client, resolvingTo("127.0.0.1"), noProxy);
+    Outbound out = out(resolvingTo("127.0.0.1"));
     Throwable refused = Await.failure(out.request(hook(false), HttpMethod.POST, receiverUrl("hook.example")));
-    assertThat(refused).isInstanceOf(Outbound.Refused.class).hasMessage("the host of the webhook URL resolves to a "
-        + "loopback, link-local or private address; set allow_private_network to send there");
+    assertThat(refused).isInstanceOf(CheckedRequests.Refused.class)
+        .hasMessage("the host of the webhook URL resolves to a loopback, link-local or private address; set "
+            + "allow_private_network to send there");
     assertThat(received).isEmpty();
   }
 
   @Test
   @DisplayName("one private address among public ones is enough to refuse: the resolver could hand out either")
   void anyPrivateAddress() {
-    Outbound out = new Outbound(vertx, client, resolvingTo("8.8.8.8", "169.254.169.254"), noProxy);
+    Outbound out = out(resolvingTo("8.8.8.8", "169.254.169.254"));
     assertThat(Await.failure(out.request(hook(false), HttpMethod.GET, "https://hook.example/pb")))
-        .isInstanceOf(Outbound.Refused.class);
+        .isInstanceOf(CheckedRequests.Refused.class);
   }
 
   @Test
   @DisplayName("an address literal is checked too, with the JDK's resolver (a literal is not looked up)")
   void literal() {
-    Outbound out = new Outbound(vertx, client, noProxy);
+    Outbound out = out();
     assertThat(Await.failure(out.request(hook(false), HttpMethod.POST, receiverUrl("127.0.0.1"))))
-        .isInstanceOf(Outbound.Refused.class);
+        .isInstanceOf(CheckedRequests.Refused.class);
     assertThat(Await.failure(out.request(hook(false), HttpMethod.POST, "http://[::1]:9/pb")))
-        .isInstanceOf(Outbound.Refused.class);
+        .isInstanceOf(CheckedRequests.Refused.class);
     assertThat(received).isEmpty();
   }
 
   @Test
   @DisplayName("a resolver failure is the request's failure (retried like any failure to connect)")
   void unresolved() {
-    Outbound out = new Outbound(vertx, client, host -> {
+    Outbound out = out(host -> {
       throw new UnknownHostException(host);
-    }, noProxy);
+    });
     Throwable failure = Await.result(out.request(hook(false), HttpMethod.POST, "https://hook.example/pb")
         .transform(done -> Future.succeededFuture(done.cause())));
     assertThat(failure).isInstanceOf(UnknownHostException.class);
@@ -183,12 +195,53 @@ class OutboundUnitTest {
   void proxyAskedForTheCheckedAddress() {
     HttpProxy proxy = HttpProxy.start(vertx, false, "u", "p");
     try {
-      Outbound out = new Outbound(vertx, client, resolvingTo("8.8.8.8"), noProxy);
+      Outbound out = out(resolvingTo("8.8.8.8"));
       Throwable failure = Await.result(out.request(hookVia(false, proxy.port()), HttpMethod.POST,
           "https://hook.example/pb").compose(HttpRequest::send).transform(done -> Future.succeededFuture(done.cause())));
       assertThat(failure).hasMessageContaining("403");
       assertThat(proxy.seen()).extracting(HttpProxy.Seen::method, HttpProxy.Seen::target)
           .containsExactly(tuple("CONNECT", "8.8.8.8:443"));
+    } finally {
+      proxy.stop();
+    }
+  }
+
+  @Test
+  @DisplayName("through an http proxy, a plain http request asks for the checked address in its absolute URI, never "
+      + "the name, which goes in Host only: the proxy resolves nothing")
+  void plainHttpProxyAskedForTheCheckedAddress() {
+    HttpProxy proxy = HttpProxy.start(vertx, false, "u", "p");
+    try {
+      Outbound out = out(resolvingTo("8.8.8.8"));
+      HttpResponse<Buffer> response = Await.result(out.request(hookVia(false, proxy.port()), HttpMethod.POST,
+          "http://hook.example:8080/pb?a=1").compose(HttpRequest::send));
+      assertThat(response.statusCode()).as("the test proxy goes to loopback only").isEqualTo(403);
+      assertThat(proxy.seen()).extracting(HttpProxy.Seen::method, HttpProxy.Seen::target, HttpProxy.Seen::host)
+          .containsExactly(tuple("POST", "http://8.8.8.8:8080/pb?a=1", "hook.example:8080"));
+    } finally {
+      proxy.stop();
+    }
+  }
+
+  @Test
+  @DisplayName("the host's own name, which the JDK resolves to 127.0.0.1 (/etc/hosts): refused for good unless the "
+      + "integration allows private networks, through a proxy too (which is asked nothing)")
+  void hostsOwnName() {
+    String name = LoopbackName.get();
+    HttpProxy proxy = HttpProxy.start(vertx, false, "u", "p");
+    try {
+      for (IntegrationConfig integration : List.of(hook(false), hookVia(false, proxy.port()))) {
+        assertThat(Await.failure(out().request(integration, HttpMethod.POST, receiverUrl(name))))
+            .isInstanceOf(CheckedRequests.Refused.class)
+            .hasMessageEndingWith("set allow_private_network to send there");
+      }
+      assertThat(received).isEmpty();
+      assertThat(proxy.seen()).isEmpty();
+
+      HttpRequest<Buffer> allowed = Await.result(out().request(hook(true), HttpMethod.POST, receiverUrl(name)));
+      assertThat(Await.result(allowed.send()).statusCode()).isEqualTo(302);
+      assertThat(received).singleElement().satisfies(h -> assertThat(h.get("Host"))
+          .isEqualTo(name + ":" + receiver.actualPort()));
     } finally {
       proxy.stop();
     }
@@ -210,10 +263,10 @@ class OutboundUnitTest {
         .requestHandler(request -> request.response().end("tunnelled " + request.remoteAddress().hostAddress()))
         .listen(0, "127.0.0.1").await();
     HttpProxy proxy = HttpProxy.start(vertx, false, "u", "p");
-    WebClient trusting = WebClient.create(vertx, Outbound.options(2_000).setTrustOptions(
+    WebClient trusting = WebClient.create(vertx, CheckedRequests.options(2_000).setTrustOptions(
         new PemTrustOptions().addCertPath(HttpProxy.CERT)));
     try {
-      Outbound out = new Outbound(vertx, trusting, noProxy);
+      Outbound out = new Outbound(new CheckedRequests(vertx, trusting, noProxy));
       HttpResponse<Buffer> response = Await.result(out.request(hookVia(true, proxy.port()), HttpMethod.GET,
           "https://127.0.0.1:" + tls.actualPort() + "/pb").compose(HttpRequest::send));
       assertThat(response.bodyAsString()).isEqualTo("tunnelled " + HttpProxy.OUTGOING_ADDRESS);
@@ -229,7 +282,7 @@ class OutboundUnitTest {
   @Test
   @DisplayName("a public name: the request is made to the address that was checked, under the name")
   void publicNamePinned() {
-    Outbound out = new Outbound(vertx, client, resolvingTo("8.8.8.8"), noProxy);
+    Outbound out = out(resolvingTo("8.8.8.8"));
     HttpRequest<Buffer> request = Await.result(out.request(hook(false), HttpMethod.PUT,
         "https://user@hook.example:8443/pb?a=1"));
     assertThat(request.host()).isEqualTo("8.8.8.8");
@@ -238,27 +291,5 @@ class OutboundUnitTest {
     assertThat(request.uri()).isEqualTo("/pb?a=1");
     assertThat(request.method()).isEqualTo(HttpMethod.PUT);
     assertThat(request.followRedirects()).isFalse();
-  }
-
-  @Test
-  @DisplayName("sent to the checked address: the receiver sees the name in Host, and the path and query as written")
-  void pinnedOverTheWire() throws UnknownHostException {
-    Outbound out = new Outbound(vertx, client, noProxy);
-    HttpRequest<Buffer> request = out.pinned(HttpMethod.POST, UrlHost.parse(receiverUrl("hook.example")),
-        InetAddress.getByName("127.0.0.1"));
-    assertThat(Await.result(request.send()).statusCode()).isEqualTo(302);
-    assertThat(received).singleElement().satisfies(h -> assertThat(h.get("Host"))
-        .isEqualTo("hook.example:" + receiver.actualPort()));
-    assertThat(receivedUris).containsExactly("/pb?a=1");
-    assertThat(redirected).isEmpty();
-
-    HttpRequest<Buffer> v6 = out.pinned(HttpMethod.GET, UrlHost.parse("http://hook.example:81/x"),
-        InetAddress.getByName("2606:4700::1111"));
-    assertThat(v6.host()).isEqualTo("[2606:4700:0:0:0:0:0:1111]");
-    assertThat(v6.virtualHost()).isEqualTo("hook.example");
-    HttpRequest<Buffer> asWritten = out.pinned(HttpMethod.GET, UrlHost.parse("http://[::1]:81/x"),
-        InetAddress.getByName("::1"));
-    assertThat(asWritten.virtualHost()).as("a literal needs no name").isNull();
-    assertThat(asWritten.followRedirects()).isFalse();
   }
 }

@@ -58,7 +58,8 @@ class TelegramFunnelTest extends FakeNetworksTest {
     config.getJsonArray("workspaces").getJsonObject(0).put("telegram", new JsonObject()
         .put("webhook_secret", SECRET).put("bot_token", FakeTelegram.TOKEN).put("channel_id", channel)
         .put("invite_link_pool", pool).put("approve_join_requests", true).put("api_base", telegram.baseUrl())
-        .put("pass_through", new JsonObject().put("url", telegram.backendUrl()).put("secret_token", BACKEND_SECRET)));
+        .put("pass_through", new JsonObject().put("url", telegram.backendUrl()).put("secret_token", BACKEND_SECRET)
+            .put("allow_private_network", true)));
     app = TestApp.start(vertx, config);
   }
 

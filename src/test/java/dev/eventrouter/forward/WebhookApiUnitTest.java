@@ -1,5 +1,6 @@
 package dev.eventrouter.forward;
 
+import dev.eventrouter.common.CheckedRequests;
 import dev.eventrouter.common.ProxyRoutes;
 import dev.eventrouter.common.Sha256;
 import dev.eventrouter.config.DataProcessing;
@@ -60,8 +61,8 @@ class WebhookApiUnitTest {
       seen.set(new Seen(request.method().name(), request.uri(), request.headers(), body));
       request.response().setStatusCode(202).end();
     })).listen(0, "127.0.0.1").await();
-    webClient = WebClient.create(vertx, Outbound.options(5_000));
-    client = new Outbound(vertx, webClient, new ProxyRoutes(vertx, 1000));
+    webClient = WebClient.create(vertx, CheckedRequests.options(5_000));
+    client = new Outbound(new CheckedRequests(vertx, webClient, new ProxyRoutes(vertx, 1000)));
   }
 
   @AfterEach
@@ -197,7 +198,7 @@ class WebhookApiUnitTest {
   void dotSegment(String template, String fbclid) {
     IntegrationConfig hook = hook("GET", template, null);
     Throwable refused = Await.failure(API.send(client, hook, API.body(hook, List.of(clicked(fbclid))), 5_000));
-    assertThat(refused).isInstanceOf(Outbound.Refused.class)
+    assertThat(refused).isInstanceOf(CheckedRequests.Refused.class)
         .hasMessage("the webhook URL's path has a '.' or '..' segment once its placeholders are filled");
     assertThat(seen.get()).as("nothing was requested").isNull();
   }

@@ -97,7 +97,7 @@ class TelegramWebhookUnitTest {
     }).completion());
     HttpConfig http = new HttpConfig("127.0.0.1", 0, 4096, 1, 500);
     TelegramConfig full = new TelegramConfig("tg_bot", SECRET, "BotStart", "1:abcdefghijklmnopqrstuvwxyz", List.of("-100123"), 5, true,
-        TelegramConfig.DEFAULT_API_BASE, new TelegramConfig.PassThrough("https://bot.example/hook", null), null);
+        TelegramConfig.DEFAULT_API_BASE, new TelegramConfig.PassThrough("https://bot.example/hook", null, false), null);
     AccessControl access = new AccessControl(List.of(workspace(FULL, full),
         workspace(WS, TelegramConfig.receiverOnly("tg_bot", SECRET, null)),
         workspace(WITH_START, TelegramConfig.receiverOnly("tg_bot", SECRET, "BotStart")), workspace(NO_TELEGRAM, null)), http,

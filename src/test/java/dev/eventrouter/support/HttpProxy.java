@@ -22,8 +22,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * A small forward proxy for tests: CONNECT tunnels (https://www.rfc-editor.org/rfc/rfc9110#name-connect) and
  * absolute-form requests (https://www.rfc-editor.org/rfc/rfc9112#name-absolute-form), optionally over TLS (the
  * certificate of 127.0.0.1 in src/test/resources/tls) and behind Basic credentials. It goes on from 127.0.0.2, so a
- * server behind it sees the proxy's address instead of the client's. It tunnels to loopback only (403 elsewhere).
- * Records what it was asked.
+ * server behind it sees the proxy's address instead of the client's. It tunnels and forwards to loopback only (403
+ * elsewhere). Records what it was asked.
  */
 public final class HttpProxy {
 
@@ -32,8 +32,8 @@ public final class HttpProxy {
   public static final String CERT = "src/test/resources/tls/proxy-cert.pem";
   private static final String KEY = "src/test/resources/tls/proxy-key.pem";
 
-  /** One request the proxy took: CONNECT with host:port, or a method with an absolute URI. */
-  public record Seen(String method, String target, String authorization) {}
+  /** One request the proxy took: CONNECT with host:port, or a method with an absolute URI; its Host header. */
+  public record Seen(String method, String target, String authorization, String host) {}
 
   private final List<Seen> seen = new CopyOnWriteArrayList<>();
   private final String expectedAuthorization;
@@ -75,7 +75,7 @@ public final class HttpProxy {
 
   private void handle(HttpServerRequest request) {
     String authorization = request.getHeader("Proxy-Authorization");
-    seen.add(new Seen(request.method().name(), request.uri(), authorization));
+    seen.add(new Seen(request.method().name(), request.uri(), authorization, request.getHeader("Host")));
     if (expectedAuthorization != null && !expectedAuthorization.equals(authorization)) {
       request.response().setStatusCode(407).putHeader("Proxy-Authenticate", "Basic realm=\"test\"").end();
       return;
@@ -95,6 +95,10 @@ public final class HttpProxy {
             remote.pipeTo(local);
           }))
           .onFailure(failure -> request.response().setStatusCode(502).end());
+      return;
+    }
+    if (!request.uri().matches("http://127\\.[0-9.]+(:[0-9]+)?(/.*)?")) {
+      request.response().setStatusCode(403).end(); // a test never goes out to the internet
       return;
     }
     request.body().compose(body -> forwards.request(new RequestOptions().setAbsoluteURI(request.uri())

@@ -1,10 +1,13 @@
 package dev.eventrouter.telegram;
 
-import dev.eventrouter.common.ProxyRoutes;
+import dev.eventrouter.common.CheckedRequests;
 import dev.eventrouter.common.ProxyConfig;
+import dev.eventrouter.common.ProxyRoutes;
 import dev.eventrouter.config.TelegramConfig;
 import dev.eventrouter.support.Await;
 import dev.eventrouter.support.FakeTelegram;
+import dev.eventrouter.support.HttpProxy;
+import dev.eventrouter.support.LoopbackName;
 import dev.eventrouter.support.Socks5Proxy;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
@@ -16,10 +19,12 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import java.net.InetAddress;
 import java.time.Instant;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 /** The Bot API client against the fake Bot API and against servers that answer what Telegram never would. */
 @ExtendWith(VertxExtension.class)
@@ -35,7 +40,7 @@ class BotApiTest {
   void start(Vertx vertx) {
     this.vertx = vertx;
     telegram = FakeTelegram.start(vertx);
-    api = new BotApi(WebClient.create(vertx), new ProxyRoutes(vertx, 2_000), 2_000);
+    api = new BotApi(new CheckedRequests(vertx, WebClient.create(vertx), new ProxyRoutes(vertx, 2_000)), 2_000);
   }
 
   private TelegramConfig bot(String apiBase, String token, String channel) {
@@ -88,6 +93,45 @@ class BotApiTest {
       assertThat(failed.transientFailure()).isTrue();
       assertThat(failed.getMessage()).startsWith("approveChatJoinRequest: no answer (")
           .endsWith(" through proxy socks5://127.0.0.1:1").doesNotContain("s3cret");
+    } finally {
+      proxy.stop();
+    }
+  }
+
+  @Test
+  @DisplayName("an api_base whose name resolves to loopback (the host's own, from /etc/hosts) is never called: a final "
+      + "failure, while 127.0.0.1 as written is a local Bot API server, called as it is")
+  void privateName() {
+    String name = LoopbackName.get();
+    TelegramConfig named = bot(telegram.baseUrl().replace("127.0.0.1", name), FakeTelegram.TOKEN, "-1");
+    BotApi.Failure refused = failure(api.approveJoinRequest(named, -1L, 42));
+    assertThat(refused.transientFailure()).isFalse();
+    assertThat(refused.code()).isZero();
+    assertThat(refused.getMessage()).isEqualTo("approveChatJoinRequest: the host of the bot's api_base resolves to a "
+        + "loopback, link-local or private address; the Bot API is called at a public address, or at localhost, "
+        + "127.0.0.1 or [::1] as written");
+    assertThat(telegram.calls("approveChatJoinRequest")).isEmpty();
+
+    Await.result(api.approveJoinRequest(bot(telegram.baseUrl(), FakeTelegram.TOKEN, "-1"), -1L, 42));
+    assertThat(telegram.calls("approveChatJoinRequest")).hasSize(1);
+  }
+
+  @Test
+  @DisplayName("through an http proxy, the Bot API is a CONNECT tunnel to the address its name was checked at, never "
+      + "to the name")
+  void proxyAskedForTheCheckedAddress() {
+    HttpProxy proxy = HttpProxy.start(vertx, false, null, null);
+    try {
+      BotApi checked = new BotApi(new CheckedRequests(vertx, WebClient.create(vertx),
+          host -> new InetAddress[] {InetAddress.getByAddress(host, new byte[] {8, 8, 8, 8})},
+          new ProxyRoutes(vertx, 2_000)), 2_000);
+      TelegramConfig bot = new TelegramConfig(null, "tg-secret-0123456789abcdef", null, FakeTelegram.TOKEN,
+          List.of("-1"), 1, true, "https://api.telegram.example", null,
+          new ProxyConfig(ProxyConfig.HTTP, "127.0.0.1", proxy.port(), null, null, null));
+      BotApi.Failure failed = failure(checked.approveJoinRequest(bot, -1L, 42));
+      assertThat(failed.transientFailure()).as("the test proxy goes to loopback only: no answer").isTrue();
+      assertThat(proxy.seen()).extracting(HttpProxy.Seen::method, HttpProxy.Seen::target)
+          .containsExactly(tuple("CONNECT", "8.8.8.8:443"));
     } finally {
       proxy.stop();
     }

@@ -1,5 +1,6 @@
 package dev.eventrouter.forward.webhook;
 
+import dev.eventrouter.common.CheckedRequests;
 import dev.eventrouter.common.Sha256;
 import dev.eventrouter.config.IntegrationConfig;
 import dev.eventrouter.config.Network;
@@ -107,7 +108,7 @@ public final class WebhookApi implements NetworkApi {
     String url;
     try {
       url = WebhookUrl.expand(webhook.url(), body);
-    } catch (Outbound.Refused refused) {
+    } catch (CheckedRequests.Refused refused) {
       return Future.failedFuture(refused);
     }
     return out.request(integration, HttpMethod.valueOf(webhook.method()), url).compose(request -> {

@@ -1,8 +1,8 @@
 package dev.eventrouter.forward.webhook;
 
+import dev.eventrouter.common.CheckedRequests;
 import dev.eventrouter.common.UrlHost;
 import dev.eventrouter.config.WebhookConfig;
-import dev.eventrouter.forward.Outbound;
 import io.vertx.core.json.JsonObject;
 
 import java.net.URLEncoder;
@@ -35,7 +35,8 @@ final class WebhookUrl {
     }
     String expanded = placeholder.appendTail(url).toString();
     if (hasDotSegment(expanded)) {
-      throw new Outbound.Refused("the webhook URL's path has a '.' or '..' segment once its placeholders are filled");
+      throw new CheckedRequests.Refused("the webhook URL's path has a '.' or '..' segment once its placeholders are "
+          + "filled");
     }
     return expanded;
   }
