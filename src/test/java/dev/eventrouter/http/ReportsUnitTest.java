@@ -143,11 +143,29 @@ class ReportsUnitTest {
         "total,5,3,0,1,0,1,10.50,2,1,10.50,1,1,1,0,0,0.6,");
     assertThat(FunnelCsv.of(List.of("bot", "day"), new JsonObject().put("rows", new JsonArray())
         .put("totals", totals)).split("\r\n")[1]).startsWith("total,,5,");
-    for (String risky : List.of("=1", "+1", "-1", "@a", "\ta", "\ra")) {
-      assertThat(FunnelCsv.cell(risky)).as(risky).startsWith(risky.startsWith("\r") ? "\"'" : "'");
+    for (String risky : List.of("=1", "+1", "-1", "@a")) {
+      assertThat(FunnelCsv.cell(risky)).as(risky).isEqualTo("'" + risky);
     }
+    assertThat(FunnelCsv.cell("\ta")).isEqualTo("\"'\ta\"");
+    assertThat(FunnelCsv.cell("\ra")).isEqualTo("\"'\ra\"");
     assertThat(FunnelCsv.cell("a,b")).isEqualTo("\"a,b\"");
     assertThat(FunnelCsv.cell("a\nb")).isEqualTo("\"a\nb\"");
+    assertThat(FunnelCsv.cell("a-b=c+d@e")).as("inside a cell, no formula").isEqualTo("a-b=c+d@e");
+  }
+
+  @Test
+  @DisplayName("CSV: a formula after a separator of any locale (; for Excel in ru, de, fr; a comma, a tab, a line's "
+      + "end) is neutralised too, and the value quoted, so it stays one cell of text")
+  void csvFormulaAfterSeparator() {
+    assertThat(FunnelCsv.cell("x;=1+1;")).isEqualTo("\"x;'=1+1;\"");
+    assertThat(FunnelCsv.cell("x,+1")).isEqualTo("\"x,'+1\"");
+    assertThat(FunnelCsv.cell("x\t-1")).isEqualTo("\"x\t'-1\"");
+    assertThat(FunnelCsv.cell("x\n@SUM(A1)")).isEqualTo("\"x\n'@SUM(A1)\"");
+    assertThat(FunnelCsv.cell("x\r\t=1")).isEqualTo("\"x\r'\t'=1\"");
+    assertThat(FunnelCsv.cell("=a;=b")).isEqualTo("\"'=a;'=b\"");
+    assertThat(FunnelCsv.cell("a;b")).as("a ; alone is quoted, nothing added").isEqualTo("\"a;b\"");
+    assertThat(FunnelCsv.cell("a\"b")).isEqualTo("\"a\"\"b\"");
+    assertThat(FunnelCsv.cell("x;\"=1")).as("a quote between: the = starts no cell").isEqualTo("\"x;\"\"=1\"");
     assertThat(FunnelCsv.cell("plain")).isEqualTo("plain");
     assertThat(FunnelCsv.cell("")).isEmpty();
     assertThat(FunnelCsv.cell(null)).isEmpty();
