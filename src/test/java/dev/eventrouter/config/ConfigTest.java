@@ -225,6 +225,15 @@ class ConfigTest {
     ws(json).put("report_timezone", "Etc/UTC");
     assertThat(resolve(json, Map.of()).workspaces().get(0).report().zone()).as("one id for UTC")
         .isEqualTo(java.time.ZoneOffset.UTC);
+    ws(json).put("report_timezone", "Etc/GMT-14");
+    assertThat(resolve(json, Map.of()).workspaces().get(0).report().zone().getId())
+        .as("a fixed zone keeps its region id: PostgreSQL reads +14:00 as UTC-14").isEqualTo("Etc/GMT-14");
+    for (String offset : List.of("+14:00", "UTC+14:00", "GMT+5", "CET")) {
+      ws(json).put("report_timezone", offset);
+      assertThatThrownBy(() -> resolve(json, Map.of())).as(offset).isInstanceOf(ConfigException.class)
+          .hasMessageContaining("workspaces[0].report_timezone: " + ReportZone.RULE);
+    }
+    ws(json).put("report_timezone", "Europe/Kyiv");
     assertThat(config.workspaces().get(0).report().unaliased("usdt")).isEqualTo("USD");
     assertThat(config.workspaces().get(0).report().unaliased("eur")).isEqualTo("eur");
     assertThat(config.reports()).isEqualTo(new ReportsConfig("conf/rates.csv", 100, 0, 3650, 100));

@@ -1,6 +1,7 @@
 package dev.eventrouter.http;
 
 import dev.eventrouter.config.ReportConfig;
+import dev.eventrouter.config.ReportZone;
 import dev.eventrouter.config.WorkspaceConfig;
 import dev.eventrouter.event.FunnelQuery;
 import io.vertx.core.MultiMap;
@@ -99,7 +100,7 @@ class ReportsUnitTest {
     refused("group_by", dimensions, "group_by", "planet");
     refused("group_by", dimensions, "group_by", "bot,channel,day");
     refused("group_by", dimensions, "group_by", "bot,");
-    refused("tz", "must be an IANA time zone such as Europe/Berlin, or UTC", "tz", "Mars/Base");
+    refused("tz", ReportZone.RULE, "tz", "Mars/Base");
     refused("from", "must be a day such as 2026-11-24", "from", "yesterday");
     refused("to", "must be a day such as 2026-11-24", "to", "2026-13-01");
     refused("from", "must not be after to", "from", "2026-11-02", "to", "2026-11-01");
@@ -118,6 +119,31 @@ class ReportsUnitTest {
       many[2 * i + 1] = "bot:b" + i;
     }
     refused("filter", "at most 20 filters", many);
+  }
+
+  @Test
+  @DisplayName("tz: an IANA zone (Area/Location, or UTC) as PostgreSQL reads it too; an offset, which PostgreSQL reads "
+      + "with its sign flipped, is refused naming tz, and so is a bare id it takes for a fixed abbreviation")
+  void zones() {
+    assertThat(ReportZone.RULE).isEqualTo("must be an IANA time zone such as Europe/Berlin or UTC, not an offset "
+        + "(a fixed UTC+03:00 is Etc/GMT-3)");
+    for (String offset : List.of("+14:00", "UTC+14:00", "GMT+5", "UT+3", "-03:00", "Z", "UTC+0")) {
+      refused("tz", ReportZone.RULE, "tz", offset);
+    }
+    for (String abbreviation : List.of("CET", "EET", "MET", "WET", "GMT", "Zulu", "EST5EDT")) {
+      refused("tz", ReportZone.RULE, "tz", abbreviation);
+    }
+    refused("tz", ReportZone.RULE, "tz", "SystemV/AST4");
+    refused("tz", ReportZone.RULE, "tz", "europe/berlin");
+    FunnelQuery kiritimati = query("tz", "Pacific/Kiritimati", "from", "2026-11-27", "to", "2026-11-27");
+    assertThat(kiritimati.zone()).isEqualTo(ZoneId.of("Pacific/Kiritimati"));
+    assertThat(kiritimati.from()).as("the 27th at +14").isEqualTo(Instant.parse("2026-11-26T10:00:00Z"));
+    assertThat(query("tz", "Etc/GMT-14").zone()).isEqualTo(ZoneId.of("Etc/GMT-14"));
+    assertThat(query("tz", "Etc/GMT-14").to()).as("tomorrow already at +14, included")
+        .isEqualTo(Instant.parse("2026-11-25T10:00:00Z"));
+    assertThat(query("tz", "UTC").zone()).isEqualTo(ZoneId.of("UTC"));
+    assertThat(ReportsApi.tz(ZoneOffset.UTC)).as("a workspace's UTC, as a request names it").isEqualTo("UTC");
+    assertThat(ReportsApi.tz(ZoneId.of("Etc/GMT-14"))).isEqualTo("Etc/GMT-14");
   }
 
   @Test
