@@ -25,6 +25,7 @@ import java.util.Set;
 /**
  * {@code GET /api/v1/reports/funnel}: the key's workspace's funnel (clicks, starts, joins, each event, revenue,
  * unsubscribes, step rates) over local days, grouped by up to two dimensions and filtered on any, as JSON or CSV.
+ * A valid request runs only with a slot of {@link ReportSlots} free, else it is answered 429.
  */
 final class ReportsApi {
 
@@ -36,9 +37,11 @@ final class ReportsApi {
   static final List<String> DIMENSIONS = dimensions();
 
   private final StoreClient store;
+  private final ReportSlots slots;
 
-  ReportsApi(StoreClient store) {
+  ReportsApi(StoreClient store, ReportSlots slots) {
     this.store = store;
+    this.slots = slots;
   }
 
   private static List<String> dimensions() {
@@ -52,7 +55,9 @@ final class ReportsApi {
     MultiMap params = rc.queryParams();
     boolean csv = "csv".equals(params.get("format"));
     FunnelQuery query = query(workspace, params, Instant.now());
+    slots.take(workspace.id());
     store.ask(Addresses.REPORTS_FUNNEL, query.toJson(), rc)
+        .onComplete(done -> slots.release(workspace.id()))
         .onSuccess(report -> {
           report.put("from", LocalDate.ofInstant(query.from(), query.zone()).toString())
               .put("to", LocalDate.ofInstant(query.to(), query.zone()).minusDays(1).toString())
