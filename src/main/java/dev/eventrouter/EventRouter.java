@@ -18,6 +18,7 @@ import dev.eventrouter.forward.webhook.WebhookApi;
 import dev.eventrouter.http.AccessControl;
 import dev.eventrouter.http.HttpVerticle;
 import dev.eventrouter.http.ManagementVerticle;
+import dev.eventrouter.http.ReportSlots;
 import dev.eventrouter.http.ServerBudget;
 import dev.eventrouter.read.ReadVerticle;
 import dev.eventrouter.report.RollupVerticle;
@@ -115,6 +116,8 @@ public final class EventRouter {
       DeliveryStore deliveries = new DeliveryStore(database.pool(), database.readPool());
       HealthChecks readiness = Readiness.checks(vertx, database, live, breakers, pauses, cluster);
       ServerBudget budget = new ServerBudget(config.http().limits()).bindTo(metrics);
+      ReportSlots reports = new ReportSlots(config.reports()).bindTo(metrics);
+      live.onChange(next -> reports.limit(next.reports()));
       AtomicReference<ManagementVerticle> management = new AtomicReference<>();
       Future<String> chain = vertx.deployVerticle(() -> {
         ManagementVerticle verticle = new ManagementVerticle(config.management(), metrics, readiness);
@@ -152,7 +155,7 @@ public final class EventRouter {
       return chain
           .compose(id -> vertx.deployVerticle(() -> {
             HttpVerticle verticle = new HttpVerticle(config.http(), ingest ? access : null, metrics, readiness,
-                budget);
+                budget, reports);
             firstHttp.compareAndSet(null, verticle);
             return verticle;
           }, new DeploymentOptions().setInstances(config.http().instances())))

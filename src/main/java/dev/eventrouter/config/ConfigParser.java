@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
 /**
  * Turns the config JSON into an {@link AppConfig}. Strict: unknown keys and bad values are collected, each named by
  * its JSON path, and reported together, so one start shows every mistake. The settings sections are read here; the
- * workspaces by {@link WorkspaceParser}.
+ * workspaces by {@link WorkspaceParser}, the reports by {@link ReportsParser}.
  */
 public final class ConfigParser {
 
@@ -34,8 +34,6 @@ public final class ConfigParser {
       "write_linger_ms", "max_pending_writes", "retention_days");
   private static final Set<String> ALERTS_KEYS = Set.of("check_every_ms");
   private static final Set<String> SESSION_KEYS = Set.of("source_timeout_ms");
-  private static final Set<String> REPORTS_KEYS = Set.of("rates_file", "rollup_every_ms", "rollup_lag_ms",
-      "retention_days", "rollup_budget_percent");
   private static final Set<String> DELIVERY_KEYS = Set.of("batch_size", "linger_ms", "request_timeout_ms",
       "initial_backoff_ms", "max_backoff_ms", "scan_interval_ms", "breaker", "pause_probe_ms", "keep_payloads");
   private static final Set<String> BREAKER_KEYS = Set.of("failure_threshold", "reset_timeout_ms");
@@ -61,7 +59,7 @@ public final class ConfigParser {
     SessionConfig session = session(r.object(json, "session", "session"));
     DeliveryConfig delivery = delivery(r.object(json, "delivery", "delivery"));
     ClusterConfig cluster = cluster(r.object(json, "cluster", "cluster"), database);
-    ReportsConfig reports = reports(r.object(json, "reports", "reports"));
+    ReportsConfig reports = new ReportsParser(r).reports(r.object(json, "reports", "reports"), database);
     JsonObject alertsJson = r.object(json, "alerts", "alerts");
     r.unknownKeys(alertsJson, "alerts", ALERTS_KEYS);
     AlertChecks alerts = new AlertChecks(r.integer(alertsJson, "check_every_ms", "alerts.check_every_ms",
@@ -73,17 +71,6 @@ public final class ConfigParser {
     }
     return new AppConfig(http, management, database, session, delivery, cluster, reports, alerts, roles,
         workspaces);
-  }
-
-  private ReportsConfig reports(JsonObject json) {
-    r.unknownKeys(json, "reports", REPORTS_KEYS);
-    ReportsConfig d = ReportsConfig.DEFAULT;
-    return new ReportsConfig(r.string(json, "rates_file", "reports.rates_file", d.ratesFile()),
-        r.integer(json, "rollup_every_ms", "reports.rollup_every_ms", d.rollupEveryMs(), 100, 3_600_000),
-        r.integer(json, "rollup_lag_ms", "reports.rollup_lag_ms", d.rollupLagMs(), 0, 3_600_000),
-        (int) r.integer(json, "retention_days", "reports.retention_days", d.retentionDays(), 1, 3650),
-        (int) r.integer(json, "rollup_budget_percent", "reports.rollup_budget_percent", d.rollupBudgetPercent(), 1,
-            100));
   }
 
   private ClusterConfig cluster(JsonObject json, DatabaseConfig database) {

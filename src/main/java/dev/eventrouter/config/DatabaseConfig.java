@@ -5,7 +5,7 @@ import java.nio.file.Path;
 /**
  * @param url            an external PostgreSQL ({@code postgresql://user:pass@host:port/db}); null starts the embedded one
  * @param dataDir        the embedded server's data directory, kept across restarts
- * @param poolSize       connections to PostgreSQL
+ * @param poolSize       connections of the write pool (the read and report pools have {@link #readPoolSize})
  * @param writeBatchSize most events gathered into one group commit
  * @param writeLingerMs  how long the first event of a group commit waits for company
  * @param maxPendingWrites events waiting for a commit before new ones are refused with 503
@@ -18,6 +18,13 @@ public record DatabaseConfig(String url, Path dataDir, int poolSize, int writeBa
   public static final int MIN_RETENTION_DAYS = 8;
   public static final int DEFAULT_RETENTION_DAYS = 30;
 
+  /**
+   * Connections of the read pool (lookups, lists, the readiness probe), and as many of the report pool: half the
+   * write pool's, at least 2.
+   */
+  public int readPoolSize() {
+    return Math.max(2, poolSize / 2);
+  }
 
   public boolean embedded() {
     return url == null;

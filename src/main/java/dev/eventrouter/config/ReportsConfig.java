@@ -1,7 +1,7 @@
 package dev.eventrouter.config;
 
 /**
- * The funnel report's upkeep.
+ * The funnel report's upkeep, and how many run at once.
  *
  * @param ratesFile     the operator's exchange-rates file (the ECB's CSV form), read at start and whenever it
  *                      changes; null for none (revenue in another currency than the report's is then unconverted)
@@ -10,9 +10,14 @@ package dev.eventrouter.config;
  * @param retentionDays how long the hourly rollups are kept
  * @param rollupBudgetPercent the most of the time rounds may take while the host is busy (100: no limit), so under
  *                      heavy load the report falls behind instead of the ingest rate
+ * @param maxConcurrent reports running at once on a node, at most the report pool's connections; one more is
+ *                      answered 429
+ * @param maxConcurrentPerWorkspace reports of one workspace running at once on a node, so one workspace's reports
+ *                      cannot take every report connection
  */
 public record ReportsConfig(String ratesFile, long rollupEveryMs, long rollupLagMs, int retentionDays,
-                            int rollupBudgetPercent) {
+                            int rollupBudgetPercent, int maxConcurrent, int maxConcurrentPerWorkspace) {
 
-  public static final ReportsConfig DEFAULT = new ReportsConfig(null, 15_000, 60_000, 400, 3);
+  /** With the default database's pool (8 connections: a read pool, and a report pool, of 4). */
+  public static final ReportsConfig DEFAULT = new ReportsConfig(null, 15_000, 60_000, 400, 3, 4, 2);
 }

@@ -4,7 +4,6 @@ import dev.eventrouter.common.CurrencyCode;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
-import java.time.DateTimeException;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -127,11 +126,10 @@ final class WorkspaceParser {
     Set<String> funnel = r.strings(json, "funnel_events", path + ".funnel_events", EVENT_NAME,
         "an event name of 1 to 50 letters, digits, spaces, _ or -");
     String zoneName = r.string(json, "report_timezone", path + ".report_timezone", "UTC");
-    ZoneId zone = ZoneOffset.UTC;
-    try {
-      zone = ZoneId.of(zoneName).normalized();
-    } catch (DateTimeException e) {
-      r.problem(path + ".report_timezone: must be an IANA time zone such as Europe/Berlin, or UTC");
+    ZoneId zone = ReportZone.configured(zoneName);
+    if (zone == null) {
+      r.problem(path + ".report_timezone: " + ReportZone.RULE);
+      zone = ZoneOffset.UTC;
     }
     return new ReportConfig(currency == null ? ReportConfig.DEFAULT.currency() : currency, Map.copyOf(aliases),
         funnel == null ? ReportConfig.DEFAULT.funnelEvents() : List.copyOf(funnel), zone);

@@ -7,15 +7,24 @@ import java.util.List;
 
 /**
  * A funnel report as CSV (RFC 4180, https://www.rfc-editor.org/rfc/rfc4180): a header, a line per group, a last
- * line of totals. A value a spreadsheet would run as a formula (starting with =, +, -, @, a tab or a return) is
- * prefixed with ', as OWASP advises (https://owasp.org/www-community/attacks/CSV_Injection): group values are
- * whatever the ads' URLs carried.
+ * line of totals. Group values are whatever the ads' URLs carried, so none may reach a spreadsheet as a formula
+ * (https://owasp.org/www-community/attacks/CSV_Injection): a formula character (=, +, -, @, a tab or a return) that
+ * starts a value, or follows a separator inside it, is prefixed with '. Excel in the ru, de and fr locales splits a
+ * .csv on ; rather than , so {@code x;=1+1} would open as a cell starting with =; such a value is quoted too (a
+ * quoted field is one cell whatever the separator).
  */
 final class FunnelCsv {
 
   static final List<String> STEPS = List.of("clicks", "starts", "join_requests", "joins", "unsubscribes",
       "remaining_subscribers", "revenue");
   static final List<String> STATUSES = List.of("pending", "approved", "rejected", "chargeback");
+
+  /** What a spreadsheet may run as a formula when it starts a cell. */
+  private static final String FORMULA = "=+-@\t\r";
+  /** What starts a cell in one spreadsheet or another: the separators of every locale, and a line's end. */
+  private static final String SEPARATORS = ",;\t\r\n";
+  /** What makes a value quoted: a separator, or a quote. */
+  private static final String QUOTED = SEPARATORS + "\"";
 
   private FunnelCsv() {}
 
@@ -79,12 +88,16 @@ final class FunnelCsv {
 
   static String cell(String value) {
     String text = value == null ? "" : value;
-    if (!text.isEmpty() && "=+-@\t\r".indexOf(text.charAt(0)) >= 0) {
-      text = "'" + text;
+    StringBuilder cell = new StringBuilder();
+    boolean quoted = false;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (FORMULA.indexOf(c) >= 0 && (i == 0 || SEPARATORS.indexOf(text.charAt(i - 1)) >= 0)) {
+        cell.append('\'');
+      }
+      quoted |= QUOTED.indexOf(c) >= 0;
+      cell.append(c == '"' ? "\"\"" : String.valueOf(c));
     }
-    if (text.contains(",") || text.contains("\"") || text.contains("\n") || text.contains("\r")) {
-      text = "\"" + text.replace("\"", "\"\"") + "\"";
-    }
-    return text;
+    return quoted ? "\"" + cell + "\"" : cell.toString();
   }
 }

@@ -4,6 +4,7 @@ import dev.eventrouter.bus.Addresses;
 import dev.eventrouter.bus.BreakerOpened;
 import dev.eventrouter.bus.LocalCodec;
 import dev.eventrouter.config.HttpConfig;
+import dev.eventrouter.config.ReportsConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
@@ -41,6 +42,7 @@ public final class HttpVerticle extends VerticleBase {
   private final PrometheusMeterRegistry metrics;
   private final HealthChecks readiness;
   private final ServerBudget budget;
+  private final ReportSlots reports;
   private HttpServer server;
   private Router router;
   private Buffer openApi;
@@ -49,20 +51,23 @@ public final class HttpVerticle extends VerticleBase {
    * @param access    who may use the API, or null on a node without the ingest role: it serves health only
    * @param readiness what {@code /health/ready} checks: the node can take events now
    * @param budget    the node's connections and buffered bodies, shared by its instances
+   * @param reports   the node's funnel reports running, shared by its instances
    */
   public HttpVerticle(HttpConfig config, AccessControl access, PrometheusMeterRegistry metrics,
-                      HealthChecks readiness, ServerBudget budget) {
+                      HealthChecks readiness, ServerBudget budget, ReportSlots reports) {
     this.config = config;
     this.access = access;
     this.metrics = metrics;
     this.readiness = readiness;
     this.budget = budget;
+    this.reports = reports;
   }
 
-  /** With a budget of its own (one instance, or a test). */
+  /** With a budget and report slots of its own, at the default limits (one instance, or a test). */
   public HttpVerticle(HttpConfig config, AccessControl access, PrometheusMeterRegistry metrics,
                       HealthChecks readiness) {
-    this(config, access, metrics, readiness, new ServerBudget(config.limits()));
+    this(config, access, metrics, readiness, new ServerBudget(config.limits()),
+        new ReportSlots(ReportsConfig.DEFAULT));
   }
 
   @Override
@@ -155,7 +160,7 @@ public final class HttpVerticle extends VerticleBase {
     authenticated(api.get("/deliveries")).handler(deliveries::list);
     post(api, "/deliveries/redeliver", deliveries::redeliver);
     authenticated(api.get("/integrations")).handler(integrations::summary);
-    authenticated(api.get("/reports/funnel")).handler(new ReportsApi(store)::funnel);
+    authenticated(api.get("/reports/funnel")).handler(new ReportsApi(store, reports)::funnel);
     // A partner's postback: its token in the path is its only credential, checked (with its rate limit) before the
     // body is read.
     PostbacksApi postbacks = new PostbacksApi(access, store);

@@ -1,6 +1,7 @@
 package dev.eventrouter.http;
 
 import dev.eventrouter.bus.Addresses;
+import dev.eventrouter.config.ReportZone;
 import dev.eventrouter.config.WorkspaceConfig;
 import dev.eventrouter.event.FunnelQuery;
 import dev.eventrouter.http.ApiException.FieldError;
@@ -8,7 +9,6 @@ import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.RoutingContext;
 
-import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneId;
@@ -25,6 +25,7 @@ import java.util.Set;
 /**
  * {@code GET /api/v1/reports/funnel}: the key's workspace's funnel (clicks, starts, joins, each event, revenue,
  * unsubscribes, step rates) over local days, grouped by up to two dimensions and filtered on any, as JSON or CSV.
+ * A valid request runs only with a slot of {@link ReportSlots} free, else it is answered 429.
  */
 final class ReportsApi {
 
@@ -36,9 +37,11 @@ final class ReportsApi {
   static final List<String> DIMENSIONS = dimensions();
 
   private final StoreClient store;
+  private final ReportSlots slots;
 
-  ReportsApi(StoreClient store) {
+  ReportsApi(StoreClient store, ReportSlots slots) {
     this.store = store;
+    this.slots = slots;
   }
 
   private static List<String> dimensions() {
@@ -52,11 +55,13 @@ final class ReportsApi {
     MultiMap params = rc.queryParams();
     boolean csv = "csv".equals(params.get("format"));
     FunnelQuery query = query(workspace, params, Instant.now());
+    slots.take(workspace.id());
     store.ask(Addresses.REPORTS_FUNNEL, query.toJson(), rc)
+        .onComplete(done -> slots.release(workspace.id()))
         .onSuccess(report -> {
           report.put("from", LocalDate.ofInstant(query.from(), query.zone()).toString())
               .put("to", LocalDate.ofInstant(query.to(), query.zone()).minusDays(1).toString())
-              .put("tz", query.zone().getId()).put("group_by", query.groupBy());
+              .put("tz", tz(query.zone())).put("group_by", query.groupBy());
           if (csv) {
             rc.response().setStatusCode(200)
                 .putHeader(HttpHeaders.CONTENT_TYPE, "text/csv; charset=utf-8")
@@ -98,17 +103,22 @@ final class ReportsApi {
         workspace.report().funnelEvents(), workspace.report().zone());
   }
 
+  /** A zone as a request names it: a workspace's UTC is kept as the offset Z, which no request may name. */
+  static String tz(ZoneId zone) {
+    return zone.equals(ZoneOffset.UTC) ? "UTC" : zone.getId();
+  }
+
   /** The zone named, else the workspace's report zone. */
   private static ZoneId zone(String text, ZoneId fallback, List<FieldError> errors) {
     if (text == null) {
       return fallback;
     }
-    try {
-      return ZoneId.of(text);
-    } catch (DateTimeException unknown) {
-      errors.add(new FieldError("tz", "must be an IANA time zone such as Europe/Berlin, or UTC"));
+    ZoneId zone = ReportZone.of(text);
+    if (zone == null) {
+      errors.add(new FieldError("tz", ReportZone.RULE));
       return ZoneOffset.UTC;
     }
+    return zone;
   }
 
   private static LocalDate day(String text, String field, LocalDate fallback, List<FieldError> errors) {

@@ -28,7 +28,8 @@ import static dev.eventrouter.bus.BusReplies.answer;
 /**
  * Answers what the debugger and the API read: an event's status, pages of events and deliveries, the integrations'
  * summary, the funnel report. Every query goes to the read pool, so a long read never makes an ingest wait for a
- * connection; the write path (resolve, store) stays the SessionVerticle's alone.
+ * connection; the write path (resolve, store) stays the SessionVerticle's alone. The funnel report reads on a pool
+ * of its own, so a report load never makes a session lookup, a list or the readiness probe wait.
  */
 public final class ReadVerticle extends VerticleBase {
 
@@ -51,7 +52,7 @@ public final class ReadVerticle extends VerticleBase {
     events = new EventStore(database.pool(), database.readPool());
     conversions = new ConversionStore(database.pool(), database.readPool());
     deliveries = new DeliveryStore(database.pool(), database.readPool());
-    funnel = new FunnelStore(database.pool(), database.readPool());
+    funnel = new FunnelStore(database.pool(), database.reportPool());
     // Local consumers, as for the writes: the node that took a request answers it.
     return Future.all(List.of(
         consumer(Addresses.EVENTS_GET, this::find),
@@ -107,18 +108,19 @@ public final class ReadVerticle extends VerticleBase {
   }
 
   /**
-   * A funnel report: the sums by group (one row more than a report shows, to tell a cut one), the totals, and how
-   * far the rollups reach.
+   * A funnel report: how far the rollups reach (read first: the sums' snapshot has at least that), the sums by group
+   * (one row more than a report shows, to tell a cut one), and the totals. One after another, so a report holds one
+   * of the report pool's connections at a time, as the HTTP edge's count of running reports assumes.
    */
   private Future<Optional<JsonObject>> funnel(JsonObject body) {
     FunnelQuery query = FunnelQuery.fromJson(body);
     int limit = MAX_SUM_ROWS;
-    Future<List<FunnelStore.Sums>> sums = funnel.sums(query, query.groupBy(), limit + 1);
+    Future<OffsetDateTime> upto = funnel.rolledUpTo();
+    Future<List<FunnelStore.Sums>> sums = upto.compose(v -> funnel.sums(query, query.groupBy(), limit + 1));
     // The groups' sums added up are the totals (the rollups' counts add up across groups), unless some were cut.
     Future<List<FunnelStore.Sums>> totals = sums.compose(rows -> rows.size() > limit
         ? funnel.sums(query, List.of(), limit) : Future.succeededFuture(FunnelReport.totals(rows)));
-    Future<OffsetDateTime> upto = funnel.rolledUpTo();
-    return Future.all(sums, totals, upto).map(v -> {
+    return totals.map(v -> {
       boolean cut = sums.result().size() > limit;
       List<FunnelStore.Sums> rows = cut ? dropLastGroup(sums.result().subList(0, limit)) : sums.result();
       return Optional.of(FunnelReport.of(query, rows, totals.result(), cut)

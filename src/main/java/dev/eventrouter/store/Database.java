@@ -25,8 +25,8 @@ import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 
 /**
- * The prepared database: server started (or reached), schema migrated, this process's node id leased, and a
- * connection pool for the verticles.
+ * The prepared database: server started (or reached), schema migrated, this process's node id leased, and the
+ * connection pools for the verticles: writes, reads, and the funnel reports'.
  */
 public final class Database {
 
@@ -38,18 +38,20 @@ public final class Database {
   private final PostgresServer server;
   private final Pool pool;
   private final Pool readPool;
+  private final Pool reportPool;
   private final int nodeId;
   private final String schemaVersion;
   private final int retentionDays;
   private final Clock clock;
   private long partitionTimer = -1;
 
-  private Database(Vertx vertx, PostgresServer server, Pool pool, Pool readPool, int nodeId, String schemaVersion,
-                   int retentionDays, Clock clock) {
+  private Database(Vertx vertx, PostgresServer server, Pool pool, Pool readPool, Pool reportPool, int nodeId,
+                   String schemaVersion, int retentionDays, Clock clock) {
     this.vertx = vertx;
     this.server = server;
     this.pool = pool;
     this.readPool = readPool;
+    this.reportPool = reportPool;
     this.nodeId = nodeId;
     this.schemaVersion = schemaVersion;
     this.retentionDays = retentionDays;
@@ -59,16 +61,24 @@ public final class Database {
   /**
    * Does the blocking part (embedded start, Flyway) on a worker thread, never on an event loop.
    *
-   * @param writeTimeoutMs    how long a write statement may run: no longer than its requester waits, so PostgreSQL
-   *                          itself ends a write whose requester has been answered 503
+   * @param requestTimeoutMs  how long a requester waits: a write statement may run no longer, so PostgreSQL itself ends
+   *                          a write whose requester has been answered 503; nor may a report wait for a connection
    * @param readLockTimeoutMs how long a read (session lookup, status) may wait for a lock before it gives up
    */
-  public static Future<Database> open(Vertx vertx, DatabaseConfig config, long writeTimeoutMs,
+  public static Future<Database> open(Vertx vertx, DatabaseConfig config, long requestTimeoutMs,
                                       long readLockTimeoutMs) {
+    int reads = config.readPoolSize();
     return vertx.<Prepared>executeBlocking(() -> prepare(config))
         .map(prepared -> new Database(vertx, prepared.server,
-            pool(vertx, prepared.server, "event-router-write", config.poolSize(), writeTimeoutMs, 0),
-            pool(vertx, prepared.server, "event-router-read", Math.max(2, config.poolSize() / 2),
+            pool(vertx, prepared.server, options("event-router-write", config.poolSize()), requestTimeoutMs, 0),
+            pool(vertx, prepared.server, options("event-router-read", reads), READ_STATEMENT_TIMEOUT_MS,
+                readLockTimeoutMs),
+            // The HTTP edge lets no more reports run than there are connections (reports.max_concurrent), each
+            // holding one at a time, so none waits for one; a report still running after its requester gave up is
+            // what the queue is for. Bounded: what finds it full fails at once (ConnectionPoolTooBusyException),
+            // answered 503, instead of queueing without end.
+            pool(vertx, prepared.server, options("event-router-report", reads).setMaxWaitQueueSize(reads)
+                    .setConnectionTimeout((int) requestTimeoutMs).setConnectionTimeoutUnit(TimeUnit.MILLISECONDS),
                 READ_STATEMENT_TIMEOUT_MS, readLockTimeoutMs),
             prepared.nodeId, prepared.schemaVersion, config.retentionDays(), Clock.systemUTC()))
         // The partitions ahead exist before the first insert; a database that refuses them fails the start.
@@ -117,23 +127,26 @@ public final class Database {
     }
   }
 
+  /** A pool's name (its connections' application_name) and size; a connection is waited for 5 s at most. */
+  private static PoolOptions options(String name, int size) {
+    return new PoolOptions().setMaxSize(size).setConnectionTimeout(5).setName(name);
+  }
+
   /**
-   * Two pools: writes, and reads that must not starve them. Session lookups hold a read connection past their time
-   * budget only until PostgreSQL's own timeouts end the query; a stuck read never takes a write's connection.
+   * Three pools: writes; reads that must not starve them; and reports, which must not starve the reads (session
+   * lookups, lists, the readiness probe), however many are asked for. Session lookups hold a read connection past
+   * their time budget only until PostgreSQL's own timeouts end the query; a stuck read never takes a write's
+   * connection, a long report never a read's.
    */
-  private static Pool pool(Vertx vertx, PostgresServer server, String name, int size, long statementTimeoutMs,
+  private static Pool pool(Vertx vertx, PostgresServer server, PoolOptions options, long statementTimeoutMs,
                            long lockTimeoutMs) {
     PgConnectOptions connect = server.connectOptions()
         .setCachePreparedStatements(true)
-        .addProperty("application_name", name)
+        .addProperty("application_name", options.getName())
         .addProperty("statement_timeout", String.valueOf(statementTimeoutMs))
         .addProperty("lock_timeout", String.valueOf(lockTimeoutMs));
-    PoolOptions poolOptions = new PoolOptions()
-        .setMaxSize(size)
-        .setConnectionTimeout(5)
-        .setName(name);
     return PgBuilder.pool()
-        .with(poolOptions)
+        .with(options)
         .with(new NetClientOptions().setConnectTimeout(5_000))
         .connectingTo(connect)
         .using(vertx)
@@ -148,6 +161,11 @@ public final class Database {
     return readPool;
   }
 
+  /** The funnel reports' own connections: as many as the read pool's, and a bounded queue. */
+  public Pool reportPool() {
+    return reportPool;
+  }
+
   public int nodeId() {
     return nodeId;
   }
@@ -157,7 +175,10 @@ public final class Database {
     return schemaVersion;
   }
 
-  /** Whether PostgreSQL answers a query now, on the read pool (a probe must not take a writer's connection). */
+  /**
+   * Whether PostgreSQL answers a query now, on the read pool: a probe must not take a writer's connection, nor wait
+   * behind reports, which have a pool of their own (a load balancer would take the node out for a report load).
+   */
   public Future<Void> ping() {
     return readPool.query("SELECT 1").execute().mapEmpty();
   }
@@ -173,9 +194,10 @@ public final class Database {
 
   public Future<Void> close() {
     vertx.cancelTimer(partitionTimer);
-    return pool.close().eventually(readPool::close).eventually(() -> vertx.executeBlocking(() -> {
-      server.close();
-      return null;
-    }));
+    return pool.close().eventually(readPool::close).eventually(reportPool::close)
+        .eventually(() -> vertx.executeBlocking(() -> {
+          server.close();
+          return null;
+        }));
   }
 }

@@ -225,9 +225,18 @@ class ConfigTest {
     ws(json).put("report_timezone", "Etc/UTC");
     assertThat(resolve(json, Map.of()).workspaces().get(0).report().zone()).as("one id for UTC")
         .isEqualTo(java.time.ZoneOffset.UTC);
+    ws(json).put("report_timezone", "Etc/GMT-14");
+    assertThat(resolve(json, Map.of()).workspaces().get(0).report().zone().getId())
+        .as("a fixed zone keeps its region id: PostgreSQL reads +14:00 as UTC-14").isEqualTo("Etc/GMT-14");
+    for (String offset : List.of("+14:00", "UTC+14:00", "GMT+5", "CET")) {
+      ws(json).put("report_timezone", offset);
+      assertThatThrownBy(() -> resolve(json, Map.of())).as(offset).isInstanceOf(ConfigException.class)
+          .hasMessageContaining("workspaces[0].report_timezone: " + ReportZone.RULE);
+    }
+    ws(json).put("report_timezone", "Europe/Kyiv");
     assertThat(config.workspaces().get(0).report().unaliased("usdt")).isEqualTo("USD");
     assertThat(config.workspaces().get(0).report().unaliased("eur")).isEqualTo("eur");
-    assertThat(config.reports()).isEqualTo(new ReportsConfig("conf/rates.csv", 100, 0, 3650, 100));
+    assertThat(config.reports()).isEqualTo(new ReportsConfig("conf/rates.csv", 100, 0, 3650, 100, 4, 2));
 
     JsonObject bad = valid().put("reports", new JsonObject().put("rollup_every_ms", 99).put("rollup_lag_ms", -1)
         .put("retention_days", 0).put("rollup_budget_percent", 0).put("keep", true));
@@ -250,6 +259,44 @@ class ConfigTest {
         .hasMessageContaining("workspaces[0].funnel_events[0]: must be an event name");
   }
 
+
+  @Test
+  @DisplayName("reports running at once: by default the report pool's connections (the read pool's, database.pool_size "
+      + "/ 2, at least 2) per node and half of them per workspace; at most that many, each")
+  void concurrentReports() {
+    ReportsConfig defaults = resolve(valid(), Map.of()).reports();
+    assertThat(List.of(defaults.maxConcurrent(), defaults.maxConcurrentPerWorkspace())).containsExactly(4, 2);
+    assertThat(ReportsConfig.DEFAULT).isEqualTo(defaults);
+    JsonObject small = valid();
+    small.getJsonObject("database").put("pool_size", 3);
+    ReportsConfig two = resolve(small, Map.of()).reports();
+    assertThat(List.of(two.maxConcurrent(), two.maxConcurrentPerWorkspace())).containsExactly(2, 1);
+    JsonObject large = valid();
+    large.getJsonObject("database").put("pool_size", 200);
+    ReportsConfig hundred = resolve(large, Map.of()).reports();
+    assertThat(List.of(hundred.maxConcurrent(), hundred.maxConcurrentPerWorkspace())).containsExactly(100, 50);
+    ReportsConfig set = resolve(valid().put("reports", new JsonObject().put("max_concurrent", 3)), Map.of())
+        .reports();
+    assertThat(List.of(set.maxConcurrent(), set.maxConcurrentPerWorkspace())).containsExactly(3, 1);
+    ReportsConfig both = resolve(valid().put("reports", new JsonObject().put("max_concurrent", 1)
+        .put("max_concurrent_per_workspace", 1)), Map.of()).reports();
+    assertThat(List.of(both.maxConcurrent(), both.maxConcurrentPerWorkspace())).containsExactly(1, 1);
+    ReportsConfig all = resolve(valid().put("reports", new JsonObject().put("max_concurrent_per_workspace", 4)),
+        Map.of()).reports();
+    assertThat(all.maxConcurrentPerWorkspace()).isEqualTo(4);
+
+    assertThatThrownBy(() -> resolve(valid().put("reports", new JsonObject().put("max_concurrent", 5)
+        .put("max_concurrent_per_workspace", 5)), Map.of())).isInstanceOf(ConfigException.class)
+        .hasMessageContaining("reports.max_concurrent: must be a whole number from 1 to 4")
+        .hasMessageContaining("reports.max_concurrent_per_workspace: must be a whole number from 1 to 4");
+    assertThatThrownBy(() -> resolve(valid().put("reports", new JsonObject().put("max_concurrent", 0)
+        .put("max_concurrent_per_workspace", 0)), Map.of())).isInstanceOf(ConfigException.class)
+        .hasMessageContaining("reports.max_concurrent: must be a whole number from 1 to 4")
+        .hasMessageContaining("reports.max_concurrent_per_workspace: must be a whole number from 1 to 4");
+    assertThatThrownBy(() -> resolve(valid().put("reports", new JsonObject().put("max_concurrent", 2)
+        .put("max_concurrent_per_workspace", 3)), Map.of())).isInstanceOf(ConfigException.class)
+        .hasMessageContaining("reports.max_concurrent_per_workspace: must be a whole number from 1 to 2");
+  }
   @Test
   @DisplayName("a postback source: its token kept as a digest, the partner's names over the synonyms, its words over "
       + "the defaults; send_on defaults to approved for the networks and every status for webhooks")

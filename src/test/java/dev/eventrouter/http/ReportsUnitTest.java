@@ -1,6 +1,7 @@
 package dev.eventrouter.http;
 
 import dev.eventrouter.config.ReportConfig;
+import dev.eventrouter.config.ReportZone;
 import dev.eventrouter.config.WorkspaceConfig;
 import dev.eventrouter.event.FunnelQuery;
 import io.vertx.core.MultiMap;
@@ -99,7 +100,7 @@ class ReportsUnitTest {
     refused("group_by", dimensions, "group_by", "planet");
     refused("group_by", dimensions, "group_by", "bot,channel,day");
     refused("group_by", dimensions, "group_by", "bot,");
-    refused("tz", "must be an IANA time zone such as Europe/Berlin, or UTC", "tz", "Mars/Base");
+    refused("tz", ReportZone.RULE, "tz", "Mars/Base");
     refused("from", "must be a day such as 2026-11-24", "from", "yesterday");
     refused("to", "must be a day such as 2026-11-24", "to", "2026-13-01");
     refused("from", "must not be after to", "from", "2026-11-02", "to", "2026-11-01");
@@ -118,6 +119,31 @@ class ReportsUnitTest {
       many[2 * i + 1] = "bot:b" + i;
     }
     refused("filter", "at most 20 filters", many);
+  }
+
+  @Test
+  @DisplayName("tz: an IANA zone (Area/Location, or UTC) as PostgreSQL reads it too; an offset, which PostgreSQL reads "
+      + "with its sign flipped, is refused naming tz, and so is a bare id it takes for a fixed abbreviation")
+  void zones() {
+    assertThat(ReportZone.RULE).isEqualTo("must be an IANA time zone such as Europe/Berlin or UTC, not an offset "
+        + "(a fixed UTC+03:00 is Etc/GMT-3)");
+    for (String offset : List.of("+14:00", "UTC+14:00", "GMT+5", "UT+3", "-03:00", "Z", "UTC+0")) {
+      refused("tz", ReportZone.RULE, "tz", offset);
+    }
+    for (String abbreviation : List.of("CET", "EET", "MET", "WET", "GMT", "Zulu", "EST5EDT")) {
+      refused("tz", ReportZone.RULE, "tz", abbreviation);
+    }
+    refused("tz", ReportZone.RULE, "tz", "SystemV/AST4");
+    refused("tz", ReportZone.RULE, "tz", "europe/berlin");
+    FunnelQuery kiritimati = query("tz", "Pacific/Kiritimati", "from", "2026-11-27", "to", "2026-11-27");
+    assertThat(kiritimati.zone()).isEqualTo(ZoneId.of("Pacific/Kiritimati"));
+    assertThat(kiritimati.from()).as("the 27th at +14").isEqualTo(Instant.parse("2026-11-26T10:00:00Z"));
+    assertThat(query("tz", "Etc/GMT-14").zone()).isEqualTo(ZoneId.of("Etc/GMT-14"));
+    assertThat(query("tz", "Etc/GMT-14").to()).as("tomorrow already at +14, included")
+        .isEqualTo(Instant.parse("2026-11-25T10:00:00Z"));
+    assertThat(query("tz", "UTC").zone()).isEqualTo(ZoneId.of("UTC"));
+    assertThat(ReportsApi.tz(ZoneOffset.UTC)).as("a workspace's UTC, as a request names it").isEqualTo("UTC");
+    assertThat(ReportsApi.tz(ZoneId.of("Etc/GMT-14"))).isEqualTo("Etc/GMT-14");
   }
 
   @Test
@@ -143,11 +169,29 @@ class ReportsUnitTest {
         "total,5,3,0,1,0,1,10.50,2,1,10.50,1,1,1,0,0,0.6,");
     assertThat(FunnelCsv.of(List.of("bot", "day"), new JsonObject().put("rows", new JsonArray())
         .put("totals", totals)).split("\r\n")[1]).startsWith("total,,5,");
-    for (String risky : List.of("=1", "+1", "-1", "@a", "\ta", "\ra")) {
-      assertThat(FunnelCsv.cell(risky)).as(risky).startsWith(risky.startsWith("\r") ? "\"'" : "'");
+    for (String risky : List.of("=1", "+1", "-1", "@a")) {
+      assertThat(FunnelCsv.cell(risky)).as(risky).isEqualTo("'" + risky);
     }
+    assertThat(FunnelCsv.cell("\ta")).isEqualTo("\"'\ta\"");
+    assertThat(FunnelCsv.cell("\ra")).isEqualTo("\"'\ra\"");
     assertThat(FunnelCsv.cell("a,b")).isEqualTo("\"a,b\"");
     assertThat(FunnelCsv.cell("a\nb")).isEqualTo("\"a\nb\"");
+    assertThat(FunnelCsv.cell("a-b=c+d@e")).as("inside a cell, no formula").isEqualTo("a-b=c+d@e");
+  }
+
+  @Test
+  @DisplayName("CSV: a formula after a separator of any locale (; for Excel in ru, de, fr; a comma, a tab, a line's "
+      + "end) is neutralised too, and the value quoted, so it stays one cell of text")
+  void csvFormulaAfterSeparator() {
+    assertThat(FunnelCsv.cell("x;=1+1;")).isEqualTo("\"x;'=1+1;\"");
+    assertThat(FunnelCsv.cell("x,+1")).isEqualTo("\"x,'+1\"");
+    assertThat(FunnelCsv.cell("x\t-1")).isEqualTo("\"x\t'-1\"");
+    assertThat(FunnelCsv.cell("x\n@SUM(A1)")).isEqualTo("\"x\n'@SUM(A1)\"");
+    assertThat(FunnelCsv.cell("x\r\t=1")).isEqualTo("\"x\r'\t'=1\"");
+    assertThat(FunnelCsv.cell("=a;=b")).isEqualTo("\"'=a;'=b\"");
+    assertThat(FunnelCsv.cell("a;b")).as("a ; alone is quoted, nothing added").isEqualTo("\"a;b\"");
+    assertThat(FunnelCsv.cell("a\"b")).isEqualTo("\"a\"\"b\"");
+    assertThat(FunnelCsv.cell("x;\"=1")).as("a quote between: the = starts no cell").isEqualTo("\"x;\"\"=1\"");
     assertThat(FunnelCsv.cell("plain")).isEqualTo("plain");
     assertThat(FunnelCsv.cell("")).isEmpty();
     assertThat(FunnelCsv.cell(null)).isEmpty();

@@ -7,6 +7,7 @@ import dev.eventrouter.config.ApiKeys;
 import dev.eventrouter.config.HttpConfig;
 import dev.eventrouter.config.ManagementConfig;
 import dev.eventrouter.config.RateLimitConfig;
+import dev.eventrouter.config.ReportsConfig;
 import dev.eventrouter.config.WorkspaceConfig;
 import dev.eventrouter.support.Await;
 import dev.eventrouter.support.LogCapture;
@@ -67,7 +68,8 @@ class ServerLimitsUnitTest {
         id -> message.reply(new IngestReply("evt_1", "s", IngestReply.PROCESSED, false))));
     budget = new ServerBudget(limits);
     HttpVerticle verticle = new HttpVerticle(http, new AccessControl(List.of(workspace), http, System::nanoTime),
-        new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), HealthChecks.create(vertx), budget);
+        new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), HealthChecks.create(vertx), budget,
+        new ReportSlots(ReportsConfig.DEFAULT));
     Await.result(vertx.deployVerticle(verticle));
     port = verticle.actualPort();
     return port;
