@@ -150,7 +150,7 @@ final class AlertsParser {
     Object chat = json.getValue("chat_id");
     String chatId = chat instanceof Number n && n.doubleValue() == n.longValue() ? String.valueOf(n.longValue())
         : chat instanceof String text ? text : null;
-    if (chatId == null || !WorkspaceParser.CHANNEL_ID.matcher(chatId).matches()) {
+    if (chatId == null || !TelegramParser.CHANNEL_ID.matcher(chatId).matches()) {
       r.problem(path + ".chat_id: required, the chat's numeric id (a group's or channel's starts with -) or a "
           + "channel's @username");
     }
@@ -161,11 +161,11 @@ final class AlertsParser {
       if (named != null) {
         r.problem(path + ": bot or bot_token, not both");
       }
-      if (!WorkspaceParser.BOT_TOKEN.matcher(token).matches()) {
+      if (!TelegramParser.BOT_TOKEN.matcher(token).matches()) {
         r.problem(path + ".bot_token: must be a Bot API token as @BotFather gives it (<bot id>:<secret>; use "
             + "\"${ENV_NAME}\" to keep it out of the file)");
       }
-      sender = TelegramConfig.sender(token, WorkspaceParser.apiBase(r, json, path),
+      sender = TelegramConfig.sender(token, TelegramParser.apiBase(r, json, path),
           new ProxyParser(r).proxy(json, path));
     } else {
       if (json.containsKey("api_base") || json.containsKey("proxy")) {
