@@ -2,6 +2,7 @@ package dev.eventrouter.read;
 
 import dev.eventrouter.support.Await;
 import dev.eventrouter.support.FakeTelegram;
+import dev.eventrouter.support.TelegramUpdates;
 import dev.eventrouter.support.TestApp;
 import dev.eventrouter.support.TestDatabase;
 import io.vertx.core.MultiMap;
@@ -22,6 +23,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
+import static dev.eventrouter.support.TelegramUpdates.joinRequest;
+import static dev.eventrouter.support.TelegramUpdates.link;
+import static dev.eventrouter.support.TelegramUpdates.member;
 import static dev.eventrouter.support.TestApp.BOT_A;
 import static dev.eventrouter.support.TestApp.KEY_A;
 import static dev.eventrouter.support.TestApp.WS_A;
@@ -89,11 +93,11 @@ class TwoBotFunnelTest {
         .extracting(r -> r.getString("origin")).containsExactly(
             BOT_A + " " + CHANNEL_A, BOT_A + " " + CHANNEL_A, BOT_A + " " + CHANNEL_A, BOT_A + " " + CHANNEL_A,
             BOT_B + " " + CHANNEL_B, BOT_B + " " + CHANNEL_B, BOT_B + " " + CHANNEL_B);
-    update(SECRET_A, BOT_A, start(1001, "a1"));
-    update(SECRET_B, BOT_B, start(1002, "a2"));
-    update(SECRET_B, BOT_B, start(1003, "a3"));
-    update(SECRET_B, BOT_B, start(2001, "b1"));
-    update(SECRET_A, BOT_A, start(2002, "b2"));
+    update(SECRET_A, BOT_A, TelegramUpdates.start(1001, "a1"));
+    update(SECRET_B, BOT_B, TelegramUpdates.start(1002, "a2"));
+    update(SECRET_B, BOT_B, TelegramUpdates.start(1003, "a3"));
+    update(SECRET_B, BOT_B, TelegramUpdates.start(2001, "b1"));
+    update(SECRET_A, BOT_A, TelegramUpdates.start(2002, "b2"));
     update(SECRET_A, BOT_A, joinRequest(CHANNEL_A, 1001, "a1"));
     update(SECRET_B, BOT_B, joinRequest(CHANNEL_B, 2001, "b1"));
     update(SECRET_B, BOT_B, member(CHANNEL_B, 2001, "left", "member", link("b1", true)));
@@ -187,39 +191,5 @@ class TwoBotFunnelTest {
         .add("Content-Type", "application/json").add("X-Telegram-Bot-Api-Secret-Token", secret),
         update.put("update_id", updates++).toBuffer());
     assertThat(r.statusCode()).as(r.bodyAsString()).isEqualTo(200);
-  }
-
-  private static JsonObject user(long id) {
-    return new JsonObject().put("id", id).put("is_bot", false).put("first_name", "U");
-  }
-
-  private static JsonObject chat(long channel) {
-    return new JsonObject().put("id", channel).put("title", "Signals").put("type", "channel");
-  }
-
-  private static JsonObject start(long user, String session) {
-    return new JsonObject().put("message", new JsonObject().put("message_id", 1).put("from", user(user))
-        .put("chat", new JsonObject().put("id", user).put("type", "private")).put("date", 1795406070)
-        .put("text", "/start " + session));
-  }
-
-  /** A link the bot's owner made for a session ({@code er:<session>}). */
-  private static JsonObject link(String session, boolean request) {
-    return new JsonObject().put("invite_link", "https://t.me/+" + session).put("name", "er:" + session)
-        .put("creator", user(1)).put("creates_join_request", request).put("is_primary", false)
-        .put("is_revoked", false);
-  }
-
-  private static JsonObject joinRequest(long channel, long user, String session) {
-    return new JsonObject().put("chat_join_request", new JsonObject().put("chat", chat(channel))
-        .put("from", user(user)).put("user_chat_id", user).put("date", 1795406060).put("invite_link",
-            link(session, true)));
-  }
-
-  private static JsonObject member(long channel, long user, String from, String to, JsonObject link) {
-    JsonObject change = new JsonObject().put("chat", chat(channel)).put("from", user(user)).put("date", 1795406080)
-        .put("old_chat_member", new JsonObject().put("status", from).put("user", user(user)))
-        .put("new_chat_member", new JsonObject().put("status", to).put("user", user(user)));
-    return new JsonObject().put("chat_member", link == null ? change : change.put("invite_link", link));
   }
 }

@@ -16,6 +16,10 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.function.Consumer;
 
+import static dev.eventrouter.support.TelegramUpdates.chat;
+import static dev.eventrouter.support.TelegramUpdates.link;
+import static dev.eventrouter.support.TelegramUpdates.member;
+import static dev.eventrouter.support.TelegramUpdates.user;
 import static dev.eventrouter.support.TestApp.KEY_A;
 import static dev.eventrouter.support.TestApp.WS_A;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -111,33 +115,7 @@ public final class FunnelDataSet {
     assertThat(r.statusCode()).as(r.bodyAsString()).isEqualTo(200);
   }
 
-  private static JsonObject user(long id) {
-    return new JsonObject().put("id", id).put("is_bot", false).put("first_name", "U");
-  }
 
-  private static JsonObject chat() {
-    return new JsonObject().put("id", CHANNEL).put("title", "Signals").put("type", "channel");
-  }
-
-  private static JsonObject start(long user, String session) {
-    return new JsonObject().put("message", new JsonObject().put("message_id", 1).put("from", user(user))
-        .put("chat", new JsonObject().put("id", user).put("type", "private")).put("date", 1795406070)
-        .put("text", "/start " + session));
-  }
-
-  private static JsonObject link(String session, boolean request) {
-    return new JsonObject().put("invite_link", "https://t.me/+" + session).put("name", "er:" + session)
-        .put("creator", user(1)).put("creates_join_request", request).put("is_primary", false)
-        .put("is_revoked", false);
-  }
-
-  private static JsonObject member(long user, String from, String to, JsonObject link) {
-    return new JsonObject().put("chat_member", new JsonObject().put("chat", chat()).put("from", user(user))
-        .put("date", 1795406080)
-        .put("old_chat_member", new JsonObject().put("status", from).put("user", user(user)))
-        .put("new_chat_member", new JsonObject().put("status", to).put("user", user(user)))
-        .put("invite_link", link));
-  }
 
   /**
    * spring (campaign 111): clicks s1 (ad 333), s2 (ad 334); /start by 1001 (s1) and 1002 (s2); 1001 joins the
@@ -151,10 +129,10 @@ public final class FunnelDataSet {
     capture("s2", meta + "&ad_id=334&placement=Facebook_Mobile_Feed");
     capture("s3", "https://pre.example/?utm_source=tt&utm_campaign=autumn&campaign_id=999&adgroup_id=888"
         + "&ad_id=__CID__");
-    update(start(1001, "s1"));
-    update(start(1002, "s2"));
-    update(member(1001, "left", "member", link("s1", false)));
-    update(new JsonObject().put("chat_join_request", new JsonObject().put("chat", chat()).put("from", user(1003))
+    update(TelegramUpdates.start(1001, "s1"));
+    update(TelegramUpdates.start(1002, "s2"));
+    update(member(CHANNEL, 1001, "left", "member", link("s1", false)));
+    update(new JsonObject().put("chat_join_request", new JsonObject().put("chat", chat(CHANNEL)).put("from", user(1003))
         .put("user_chat_id", 1003).put("date", 1795406060).put("invite_link", link("s3", true))));
     event(new JsonObject().put("event_name", "REG").put("telegram_id", 1001).put("session_id", "s1"));
     event(new JsonObject().put("event_name", "REG").put("telegram_id", 1002).put("session_id", "s2"));
@@ -168,7 +146,7 @@ public final class FunnelDataSet {
         .put("value", 20).put("currency", "usdt"));
     event(new JsonObject().put("event_name", "FTD").put("telegram_id", 1003).put("session_id", "s3")
         .put("value", 10).put("currency", "GBP"));
-    update(member(1001, "member", "left", null));
+    update(member(CHANNEL, 1001, "member", "left", null));
     // Everything is in once the rollups reach past the last write.
     awaitRolledUp(KEY_A);
   }
