@@ -89,15 +89,7 @@ class MetaSdkModelUnitTest {
     assertThat(rich.getCustomData().getValue()).isEqualTo(19.99f);
     assertThat(rich.getCustomData().getCurrency()).isEqualTo("EUR");
     UserData user = rich.getUserData();
-    assertThat(user.getEmails()).containsExactly(Sha256.hex("mary@example.com"));
-    assertThat(user.getPhones()).containsExactly(Sha256.hex("16505551212"));
-    assertThat(user.getFirstNames()).containsExactly(Sha256.hex("mary"));
-    assertThat(user.getLastNames()).containsExactly(Sha256.hex("smith"));
-    assertThat(user.getDatesOfBirth()).containsExactly(Sha256.hex("19970216"));
-    assertThat(user.getCities()).containsExactly(Sha256.hex("menlopark"));
-    assertThat(user.getStates()).containsExactly(Sha256.hex("ca"));
-    assertThat(user.getZipcodes()).containsExactly(Sha256.hex("94025"));
-    assertThat(user.getCountryCodes()).containsExactly(Sha256.hex("us"));
+    MetaSdk.assertMary(user, "evt_7");
     assertThat(user.getExternalIds()).containsExactly(Sha256.hex("42"), Sha256.hex("crm-42"));
     assertThat(user.getClientIpAddress()).isEqualTo("203.0.113.9");
     assertThat(user.getClientUserAgent()).isEqualTo("Mozilla/5.0");

@@ -181,15 +181,7 @@ class MetaSdkTest extends FakeNetworksTest {
   }
 
   private static void assertRich(UserData user, String id) {
-    assertThat(user.getEmails()).as(id).containsExactly(Sha256.hex("mary@example.com"));
-    assertThat(user.getPhones()).containsExactly(Sha256.hex("16505551212"));
-    assertThat(user.getFirstNames()).containsExactly(Sha256.hex("mary"));
-    assertThat(user.getLastNames()).containsExactly(Sha256.hex("smith"));
-    assertThat(user.getDatesOfBirth()).containsExactly(Sha256.hex("19970216"));
-    assertThat(user.getCities()).containsExactly(Sha256.hex("menlopark"));
-    assertThat(user.getStates()).containsExactly(Sha256.hex("ca"));
-    assertThat(user.getZipcodes()).containsExactly(Sha256.hex("94025"));
-    assertThat(user.getCountryCodes()).containsExactly(Sha256.hex("us"));
+    MetaSdk.assertMary(user, id);
     assertThat(user.getExternalIds()).hasSize(2).contains(Sha256.hex("crm-42"));
     assertThat(user.getClientIpAddress()).isEqualTo("198.51.100.4");
     assertThat(user.getClientUserAgent()).isEqualTo("Mozilla/5.0 (Linux; Android 14)");
