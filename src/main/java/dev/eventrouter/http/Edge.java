@@ -92,8 +92,7 @@ final class Edge {
    * the whole URL. The postback route reads its own query, leniently ({@link PostbackParams#decode}).
    */
   static void readableQuery(RoutingContext rc) {
-    String query = rc.request().query();
-    if (query != null && query.indexOf('%') >= 0 && !POSTBACK.matcher(rc.request().path()).matches()) {
+    if (rc.request().query() != null && !POSTBACK.matcher(rc.request().path()).matches()) {
       try {
         rc.request().params();
       } catch (IllegalArgumentException unreadable) {

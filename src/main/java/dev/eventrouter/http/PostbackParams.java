@@ -6,11 +6,13 @@ import io.vertx.core.json.JsonObject;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 
 /**
@@ -118,10 +120,7 @@ final class PostbackParams {
     JsonObject logged = new JsonObject();
     for (Param p : params) {
       String name = cut(storable(p.name()), MAX_NAME_CHARS);
-      if (logged.size() == MAX_LOGGED && !logged.containsKey(name)) {
-        break;
-      }
-      if (!logged.containsKey(name)) {
+      if (logged.size() < MAX_LOGGED && !logged.containsKey(name)) {
         logged.put(name, MASKED.matcher(name).matches() ? "***" : cut(storable(p.value()), MAX_VALUE_CHARS));
       }
     }
@@ -144,9 +143,6 @@ final class PostbackParams {
 
   /** The text without U+0000, its unpaired surrogates as U+FFFD: what PostgreSQL stores. */
   static String storable(String text) {
-    if (JsonBody.storable(text)) {
-      return text;
-    }
     StringBuilder clean = new StringBuilder(text.length());
     text.codePoints().filter(c -> c != 0)
         .forEach(c -> clean.appendCodePoint(Character.isSurrogate((char) c) ? 0xFFFD : c));
@@ -160,40 +156,37 @@ final class PostbackParams {
    * {@code +} is a space, and bytes that are not UTF-8 become U+FFFD. A pair without a name is skipped.
    */
   static List<Param> decode(String raw) {
+    return pairs(raw, PostbackParams::component);
+  }
+
+  /** The {@code name=value} pairs of {@code text}, each part read by {@code read}, at most {@link #MAX_PAIRS}. */
+  static List<Param> pairs(String text, UnaryOperator<String> read) {
     List<Param> pairs = new ArrayList<>();
-    int start = 0;
-    while (start < raw.length() && pairs.size() < MAX_PAIRS) {
-      int end = raw.indexOf('&', start);
-      end = end < 0 ? raw.length() : end;
-      int equals = raw.indexOf('=', start);
-      boolean valued = equals >= 0 && equals < end;
-      String name = component(raw, start, valued ? equals : end);
-      if (!name.isEmpty()) {
-        pairs.add(new Param(name, valued ? component(raw, equals + 1, end) : ""));
+    for (String pair : text.split("&")) {
+      if (pairs.size() >= MAX_PAIRS) {
+        break;
       }
-      start = end + 1;
+      String[] nameAndValue = pair.split("=", 2);
+      String name = read.apply(nameAndValue[0]);
+      if (!name.isEmpty()) {
+        pairs.add(new Param(name, nameAndValue.length < 2 ? "" : read.apply(nameAndValue[1])));
+      }
     }
     return pairs;
   }
 
-  static String component(String raw, int from, int to) {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream(to - from);
-    for (int i = from; i < to; i++) {
+  static String component(String raw) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    for (int i = 0; i < raw.length(); i++) {
       char c = raw.charAt(i);
-      int high = i + 2 < to ? hex(raw.charAt(i + 1)) : -1;
-      int low = high < 0 ? -1 : hex(raw.charAt(i + 2));
-      if (c == '%' && low >= 0) {
-        bytes.write(high << 4 | low);
+      if (c == '%' && i + 2 < raw.length() && HexFormat.isHexDigit(raw.charAt(i + 1))
+          && HexFormat.isHexDigit(raw.charAt(i + 2))) {
+        bytes.write(HexFormat.fromHexDigits(raw, i + 1, i + 3));
         i += 2;
       } else {
         bytes.write(c == '+' ? ' ' : c); // c is a byte: the caller gives ISO-8859-1 text
       }
     }
     return bytes.toString(StandardCharsets.UTF_8);
-  }
-
-  private static int hex(char c) {
-    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10
-        : -1;
   }
 }

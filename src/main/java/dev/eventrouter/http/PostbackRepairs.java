@@ -10,8 +10,10 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 import static dev.eventrouter.http.PostbackParams.lower;
 import static dev.eventrouter.http.PostbackParams.shown;
@@ -54,6 +56,9 @@ final class PostbackRepairs {
           + "plusmn\u00b1 pound\u00a3 raquo\u00bb sect\u00a7 shy\u00ad sup1\u00b9 sup2\u00b2 sup3\u00b3 "
           + "szlig\u00df times\u00d7 uml\u00a8 yen\u00a5");
   private static final String AMP = "amp;";
+  /** An entity's character, then a parameter's name and '=': where a lost '&' began another parameter. */
+  private static final Pattern MANGLED = Pattern.compile("[" + ENTITIES.keySet().stream()
+      .map(c -> "\\x{" + Integer.toHexString(c) + "}").collect(Collectors.joining()) + "]" + NAME_IS.pattern());
 
   private final Set<String> readNames;
   private final Set<String> notes = new LinkedHashSet<>();
@@ -84,18 +89,10 @@ final class PostbackRepairs {
   /** The parameter under the source's name that an HTML decoder or encoder made into another. */
   private Param renamed(Param p) {
     String name = p.name();
-    String was = null;
-    if (name.isEmpty()) {
-      return p;
-    }
-    if (lower(name).startsWith(AMP) && name.length() > AMP.length()) {
-      was = name.substring(AMP.length());
-    } else if (!readNames.contains(lower(name))) {
-      String entity = ENTITIES.get(name.charAt(0));
-      if (entity != null && readNames.contains(entity + lower(name.substring(1)))) {
-        was = entity + name.substring(1);
-      }
-    }
+    String entity = name.isEmpty() ? null : ENTITIES.get(name.charAt(0));
+    String was = lower(name).startsWith(AMP) && name.length() > AMP.length() ? name.substring(AMP.length())
+        : entity != null && readNames.contains(entity + lower(name.substring(1))) ? entity + name.substring(1)
+        : null;
     if (was == null) {
       return p;
     }
@@ -114,27 +111,21 @@ final class PostbackRepairs {
         return List.of(new Param(p.name(), value.substring(0, question)));
       }
       if (NAME_IS.matcher(rest).lookingAt()) {
-        List<Param> pieces = new ArrayList<>();
-        pieces.add(new Param(p.name(), value.substring(0, question)));
-        for (String pair : rest.split("&")) {
-          int equals = pair.indexOf('=');
-          if (equals != 0 && !pair.isEmpty()) {
-            pieces.add(equals < 0 ? new Param(pair, "") : new Param(pair.substring(0, equals),
-                pair.substring(equals + 1)));
-          }
-        }
+        List<Param> following = PostbackParams.pairs(rest, UnaryOperator.identity()); // decoded already
         note(shown(p.name()) + ": split at a second '?' into " + String.join(", ",
-            pieces.subList(1, pieces.size()).stream().map(q -> shown(q.name())).toList()));
+            following.stream().map(q -> shown(q.name())).toList()));
+        List<Param> pieces = new ArrayList<>(following);
+        pieces.add(0, new Param(p.name(), value.substring(0, question)));
         return pieces;
       }
     }
-    for (int i = 0; i < value.length(); i++) {
-      String entity = ENTITIES.get(value.charAt(i));
-      Matcher name = entity == null ? null : NAME_IS.matcher(value).region(i + 1, value.length());
-      if (name != null && name.lookingAt() && readNames.contains(entity + lower(name.group(1)))) {
-        String was = entity + name.group(1);
+    Matcher mangled = MANGLED.matcher(value);
+    while (mangled.find()) {
+      String was = ENTITIES.get(value.charAt(mangled.start())) + mangled.group(1);
+      if (readNames.contains(lower(was))) {
         note(shown(was) + ": found in " + shown(p.name()) + "'s value, its '&' lost to HTML escaping");
-        return List.of(new Param(p.name(), value.substring(0, i)), new Param(was, value.substring(name.end())));
+        return List.of(new Param(p.name(), value.substring(0, mangled.start())),
+            new Param(was, value.substring(mangled.end())));
       }
     }
     return null;

@@ -23,43 +23,38 @@ final class RawBody {
   static Handler<RoutingContext> within(int limit) {
     return rc -> {
       HttpServerRequest request = rc.request();
+      Buffer body = Buffer.buffer();
+      if (request.isEnded()) {
+        rc.put(KEY, body).next(); // no body, or one already read past
+        return;
+      }
       long declared = ServerBudget.declaredLength(request.getHeader(HttpHeaders.CONTENT_LENGTH));
-      boolean chunked = request.getHeader(HttpHeaders.TRANSFER_ENCODING) != null;
-      if (request.isEnded() || declared == 0 || declared == Long.MAX_VALUE && !chunked) {
-        rc.put(KEY, Buffer.buffer()).next(); // no body
+      if (declared > limit && declared != Long.MAX_VALUE) {
+        rc.fail(413); // refused from its head, before a byte of it is read
         return;
       }
-      if (declared != Long.MAX_VALUE && declared > limit) {
-        rc.fail(413);
-        return;
-      }
+      // Only a client that waits for it is told to go on (https://www.rfc-editor.org/rfc/rfc9110#name-expect); never
+      // an HTTP/1.0 one, which does not know the status.
       if ("100-continue".equalsIgnoreCase(request.getHeader(HttpHeaders.EXPECT))
           && request.version() != HttpVersion.HTTP_1_0) {
         request.response().writeContinue();
       }
-      Buffer body = Buffer.buffer();
-      boolean[] over = {false};
       request.handler(chunk -> {
-        if (!over[0] && body.length() + chunk.length() > limit) {
-          over[0] = true;
-          rc.fail(413);
-        } else if (!over[0]) {
+        if (body.length() + chunk.length() <= limit) {
           body.appendBuffer(chunk);
+          return;
         }
+        request.handler(dropped -> { }).endHandler(null); // the rest is read and dropped, as BodyHandler does
+        rc.fail(413);
       });
       request.exceptionHandler(rc::fail);
-      request.endHandler(end -> {
-        if (!over[0]) {
-          rc.put(KEY, body).next();
-        }
-      });
+      request.endHandler(end -> rc.put(KEY, body).next());
       request.resume();
     };
   }
 
   /** The body read, empty when there was none. */
   static Buffer of(RoutingContext rc) {
-    Buffer body = rc.get(KEY);
-    return body == null ? Buffer.buffer() : body;
+    return rc.get(KEY);
   }
 }

@@ -78,6 +78,11 @@ class EventRecordsTest {
         7L, "FTD", "pending", new BigDecimal("12.50"), "EUR", "T-1",
         Instant.parse("2026-11-24T10:00:00Z"), null, null, List.of("currency: split at a second '?' into value"));
     assertThat(Postback.fromJson(postback.toJson())).isEqualTo(postback);
+    assertThat(Postback.fromJson(postback.toJson()).repairs())
+        .containsExactly("currency: split at a second '?' into value");
+    JsonObject fromOlderNode = postback.toJson();
+    fromOlderNode.remove("repairs");
+    assertThat(Postback.fromJson(fromOlderNode).repairs()).as("a node of the release before sends none").isEmpty();
     Postback refused = Postback.refused(WS, "casino", "POST", new JsonObject(), Postback.REFUSED, "why",
         Instant.parse("2026-11-24T10:00:00Z"), null);
     assertThat(Postback.fromJson(refused.toJson())).isEqualTo(refused);

@@ -52,6 +52,15 @@ class PostbackParamsUnitTest {
   }
 
   @Test
+  @DisplayName("an escape is two hex digits of either case; any other character after the '%' leaves it as written")
+  void hexDigits() {
+    assertThat(PostbackParams.decode("a=%30%39%41%46%61%66").get(0).value()).isEqualTo("09AFaf");
+    for (String notHex : List.of("%/0", "%:0", "%@0", "%G0", "%`0", "%g0", "%0/", "%0:", "%0G", "%0g")) {
+      assertThat(PostbackParams.decode("a=" + notHex).get(0).value()).as(notHex).isEqualTo(notHex);
+    }
+  }
+
+  @Test
   @DisplayName("bytes as they arrive on the request line (ISO-8859-1 characters) are read as UTF-8; bytes that are "
       + "not UTF-8 become U+FFFD; a NUL stays for the reader to judge")
   void bytes() {

@@ -179,6 +179,18 @@ class PostbackReaderUnitTest {
   }
 
   @Test
+  @DisplayName("a click id that is not one says what it must be: a session id, or a Telegram user's")
+  void clickIdMessages() {
+    assertThatThrownBy(() -> read(workspace(new JsonObject()), params("subid", "ses 1", "goal", "reg")))
+        .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.toJson().encode())
+            .contains("must be a session id (1 to 64 of A-Z a-z 0-9 _ -)"));
+    assertThatThrownBy(() -> read(workspace(new JsonObject().put("click_id_holds", "telegram_id")),
+        params("subid", "ses_1", "goal", "reg")))
+        .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.toJson().encode())
+            .contains("must be a Telegram user id (a positive whole number)"));
+  }
+
+  @Test
   @DisplayName("a click id that holds a Telegram user must be one")
   void telegramClickId() {
     WorkspaceConfig workspace = workspace(new JsonObject().put("click_id_holds", "telegram_id"));

@@ -46,6 +46,16 @@ class PostbackRepairsUnitTest {
   }
 
   @Test
+  @DisplayName("what follows a second '?' is read as pairs are: one without a name is skipped, one without '=' is "
+      + "a name with no value; a parameter without a name is left as it is")
+  void followingPairs() {
+    assertThat(repaired("a=x?b=1&&=z&c&d=2").all()).containsExactly(new Param("a", "x"), new Param("b", "1"),
+        new Param("c", ""), new Param("d", "2"));
+    assertThat(PostbackRepairs.repair(List.of(new Param("", "x"), new Param("subid", "s")), READ).all())
+        .containsExactly(new Param("", "x"), new Param("subid", "s"));
+  }
+
+  @Test
   @DisplayName("a '?' ending a value is dropped; one not followed by name=value, or inside a URL, is data")
   void notSplit() {
     PostbackParams trailing = repaired("payout=10?");
