@@ -58,13 +58,13 @@ final class PostbackReader {
   }
 
   /** The postback, or the documented validation error. */
-  static Postback read(PostbackParams lower, WorkspaceConfig workspace, PostbackSource source, String method,
+  static Postback read(PostbackParams params, WorkspaceConfig workspace, PostbackSource source, String method,
                        Instant receivedAt) {
-    List<FieldError> errors = lower.ambiguities(readNames(source));
+    List<FieldError> errors = params.ambiguities(readNames(source));
     if (!errors.isEmpty()) {
       throw ApiException.validation(errors); // which value was meant is unknown: none is read
     }
-    String clickId = param(lower, source, PostbackSource.CLICK_ID);
+    String clickId = param(params, source, PostbackSource.CLICK_ID);
     if (clickId == null) {
       errors.add(new FieldError(names(source, PostbackSource.CLICK_ID), "required: the click id the partner got "
           + "(our " + source.clickIdHolds() + ")"));
@@ -74,16 +74,16 @@ final class PostbackReader {
           PostbackSource.TELEGRAM_ID.equals(source.clickIdHolds()) ? "must be a Telegram user id (a positive whole "
               + "number)" : "must be a session id (1 to 64 of A-Z a-z 0-9 _ -)"));
     }
-    String user = param(lower, source, PostbackSource.TELEGRAM_ID);
+    String user = param(params, source, PostbackSource.TELEGRAM_ID);
     Long telegramId = user == null ? null : positive(user);
     if (user != null && telegramId == null) {
       errors.add(new FieldError(names(source, PostbackSource.TELEGRAM_ID), "must be a positive whole number"));
     }
-    String eventName = eventName(param(lower, source, PostbackSource.EVENT), source, errors);
-    String status = status(param(lower, source, PostbackSource.STATUS), source, errors);
-    BigDecimal value = value(param(lower, source, PostbackSource.VALUE), source, eventName, workspace, errors);
-    String currency = currency(lower, source, workspace, value != null, errors);
-    String transactionId = param(lower, source, PostbackSource.TRANSACTION_ID);
+    String eventName = eventName(param(params, source, PostbackSource.EVENT), source, errors);
+    String status = status(param(params, source, PostbackSource.STATUS), source, errors);
+    BigDecimal value = value(param(params, source, PostbackSource.VALUE), source, eventName, workspace, errors);
+    String currency = currency(params, source, workspace, value != null, errors);
+    String transactionId = param(params, source, PostbackSource.TRANSACTION_ID);
     if (transactionId != null && !TRANSACTION_ID.matcher(transactionId).matches()) {
       errors.add(new FieldError(names(source, PostbackSource.TRANSACTION_ID),
           "must be 1 to 200 visible ASCII characters"));
@@ -91,8 +91,8 @@ final class PostbackReader {
     if (!errors.isEmpty()) {
       throw ApiException.validation(errors);
     }
-    return new Postback(workspace.id(), source.id(), method, lower.logged(), clickId, source.clickIdHolds(),
-        telegramId, eventName, status, value, currency, transactionId, receivedAt, null, null, lower.repairs());
+    return new Postback(workspace.id(), source.id(), method, params.logged(), clickId, source.clickIdHolds(),
+        telegramId, eventName, status, value, currency, transactionId, receivedAt, null, null, params.repairs());
   }
 
   /** The first of the field's names that the postback carries with a value. */

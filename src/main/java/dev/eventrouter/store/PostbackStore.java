@@ -88,7 +88,8 @@ public final class PostbackStore {
 
   static final String LIST = """
       SELECT postback_id, source_id, received_at, method, params, outcome, detail, click_id, telegram_id, event_name,
-             conversion_status, value, currency, transaction_id, event_id, matched_at, repairs
+             conversion_status, value, currency, transaction_id, event_id, matched_at,
+             coalesce(repairs, '[]') AS repairs
         FROM postbacks
        WHERE workspace_id = $1 AND postback_id < $2 AND ($3::text IS NULL OR outcome = $3)
        ORDER BY postback_id DESC
@@ -177,7 +178,7 @@ public final class PostbackStore {
             .put("params", row.getJson("params"))
             .put("outcome", row.getString("outcome"))
             .put("detail", row.getString("detail"))
-            .put("repairs", row.getJsonArray("repairs") == null ? new JsonArray() : row.getJsonArray("repairs"))
+            .put("repairs", row.getJsonArray("repairs"))
             .put("click_id", row.getString("click_id"))
             .put("telegram_id", row.getLong("telegram_id"))
             .put("event_name", row.getString("event_name"))
