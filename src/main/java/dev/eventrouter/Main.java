@@ -2,7 +2,6 @@ package dev.eventrouter;
 
 import dev.eventrouter.cluster.ClusterSetup;
 import dev.eventrouter.common.StartupException;
-import dev.eventrouter.config.ApiKeys;
 import dev.eventrouter.config.AppConfig;
 import dev.eventrouter.config.ConfigException;
 import dev.eventrouter.config.ConfigLoader;
@@ -15,12 +14,9 @@ import io.vertx.core.spi.cluster.ClusterManager;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -30,6 +26,7 @@ import java.util.concurrent.TimeUnit;
  * {@code --cluster} or {@code cluster.enabled});
  * {@code java -jar event-router.jar hash-key} prints the config value for the API key on its standard input;
  * {@code java -jar event-router.jar generate-key} prints a new random API key and its config value;
+ * {@code java -jar event-router.jar init [...]} writes a new config with its own workspace and secrets;
  * {@code java -jar event-router.jar postgres [--data-dir DIR] [--port PORT]} runs only the embedded PostgreSQL;
  * {@code java -jar event-router.jar telegram-webhook --workspace ID --url PUBLIC_URL} sets a workspace bot's webhook.
  */
@@ -66,19 +63,13 @@ public final class Main {
   /** Returns the exit code of a command, or blocks serving until the JVM is asked to stop. */
   static int run(String[] args, InputStream in, PrintStream out, PrintStream err) {
     if (args.length > 0 && args[0].equals("hash-key")) {
-      return hashKey(args, in, out, err);
+      return KeyCommands.hashKey(args, in, out, err);
     }
     if (args.length > 0 && args[0].equals("generate-key")) {
-      if (args.length != 1) {
-        err.println("usage: java -jar event-router.jar generate-key");
-        return 2;
-      }
-      String key = ApiKeys.generate();
-      out.println(key);
-      out.println(ApiKeys.configValue(key));
-      err.println("first line: the new API key, for the client (it is kept nowhere); second line: its value for the"
-          + " workspace's api_keys");
-      return 0;
+      return KeyCommands.generateKey(args, out, err);
+    }
+    if (args.length > 0 && args[0].equals("init")) {
+      return InitCommand.run(args, System.getenv(), out, err);
     }
     if (args.length > 0 && args[0].equals("postgres")) {
       return postgres(args, out, err);
@@ -98,47 +89,14 @@ public final class Main {
         cluster = true;
       } else {
         err.println("usage: java -jar event-router.jar [--config PATH] [--cluster] | hash-key < KEY_ON_STDIN"
-            + " | generate-key | postgres [--data-dir DIR] [--port PORT]"
+            + " | generate-key | init [--config PATH] --bot BOT [--name NAME] [--origin URL]... [--force]"
+            + " | postgres [--data-dir DIR] [--port PORT]"
             + " | telegram-webhook --workspace ID --url PUBLIC_URL"
             + " | postback-url --base PUBLIC_URL [--config PATH] < TOKEN_ON_STDIN");
         return 2;
       }
     }
     return serve(configPath, cluster, err);
-  }
-
-  /**
-   * {@code hash-key}: the config value of the key on standard input (its first line, without surrounding blanks,
-   * which no HTTP header could carry). A key after {@code hash-key} on the command line is still taken, with a
-   * warning: other local users see a process's arguments, and the shell keeps them in its history.
-   */
-  private static int hashKey(String[] args, InputStream in, PrintStream out, PrintStream err) {
-    String key;
-    if (args.length == 2) {
-      err.println("hash-key: a key on the command line is visible to other local users and kept in the shell's "
-          + "history; give it on standard input instead: printf '%s' \"$KEY\" | java -jar event-router.jar hash-key");
-      key = args[1];
-    } else if (args.length == 1) {
-      try {
-        key = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)).readLine();
-      } catch (IOException e) {
-        key = null;
-      }
-    } else {
-      key = null;
-    }
-    if (key == null || key.isBlank()) {
-      err.println("usage: printf '%s' \"$KEY\" | java -jar event-router.jar hash-key  (the key on standard input)");
-      return 2;
-    }
-    key = key.strip();
-    if (!ApiKeys.longEnough(key)) {
-      err.println("hash-key: an API key needs at least " + ApiKeys.MIN_LENGTH + " characters, and random ones: "
-          + "java -jar event-router.jar generate-key makes one");
-      return 2;
-    }
-    out.println(ApiKeys.configValue(key));
-    return 0;
   }
 
   private static int serve(String configPath, boolean cluster, PrintStream err) {

@@ -69,14 +69,15 @@ final class IntegrationParser {
       return null;
     }
     boolean meta = network == Network.META;
+    boolean enabled = r.bool(json, "enabled", path + ".enabled", true);
     String pixelKey = meta ? "pixel_id" : "pixel_code";
-    String pixel = r.string(json, pixelKey, path + "." + pixelKey, null);
-    if (pixel == null || !(meta ? pixel.matches("[0-9]{1,30}") : pixel.matches("[A-Za-z0-9]{1,64}"))) {
+    String pixel = blankWhileDisabled(json, pixelKey, path, enabled);
+    if (pixel == null || !(pixel.isEmpty() || pixel.matches(meta ? "[0-9]{1,30}" : "[A-Za-z0-9]{1,64}"))) {
       r.problem(path + "." + pixelKey + ": required, " + (meta ? "the numeric pixel (dataset) id"
           : "the TikTok pixel code"));
     }
     // The message never quotes the token, only where it is missing.
-    String token = r.string(json, "access_token", path + ".access_token", null);
+    String token = blankWhileDisabled(json, "access_token", path, enabled);
     if (token == null) {
       r.problem(path + ".access_token: required (use \"${ENV_NAME}\" to keep it out of the file)");
     }
@@ -95,12 +96,19 @@ final class IntegrationParser {
     String source = sources.source(json, path, meta);
     String pageUrl = sources.pageUrl(json, path, source, botName);
     return new IntegrationConfig(id, network, pixel, token, stripSlash(apiBase), apiVersion, source, pageUrl,
-        r.string(json, "test_event_code", path + ".test_event_code", null),
-        r.bool(json, "enabled", path + ".enabled", true),
+        r.string(json, "test_event_code", path + ".test_event_code", null), enabled,
         r.bool(json, "dry_run", path + ".dry_run", false),
         r.strings(json, "events", path + ".events", WorkspaceParser.EVENT_NAME,
             "an event name (1 to 50 letters, digits, _ - or spaces)"),
         dataProcessing(json, path), null, allowPrivate, sendOn(json, path, network), proxies.proxy(json, path));
+  }
+
+  /**
+   * A value that a disabled integration may leave blank ({@code ""}): {@code init} writes Meta and TikTok so, to be
+   * filled in before they are enabled. Enabled, it is required and not blank.
+   */
+  private String blankWhileDisabled(JsonObject json, String key, String path, boolean enabled) {
+    return !enabled && "".equals(json.getValue(key)) ? "" : r.string(json, key, path + "." + key, null);
   }
 
   /** The statuses that forward a conversion; the network's default when absent. */

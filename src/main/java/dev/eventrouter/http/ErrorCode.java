@@ -26,6 +26,8 @@ public enum ErrorCode {
   TEST_EVENT_CODE_REQUIRED(422, "test_event_code_required",
       "A credential test needs a test_event_code, the code of the network's test tool, so the test event shows "
           + "there: pass it as the test_event_code query parameter, or set it on the integration."),
+  INTEGRATION_NOT_CONFIGURED(422, "integration_not_configured",
+      "This integration's pixel or access token is still blank in the config: fill it in, then test it."),
   RATE_LIMITED(429, "rate_limited", "Too many requests for this workspace; retry after the Retry-After delay."),
   HEADERS_TOO_LARGE(431, "headers_too_large", "The request headers are too large."),
   INTERNAL_ERROR(500, "internal_error", "Something went wrong on our side; the request can be retried."),

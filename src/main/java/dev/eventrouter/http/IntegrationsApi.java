@@ -106,6 +106,9 @@ final class IntegrationsApi {
     IntegrationConfig integration = workspace.integrations().stream().filter(i -> i.id().equals(id)).findFirst()
         .orElseThrow(() -> new ApiException(ErrorCode.NOT_FOUND, "This workspace has no integration " + id + ".",
             null, null));
+    if ("".equals(integration.pixel()) || "".equals(integration.accessToken())) {
+      throw new ApiException(ErrorCode.INTEGRATION_NOT_CONFIGURED); // as init writes it: disabled, to fill in
+    }
     String eventName = query(rc, "event_name", EventValidator.EVENT_NAME,
         "must be 1 to 50 characters of letters, digits, '_', '-' and inner spaces");
     String code = query(rc, "test_event_code", TEST_EVENT_CODE, "must be 1 to 64 characters of letters and digits");

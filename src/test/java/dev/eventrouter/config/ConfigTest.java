@@ -649,6 +649,14 @@ class ConfigTest {
             .put("bot_name", "demo_bot").put("integrations", new JsonArray().add(tiktok().put("pixel_code", "C-4")))),
         bad("workspaces[0].integrations[0].pixel_id: required, the numeric pixel (dataset) id", c -> ws(c)
             .put("integrations", new JsonArray().add(meta().put("pixel_id", null)))),
+        bad("workspaces[0].integrations[0].pixel_id: required, the numeric pixel (dataset) id", c -> ws(c)
+            .put("integrations", new JsonArray().add(meta().put("pixel_id", "")))),
+        bad("workspaces[0].integrations[0].access_token: must be a non-empty string", c -> ws(c)
+            .put("integrations", new JsonArray().add(meta().put("access_token", "").put("enabled", true)))),
+        bad("workspaces[0].integrations[0].pixel_code: required, the TikTok pixel code", c -> ws(c)
+            .put("integrations", new JsonArray().add(tiktok().put("pixel_code", "C-4").put("enabled", false)))),
+        bad("workspaces[0].integrations[0].access_token: required", c -> ws(c)
+            .put("integrations", new JsonArray().add(tiktok().put("access_token", null).put("enabled", false)))),
         bad("workspaces[0].integrations[0].api_base: must be an http(s) URL", c -> ws(c).put("integrations",
             new JsonArray().add(meta().put("api_base", "ftp://graph.example")))),
         bad("workspaces[0].integrations[0].api_base: must be an http(s) URL", c -> ws(c).put("integrations",
@@ -882,6 +890,27 @@ class ConfigTest {
   private static JsonObject listedBot(String name, long channel) {
     return new JsonObject().put("bot_name", name).put("webhook_secret", "0123456789abcdef-" + channel)
         .put("bot_token", "1:abcdefghijklmnopqrstuvwxyz").put("channels", new JsonArray().add(channel));
+  }
+
+  @Test
+  @DisplayName("a disabled integration may leave its pixel and access token blank, as init writes it; enabled, "
+      + "neither may be")
+  void blankWhileDisabled() {
+    JsonObject config = valid();
+    ws(config).put("bot_name", "demo_bot").put("integrations", new JsonArray()
+        .add(meta().put("pixel_id", "").put("access_token", "${META_ACCESS_TOKEN}").put("enabled", false))
+        .add(tiktok().put("pixel_code", "").put("access_token", "").put("enabled", false)));
+    List<IntegrationConfig> integrations = resolve(config, Map.of("META_ACCESS_TOKEN", "")).workspaces().get(0)
+        .integrations();
+    assertThat(integrations).extracting(IntegrationConfig::pixel).containsExactly("", "");
+    assertThat(integrations).extracting(IntegrationConfig::accessToken).containsExactly("", "");
+    assertThat(integrations).extracting(IntegrationConfig::enabled).containsExactly(false, false);
+    ws(config).getJsonArray("integrations").getJsonObject(1).put("enabled", true);
+    Throwable refused = catchThrowable(() -> resolve(config, Map.of("META_ACCESS_TOKEN", "")));
+    assertThat(refused).isInstanceOf(ConfigException.class)
+        .hasMessageContaining("integrations[1].pixel_code: required")
+        .hasMessageContaining("integrations[1].access_token: must be a non-empty string");
+    assertThat(refused.getMessage()).as("the disabled one's blanks are fine").doesNotContain("integrations[0]");
   }
 
   @Test

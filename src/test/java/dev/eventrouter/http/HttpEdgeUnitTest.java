@@ -116,7 +116,8 @@ class HttpEdgeUnitTest {
     byte[] hash = HexFormat.of().parseHex(ApiKeys.configValue(key).substring(ApiKeys.PREFIX.length()));
     return new WorkspaceConfig(id, "w", List.of(hash), List.of(), new RateLimitConfig(0.001, burst), botName, 28,
         id.equals(WS) ? List.of(integration("m1", Network.META, null), integration("t1", Network.TIKTOK, "TT1"),
-            integration("w1", Network.WEBHOOK, null)) : List.of(),
+            integration("w1", Network.WEBHOOK, null), blank("m0", Network.META, "", "token"),
+            blank("t0", Network.TIKTOK, "TT0", "")) : List.of(),
         Map.of("MyDeposit", new EventMappingOverride("Purchase", null, null)), null);
   }
 
@@ -126,6 +127,12 @@ class HttpEdgeUnitTest {
         true, false, tiktok ? Set.of("REG", "FTD") : null, new DataProcessing(false, 0, 0), null, false,
         IntegrationConfig.defaultSendOn(network),
         tiktok ? new ProxyConfig(ProxyConfig.SOCKS5, "10.0.0.9", 1080, null, "u", "proxy-hunter2") : null);
+  }
+
+  /** As init writes them: disabled, with its pixel or its token still blank. */
+  private static IntegrationConfig blank(String id, Network network, String pixel, String token) {
+    return new IntegrationConfig(id, network, pixel, token, "http://unused", "v25.0", "chat", null, "TEST1", false,
+        false, null, new DataProcessing(false, 0, 0), null, false, IntegrationConfig.defaultSendOn(network), null);
   }
 
   private static JsonObject event() {
@@ -261,6 +268,9 @@ class HttpEdgeUnitTest {
         "validation_failed").getJsonArray("details").getJsonObject(0).getString("field"))
         .isEqualTo("test_event_code");
     assertError(post("/v1/integrations/t1/test", null, null, ""), 401, "unauthorized");
+    assertThat(assertError(post("/v1/integrations/m0/test", KEY, null, ""), 422, "integration_not_configured")
+        .getString("message")).contains("pixel or access token is still blank");
+    assertError(post("/v1/integrations/t0/test?test_event_code=Q2", KEY, null, ""), 422, "integration_not_configured");
     assertThat(tests).hasSize(4);
   }
 
@@ -304,7 +314,7 @@ class HttpEdgeUnitTest {
             .put("last_known", 0).put("none", 2).put("postback", 0)));
     JsonArray integrations = data.getJsonArray("integrations");
     assertThat(integrations.stream().map(i -> ((JsonObject) i).getString("integration_id")))
-        .containsExactly("m1", "t1", "w1");
+        .containsExactly("m1", "t1", "w1", "m0", "t0");
     JsonObject m1 = integrations.getJsonObject(0);
     assertThat(m1.getString("network")).isEqualTo("meta");
     assertThat(m1.getBoolean("enabled")).isTrue();

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -40,12 +41,23 @@ public final class ServiceProcess {
    * @param port the port it serves on, for {@link #awaitUp}
    */
   public static ServiceProcess jar(List<String> args, Path log, int port) {
-    String jar = System.getProperty("event-router.jar", "target/event-router.jar");
+    return jar(args, log, port, Map.of(), null);
+  }
+
+  /**
+   * The same with more environment variables (as a systemd unit's EnvironmentFile gives them) in a working
+   * directory of its own (its WorkingDirectory; null: this one).
+   */
+  public static ServiceProcess jar(List<String> args, Path log, int port, Map<String, String> env, Path workingDir) {
+    String jar = Path.of(System.getProperty("event-router.jar", "target/event-router.jar")).toAbsolutePath()
+        .toString();
     String java = ProcessHandle.current().info().command().orElse("java");
     List<String> command = new java.util.ArrayList<>(List.of(java, "-Xmx256m", "-jar", jar));
     command.addAll(args);
     try {
-      Process process = new ProcessBuilder(command)
+      ProcessBuilder builder = new ProcessBuilder(command);
+      builder.environment().putAll(env);
+      Process process = builder.directory(workingDir == null ? null : workingDir.toFile())
           .redirectErrorStream(true)
           .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
           .start();
