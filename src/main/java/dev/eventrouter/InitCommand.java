@@ -1,6 +1,7 @@
 package dev.eventrouter;
 
 import dev.eventrouter.config.ApiKeys;
+import dev.eventrouter.config.AppConfig;
 import dev.eventrouter.config.ConfigException;
 import dev.eventrouter.config.ConfigLoader;
 import io.vertx.core.json.JsonArray;
@@ -35,6 +36,7 @@ final class InitCommand {
   /** Caddy (or nginx) on this host in front of the service: only it reaches the port, and its X-Forwarded-For counts. */
   private static final String DEFAULT_HOST = "127.0.0.1";
   private static final List<String> LOCAL_PROXIES = List.of("127.0.0.1", "::1");
+  static final String PUBLIC_BASE_PLACEHOLDER = "https://YOUR.DOMAIN";
 
   private InitCommand() {}
 
@@ -65,9 +67,10 @@ final class InitCommand {
         ApiKeys.generate());
     UUID workspaceId = UUID.randomUUID();
     JsonObject config = config(request, workspaceId, secrets);
+    AppConfig parsed;
     try {
       // The parser the service runs: a bad origin, bot name or address is refused here, not at the first start.
-      new ConfigLoader(Map.of(META_TOKEN_ENV, "", TIKTOK_TOKEN_ENV, "")).resolve(config);
+      parsed = new ConfigLoader(Map.of(META_TOKEN_ENV, "", TIKTOK_TOKEN_ENV, "")).resolve(config);
     } catch (ConfigException e) {
       err.println(e.getMessage());
       return 2;
@@ -80,7 +83,9 @@ final class InitCommand {
       err.println("init: could not write " + e.getMessage());
       return 1;
     }
-    printSecrets(out, request, workspaceId, envFile, secrets);
+    String postbackUrl = parsed.workspaces().get(0).postbackSources().get(0)
+        .urlTemplate(PUBLIC_BASE_PLACEHOLDER, secrets.postbackToken());
+    printSecrets(out, request, workspaceId, envFile, secrets, postbackUrl);
     return 0;
   }
 
@@ -188,7 +193,7 @@ final class InitCommand {
   }
 
   private static void printSecrets(PrintStream out, Request request, UUID workspaceId, Path envFile,
-      Secrets secrets) {
+      Secrets secrets, String postbackUrl) {
     out.println("Wrote " + request.config() + ": workspace \"" + request.name() + "\", workspace_id " + workspaceId
         + ", for the bot @" + request.bot().replaceFirst("^@", "") + ".");
     out.println("Wrote " + envFile + ": the networks' access tokens go there (empty for now).");
@@ -207,8 +212,8 @@ final class InitCommand {
     }
     out.println("Postback token: for the partner source \"partner\", in the postback URL you give the partner:");
     out.println("  " + secrets.postbackToken());
-    out.println("  (the URL to paste: printf '%s' \"$TOKEN\" | java -jar event-router.jar postback-url"
-        + " --base https://YOUR.DOMAIN --config " + request.config() + ")");
+    out.println("  the URL, with your domain and the partner's macros in place of {...}:");
+    out.println("  " + postbackUrl);
     out.println();
     out.println("Next: docs/going-live.md, from \"Domain and HTTPS\".");
   }

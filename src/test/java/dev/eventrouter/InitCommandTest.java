@@ -93,6 +93,7 @@ class InitCommandTest {
     });
     assertThat(workspace.postbackSources()).singleElement()
         .satisfies(source -> assertThat(MessageDigest.isEqual(source.tokenHash(), ApiKeys.digest(token))).isTrue());
+    assertThat(output()).contains("  https://YOUR.DOMAIN/api/v1/postbacks/" + token + "?subid={subid}&");
     String text = Files.readString(config);
     assertThat(text).as("only digests in the file").doesNotContain(apiKey, publishable, token)
         .contains(ApiKeys.configValue(apiKey));
