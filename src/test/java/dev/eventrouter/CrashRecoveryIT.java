@@ -18,7 +18,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -54,20 +53,14 @@ class CrashRecoveryIT {
   @BeforeEach
   void setUp(Vertx vertx) throws IOException {
     fake = FakeAdNetworks.start(vertx);
-    port = freePort();
+    port = ServiceProcess.freePort();
     config = dir.resolve("config.json");
     Files.writeString(config, config(fake.baseUrl()).encodePrettily());
   }
 
   @AfterEach
   void tearDown() {
-    processes.forEach(p -> {
-      try {
-        p.stop();
-      } catch (AssertionError alreadyGone) {
-        // the test's own kill, or an exit it asserted
-      }
-    });
+    ServiceProcess.stopAll(processes);
     fake.stop();
   }
 
@@ -176,9 +169,4 @@ class CrashRecoveryIT {
                 .add(FakeAdNetworks.tiktokIntegration(fakeBase)))));
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
-  }
 }

@@ -17,7 +17,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -46,13 +45,7 @@ class GoingLiveIT {
 
   @AfterEach
   void tearDown() {
-    processes.forEach(p -> {
-      try {
-        p.stop();
-      } catch (AssertionError alreadyGone) {
-        // init exits by itself
-      }
-    });
+    ServiceProcess.stopAll(processes);
     if (fake != null) {
       fake.stop();
     }
@@ -78,7 +71,7 @@ class GoingLiveIT {
     // What the guide has the buyer do: the dataset id and "enabled": true in the config, the token in the env file.
     // Only for this machine: the fake's address, a free port, the management listener on any port.
     fake = FakeAdNetworks.start(vertx);
-    int port = freePort();
+    int port = ServiceProcess.freePort();
     JsonObject live = new JsonObject(Files.readString(config));
     live.getJsonObject("http").put("port", port);
     live.put("management", new JsonObject().put("port", 0));
@@ -138,11 +131,5 @@ class GoingLiveIT {
       }
     }
     return env;
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
   }
 }

@@ -5,6 +5,7 @@ import dev.eventrouter.config.ConfigLoader;
 import dev.eventrouter.support.Await;
 import dev.eventrouter.support.Browser;
 import dev.eventrouter.support.FakeTelegram;
+import dev.eventrouter.support.ServiceProcess;
 import dev.eventrouter.support.TestApp;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonArray;
@@ -22,7 +23,6 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -210,7 +210,7 @@ class PrelandingKitBrowserTest extends FakeNetworksTest {
   @DisplayName("the quick start's demo page, with the shipped config's demo workspace and keys, gives the bot link "
       + "its session and shows how the bot posts the event")
   void demoPage() {
-    int port = freePort();
+    int port = ServiceProcess.freePort();
     JsonObject shipped = readShippedConfig();
     shipped.getJsonObject("http").put("host", "127.0.0.1").put("port", port);
     shipped.getJsonObject("database").put("url", databaseUrl);
@@ -234,14 +234,6 @@ class PrelandingKitBrowserTest extends FakeNetworksTest {
   private static JsonObject readShippedConfig() {
     try {
       return new JsonObject(Files.readString(Path.of(ConfigLoader.DEFAULT_PATH)));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  private static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

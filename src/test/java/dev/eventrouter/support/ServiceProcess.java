@@ -67,6 +67,26 @@ public final class ServiceProcess {
     }
   }
 
+  /** Stops each (SIGTERM), passing over those that have already exited: a test's own kill, or an exit it waited for. */
+  public static void stopAll(List<ServiceProcess> processes) {
+    for (ServiceProcess process : processes) {
+      try {
+        process.stop();
+      } catch (AssertionError alreadyGone) {
+        // exited before
+      }
+    }
+  }
+
+  /** A port free now, for a child to serve on. */
+  public static int freePort() {
+    try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** Waits until /health answers; returns how long that took. Fails at once if the process exits instead. */
   public Duration awaitUp(Duration timeout) {
     long start = System.nanoTime();
