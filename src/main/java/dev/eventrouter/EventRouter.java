@@ -85,22 +85,21 @@ public final class EventRouter {
     AppConfig config = live.current();
     List<String> exposed = DemoKey.exposedIn(config);
     if (!exposed.isEmpty()) {
-      LOG.warn("SECURITY: workspaces {} accept the published demo API key, and the server listens on {}: anyone who "
-          + "can reach it can post conversions for them. Give them keys of your own (docs/configuration.md, "
-          + "\"API keys\") or set http.host to 127.0.0.1", exposed, config.http().host());
+      LOG.warn("SECURITY: workspaces {} accept the published demo API key, and {}: anyone who can reach it can post "
+          + "conversions for them. Give them keys of your own (docs/going-live.md, \"Make your config\")", exposed,
+          DemoKey.reach(config));
     }
     List<String> exposedPublishable = DemoKey.publishableExposedIn(config);
     if (!exposedPublishable.isEmpty()) {
-      LOG.warn("SECURITY: workspaces {} accept the published demo publishable key, and the server listens on {}: "
-          + "any page on their allowed origins can create click sessions for them. Give them publishable keys of "
-          + "your own (docs/api.md, \"Prelanding kit\") or set http.host to 127.0.0.1", exposedPublishable,
-          config.http().host());
+      LOG.warn("SECURITY: workspaces {} accept the published demo publishable key, and {}: any page on their allowed "
+          + "origins can create click sessions for them. Give them publishable keys of your own (docs/api.md, "
+          + "\"Prelanding kit\")", exposedPublishable, DemoKey.reach(config));
     }
     List<String> exposedPostback = DemoKey.postbackExposedIn(config);
     if (!exposedPostback.isEmpty()) {
-      LOG.warn("SECURITY: workspaces {} accept the published demo postback token, and the server listens on {}: "
-          + "anyone who can reach it can report conversions for them. Give their postback sources tokens of your "
-          + "own (docs/postbacks.md) or set http.host to 127.0.0.1", exposedPostback, config.http().host());
+      LOG.warn("SECURITY: workspaces {} accept the published demo postback token, and {}: anyone who can reach it can "
+          + "report conversions for them. Give their postback sources tokens of your own (docs/postbacks.md)",
+          exposedPostback, DemoKey.reach(config));
     }
     return Database.open(vertx, config.database(), config.http().requestTimeoutMs(),
         config.session().sourceTimeoutMs()).compose(database -> {

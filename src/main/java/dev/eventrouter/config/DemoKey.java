@@ -25,7 +25,7 @@ public final class DemoKey {
 
   private DemoKey() {}
 
-  /** The names of the workspaces that accept the demo key, when the HTTP server listens beyond loopback. */
+  /** The names of the workspaces that accept the demo key, when others can reach the server ({@link #reach}). */
   public static List<String> exposedIn(AppConfig config) {
     return exposed(config, w -> w.apiKeyHashes().stream().anyMatch(hash -> Arrays.equals(hash, DIGEST)));
   }
@@ -42,8 +42,21 @@ public final class DemoKey {
         w -> w.postbackSources().stream().anyMatch(s -> Arrays.equals(s.tokenHash(), POSTBACK_DIGEST)));
   }
 
+  /**
+   * How other machines reach the server, for the warning; null when none can: it listens on loopback and trusts no
+   * proxy. A trusted proxy (Caddy on the same host, as the going-live guide sets it up) forwards the internet's
+   * requests to a loopback listener.
+   */
+  public static String reach(AppConfig config) {
+    if (!isLoopback(config.http().host())) {
+      return "the server listens on " + config.http().host();
+    }
+    return config.http().trustedProxies().isEmpty() ? null
+        : "the server is reached through the proxies " + config.http().trustedProxies() + " (http.trusted_proxies)";
+  }
+
   private static List<String> exposed(AppConfig config, Predicate<WorkspaceConfig> accepts) {
-    if (isLoopback(config.http().host())) {
+    if (reach(config) == null) {
       return List.of();
     }
     return config.workspaces().stream()

@@ -10,12 +10,15 @@ import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Which workspaces the published demo key exposes, by the address the server listens on. */
+/** Which workspaces the published demo key exposes, by the address the server listens on and the proxies it trusts. */
 class DemoKeyUnitTest {
 
-  private static AppConfig withDemoKey(String host) {
+  private static AppConfig withDemoKey(String host, String... trustedProxies) {
     JsonObject config = TestApp.config("postgresql://unused/db");
     config.getJsonObject("http").put("host", host);
+    if (trustedProxies.length > 0) {
+      config.getJsonObject("http").put("trusted_proxies", new JsonArray(java.util.List.of(trustedProxies)));
+    }
     config.getJsonArray("workspaces").getJsonObject(1).getJsonArray("api_keys")
         .add(ApiKeys.configValue(DemoKey.KEY));
     return new ConfigLoader(Map.of()).resolve(config);
@@ -36,6 +39,13 @@ class DemoKeyUnitTest {
     unnamed.getJsonArray("workspaces").getJsonObject(0).getJsonArray("api_keys").add(ApiKeys.configValue(DemoKey.KEY));
     assertThat(DemoKey.exposedIn(new ConfigLoader(Map.of()).resolve(unnamed))).as("named by id when unnamed")
         .containsExactly(TestApp.WS_A);
+    AppConfig proxied = withDemoKey("127.0.0.1", "127.0.0.1", "10.0.0.0/8");
+    assertThat(DemoKey.exposedIn(proxied)).as("loopback behind a trusted proxy is reached from outside")
+        .containsExactly("ws-2");
+    assertThat(DemoKey.reach(proxied))
+        .isEqualTo("the server is reached through the proxies [127.0.0.1, 10.0.0.0/8] (http.trusted_proxies)");
+    assertThat(DemoKey.reach(withDemoKey("0.0.0.0"))).isEqualTo("the server listens on 0.0.0.0");
+    assertThat(DemoKey.reach(withDemoKey("::1"))).isNull();
     JsonObject withoutDemoKey = TestApp.config("postgresql://unused/db");
     withoutDemoKey.getJsonObject("http").put("host", "0.0.0.0");
     assertThat(DemoKey.exposedIn(new ConfigLoader(Map.of()).resolve(withoutDemoKey))).isEmpty();
