@@ -98,7 +98,7 @@ class DeployFilesTest {
     assertThat(text).contains("reverse_proxy {$UPSTREAM:127.0.0.1:8080}");
     JsonObject http = initConfig(dir.resolve("host"), "--bot", "acme_bot").getJsonObject("http");
     assertThat(http.getString("host") + ":" + http.getInteger("port")).isEqualTo("127.0.0.1:8080");
-    assertThat(http.getJsonArray("trusted_proxies").getList()).contains("127.0.0.1");
+    assertThat(http.getJsonArray("trusted_proxies")).contains("127.0.0.1");
 
     Assumptions.assumeTrue(onPath("caddy"), "caddy is not installed (.ci/run installs Debian's): read only here");
     // docs/going-live.md: sudo sed -i 's/{$DOMAIN}/track.example.com/' /etc/caddy/Caddyfile
@@ -130,7 +130,7 @@ class DeployFilesTest {
 
     // As the compose file's comment says to run it.
     JsonObject config = initConfig(deploy, "--bot", "acme_bot", "--host", "0.0.0.0", "--trusted-proxy", caddyAddress);
-    assertThat(config.getJsonObject("http").getJsonArray("trusted_proxies").getList()).containsExactly(caddyAddress);
+    assertThat(config.getJsonObject("http").getJsonArray("trusted_proxies")).containsExactly(caddyAddress);
     assertThat(config.getJsonObject("database").getString("data_dir")).as("under the volume, from WORKDIR /app")
         .isEqualTo("data/postgres");
     assertThat(Files.readString(Path.of("Dockerfile"))).contains("WORKDIR /app", "VOLUME /app/data");

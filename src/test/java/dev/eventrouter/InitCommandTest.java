@@ -114,7 +114,7 @@ class InitCommandTest {
     assertThat(raw.getJsonArray("integrations").getJsonObject(1).getString("access_token"))
         .isEqualTo("${TIKTOK_ACCESS_TOKEN}");
     assertThat(loaded.http().host()).as("behind a proxy on this host").isEqualTo("127.0.0.1");
-    assertThat(new JsonObject(text).getJsonObject("http").getJsonArray("trusted_proxies").getList())
+    assertThat(new JsonObject(text).getJsonObject("http").getJsonArray("trusted_proxies"))
         .containsExactly("127.0.0.1", "::1");
 
     Path envFile = dir.resolve("etc").resolve(InitCommand.ENV_FILE);
@@ -162,7 +162,7 @@ class InitCommandTest {
         .as(sink.toString(StandardCharsets.UTF_8)).isZero();
     AppConfig loaded = load(config);
     assertThat(loaded.http().host()).isEqualTo("0.0.0.0");
-    assertThat(new JsonObject(readString(config)).getJsonObject("http").getJsonArray("trusted_proxies").getList())
+    assertThat(new JsonObject(readString(config)).getJsonObject("http").getJsonArray("trusted_proxies"))
         .containsExactly("172.30.250.0/24");
 
     Path other = dir.resolve("second/other.json"); // its own directory: each config has its environment file
