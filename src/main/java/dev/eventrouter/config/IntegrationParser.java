@@ -1,17 +1,10 @@
 package dev.eventrouter.config;
 
-import dev.eventrouter.common.PrivateAddress;
-import dev.eventrouter.common.UrlHost;
 import io.vertx.core.json.JsonObject;
 
-import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** One entry of a workspace's {@code integrations}: the keys and values each network accepts. */
@@ -23,28 +16,19 @@ final class IntegrationParser {
   private static final Set<String> META_KEYS = union(COMMON_INTEGRATION_KEYS, "pixel_id", "api_version",
       "action_source", "data_processing_options_country", "data_processing_options_state");
   private static final Set<String> TIKTOK_KEYS = union(COMMON_INTEGRATION_KEYS, "pixel_code", "event_source");
-  private static final Set<String> WEBHOOK_KEYS = Set.of("id", "type", "url", "method", "headers", "secret",
-      "event_map", "enabled", "dry_run", "events", "allow_private_network", "send_on", "proxy");
-  private static final Set<String> ALERT_WEBHOOK_KEYS = Set.of("type", "url", "headers", "secret",
-      "allow_private_network", "proxy");
-  private static final Set<String> WEBHOOK_METHODS = Set.of("POST", "PUT", "GET");
-  /** Set by the service itself: the body's type and length, the signature. */
-  private static final Set<String> RESERVED_HEADERS = Set.of("content-type", "content-length", "host",
-      "transfer-encoding", "connection", "x-event-router-signature", "x-event-router-event-id",
-      "x-event-router-change", "x-event-router-alert-id");
-  private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}");
-  private static final Pattern URL_PLACEHOLDER = Pattern.compile("\\{([^{}]*)}");
-  /** An HMAC-SHA256 key shorter than this is easy to guess. */
-  static final int MIN_SECRET_LENGTH = 16;
   private static final Pattern INTEGRATION_ID = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
 
   private final JsonReader r;
   private final ProxyParser proxies;
+  private final PrivateNetworkRule addresses;
+  private final WebhookParser webhooks;
   private final SourceParser sources;
 
   IntegrationParser(JsonReader reader) {
     this.r = reader;
     this.proxies = new ProxyParser(reader);
+    this.addresses = new PrivateNetworkRule(reader);
+    this.webhooks = new WebhookParser(reader, proxies, addresses);
     this.sources = new SourceParser(reader);
   }
 
@@ -62,8 +46,7 @@ final class IntegrationParser {
       network = Network.TIKTOK;
       r.unknownKeys(json, path, TIKTOK_KEYS);
     } else if ("webhook".equals(type)) {
-      r.unknownKeys(json, path, WEBHOOK_KEYS);
-      return webhook(json, path, id);
+      return webhooks.webhook(json, path, id);
     } else {
       r.problem(path + ".type: required, \"meta\", \"tiktok\" or \"webhook\"");
       return null;
@@ -83,11 +66,11 @@ final class IntegrationParser {
     }
     String apiBase = r.string(json, "api_base", path + ".api_base",
         meta ? "https://graph.facebook.com" : "https://business-api.tiktok.com");
-    boolean allowPrivate = allowPrivateNetwork(json, path);
+    boolean allowPrivate = addresses.allowed(json, path);
     if (!apiBase.matches("https?://[^/?#\\s]+(/[^?#\\s]*)?")) {
       r.problem(path + ".api_base: must be an http(s) URL without query");
     } else {
-      checkPublic(apiBase, allowPrivate, path + ".api_base");
+      addresses.check(apiBase, allowPrivate, path + ".api_base");
     }
     String apiVersion = meta ? r.string(json, "api_version", path + ".api_version", "v25.0") : null;
     if (apiVersion != null && !apiVersion.matches("v[0-9]{1,3}\\.[0-9]{1,3}")) {
@@ -100,7 +83,7 @@ final class IntegrationParser {
         r.bool(json, "dry_run", path + ".dry_run", false),
         r.strings(json, "events", path + ".events", WorkspaceParser.EVENT_NAME,
             "an event name (1 to 50 letters, digits, _ - or spaces)"),
-        dataProcessing(json, path), null, allowPrivate, sendOn(json, path, network), proxies.proxy(json, path));
+        dataProcessing(json, path), null, allowPrivate, sendOn(r, json, path, network), proxies.proxy(json, path));
   }
 
   /**
@@ -112,129 +95,10 @@ final class IntegrationParser {
   }
 
   /** The statuses that forward a conversion; the network's default when absent. */
-  private Set<String> sendOn(JsonObject json, String path, Network network) {
+  static Set<String> sendOn(JsonReader r, JsonObject json, String path, Network network) {
     Set<String> statuses = r.strings(json, "send_on", path + ".send_on",
         Pattern.compile(String.join("|", ConversionStatus.ALL)), "a status: " + String.join(", ", ConversionStatus.ALL));
     return statuses == null ? IntegrationConfig.defaultSendOn(network) : Set.copyOf(statuses);
-  }
-
-  /**
-   * A webhook to the advertiser's own tracker or backend: a URL with placeholders, a method, headers, and the secret
-   * its HMAC-SHA256 signature is made with (required: a receiver must be able to tell our requests from others).
-   */
-  private IntegrationConfig webhook(JsonObject json, String path, String id) {
-    String url = r.string(json, "url", path + ".url", null);
-    boolean allowPrivate = allowPrivateNetwork(json, path);
-    if (url == null || !url.matches("https?://[^/?#\\s{}]+([/?#]\\S*)?")) {
-      r.problem(path + ".url: required, an absolute http(s) URL (placeholders are allowed after the host)");
-    } else {
-      checkPublic(url, allowPrivate, path + ".url");
-      Matcher placeholder = URL_PLACEHOLDER.matcher(url);
-      while (placeholder.find()) {
-        if (!WebhookConfig.PLACEHOLDERS.contains(placeholder.group(1))) {
-          r.problem(path + ".url: unknown placeholder {" + placeholder.group(1) + "} (known: "
-              + String.join(", ", WebhookConfig.PLACEHOLDERS) + ")");
-        }
-      }
-    }
-    String method = r.string(json, "method", path + ".method", "POST");
-    if (!WEBHOOK_METHODS.contains(method)) {
-      r.problem(path + ".method: must be POST, PUT or GET");
-    }
-    String secret = r.string(json, "secret", path + ".secret", null);
-    if (secret == null || secret.length() < MIN_SECRET_LENGTH) {
-      r.problem(path + ".secret: required, at least " + MIN_SECRET_LENGTH + " characters, to sign each request "
-          + "(use \"${ENV_NAME}\" to keep it out of the file)");
-    }
-    WebhookConfig webhook = new WebhookConfig(url, method, headers(json, path), eventMap(json, path));
-    return new IntegrationConfig(id, Network.WEBHOOK, null, secret, null, null, null, null, null,
-        r.bool(json, "enabled", path + ".enabled", true),
-        r.bool(json, "dry_run", path + ".dry_run", false),
-        r.strings(json, "events", path + ".events", WorkspaceParser.EVENT_NAME,
-            "an event name (1 to 50 letters, digits, _ - or spaces)"),
-        DataProcessing.NONE, webhook, allowPrivate, sendOn(json, path, Network.WEBHOOK), proxies.proxy(json, path));
-  }
-
-  /**
-   * An alert target's webhook: a POST of each alert to a fixed URL, with headers, signed with its secret as webhook
-   * integrations are, under the same address and proxy rules. Its id is {@code alerts}.
-   */
-  IntegrationConfig alertWebhook(JsonObject json, String path) {
-    r.unknownKeys(json, path, ALERT_WEBHOOK_KEYS);
-    String url = r.string(json, "url", path + ".url", null);
-    boolean allowPrivate = allowPrivateNetwork(json, path);
-    if (url == null || !url.matches("https?://[^/?#\\s{}]+([/?#][^\\s{}]*)?")) {
-      r.problem(path + ".url: required, an absolute http(s) URL (no placeholders: an alert is no event)");
-    } else {
-      checkPublic(url, allowPrivate, path + ".url");
-    }
-    String secret = r.string(json, "secret", path + ".secret", null);
-    if (secret == null || secret.length() < MIN_SECRET_LENGTH) {
-      r.problem(path + ".secret: required, at least " + MIN_SECRET_LENGTH + " characters, to sign each alert "
-          + "(use \"${ENV_NAME}\" to keep it out of the file)");
-    }
-    // With a problem recorded when the url or secret is missing: the config is refused then.
-    return new IntegrationConfig("alerts", Network.WEBHOOK, null, secret, null, null, null, null, null, true, false,
-        null, DataProcessing.NONE, new WebhookConfig(url == null ? "" : url, "POST", headers(json, path), Map.of()),
-        allowPrivate, Set.of(), proxies.proxy(json, path));
-  }
-
-  /**
-   * Whether the integration may send to loopback, link-local and private addresses: off unless set, so a URL cannot
-   * point the service at its own host, its network or the cloud metadata service (169.254.169.254).
-   */
-  private boolean allowPrivateNetwork(JsonObject json, String path) {
-    return r.bool(json, "allow_private_network", path + ".allow_private_network", false);
-  }
-
-  /**
-   * A URL whose host is written as such an address (or localhost) is refused here unless allowed; a name is checked
-   * by what it resolves to when each request is made.
-   */
-  private void checkPublic(String url, boolean allowPrivate, String at) {
-    if (!allowPrivate && namesPrivate(url)) {
-      r.problem(at + ": the host is a loopback, link-local, private or unspecified address (or localhost); set "
-          + "\"allow_private_network\": true on the integration to send there");
-    }
-  }
-
-  /** Whether the URL's host is written as a loopback, link-local, private or unspecified address, or localhost. */
-  static boolean namesPrivate(String url) {
-    UrlHost host = UrlHost.parse(url);
-    return host != null && PrivateAddress.named(host.host());
-  }
-
-  /** Extra headers, name to value; the service's own are not among them. Values are never quoted in messages. */
-  private Map<String, String> headers(JsonObject json, String path) {
-    Map<String, String> headers = new LinkedHashMap<>();
-    r.object(json, "headers", path + ".headers").forEach(entry -> {
-      String at = path + ".headers." + entry.getKey();
-      if (!HEADER_NAME.matcher(entry.getKey()).matches()) {
-        r.problem(at + ": not a valid header name");
-      } else if (RESERVED_HEADERS.contains(entry.getKey().toLowerCase(Locale.ROOT))) {
-        r.problem(at + ": set by the service, cannot be configured");
-      } else if (!(entry.getValue() instanceof String value) || !value.matches("[\\x20-\\x7E\\t]+")) {
-        r.problem(at + ": must be a non-empty string of printable ASCII");
-      } else {
-        headers.put(entry.getKey(), value);
-      }
-    });
-    return Map.copyOf(headers);
-  }
-
-  /** Our event names to the receiver's, such as {"FTD": "sale", "REG": "lead"}. */
-  private Map<String, String> eventMap(JsonObject json, String path) {
-    Map<String, String> names = new HashMap<>();
-    r.object(json, "event_map", path + ".event_map").forEach(entry -> {
-      if (!WorkspaceParser.EVENT_NAME.matcher(entry.getKey()).matches()
-          || !(entry.getValue() instanceof String name) || !WorkspaceParser.EVENT_NAME.matcher(name).matches()) {
-        r.problem(path + ".event_map." + entry.getKey() + ": event names on both sides, 1 to 50 letters, digits, "
-            + "_ - or spaces");
-      } else {
-        names.put(entry.getKey(), name);
-      }
-    });
-    return Map.copyOf(names);
   }
 
   /** Meta documents two values each: 0 (Meta geolocates), or 1 (US) and 1000 (California). */
@@ -248,6 +112,11 @@ final class IntegrationParser {
       r.problem(path + ".data_processing_options_state: must be 0 (geolocate) or 1000 (California)");
     }
     return new DataProcessing(limited, (int) country, (int) state);
+  }
+
+  /** An alert target's webhook ({@link WebhookParser#alertWebhook}). */
+  IntegrationConfig alertWebhook(JsonObject json, String path) {
+    return webhooks.alertWebhook(json, path);
   }
 
   static String stripSlash(String url) {

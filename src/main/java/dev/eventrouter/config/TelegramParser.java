@@ -119,7 +119,7 @@ final class TelegramParser {
     if (!apiBase.matches("https://[^/?#\\s]+(/[^?#\\s]*)?") && !apiBase.matches(LOOPBACK_HTTP)) {
       r.problem(path + ".api_base: must be an https URL without query (the bot token is in every request's URL;"
           + " plain http only to localhost)");
-    } else if (!TelegramConfig.local(apiBase) && IntegrationParser.namesPrivate(apiBase)) {
+    } else if (!TelegramConfig.local(apiBase) && PrivateNetworkRule.namesPrivate(apiBase)) {
       r.problem(path + ".api_base: the host is a loopback, link-local, private or unspecified address; the Bot API "
           + "is called at a public address, or at localhost, 127.0.0.1 or [::1] as written (a local Bot API server)");
     }
@@ -166,7 +166,7 @@ final class TelegramParser {
     boolean allowPrivate = r.bool(json, "allow_private_network", path + ".allow_private_network", false);
     if (!url.matches("https?://[^/?#\\s]+([/?#]\\S*)?")) {
       r.problem(path + ".url: required, the absolute http(s) URL of the bot's own webhook");
-    } else if (!allowPrivate && IntegrationParser.namesPrivate(url)) {
+    } else if (!allowPrivate && PrivateNetworkRule.namesPrivate(url)) {
       r.problem(path + ".url: the host is a loopback, link-local, private or unspecified address (or localhost); "
           + "set \"allow_private_network\": true in pass_through to send there");
     }
