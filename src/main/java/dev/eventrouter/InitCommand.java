@@ -4,6 +4,7 @@ import dev.eventrouter.config.ApiKeys;
 import dev.eventrouter.config.AppConfig;
 import dev.eventrouter.config.ConfigException;
 import dev.eventrouter.config.ConfigLoader;
+import dev.eventrouter.config.WorkspaceConfig;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -11,9 +12,8 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
-import java.nio.file.OpenOption;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
@@ -65,8 +65,7 @@ final class InitCommand {
     }
     Secrets secrets = new Secrets(ApiKeys.generate(), request.origins().isEmpty() ? null : ApiKeys.generate(),
         ApiKeys.generate());
-    UUID workspaceId = UUID.randomUUID();
-    JsonObject config = config(request, workspaceId, secrets);
+    JsonObject config = config(request, UUID.randomUUID(), secrets);
     AppConfig parsed;
     try {
       // The parser the service runs: a bad origin, bot name or address is refused here, not at the first start.
@@ -83,9 +82,7 @@ final class InitCommand {
       err.println("init: could not write " + e.getMessage());
       return 1;
     }
-    String postbackUrl = parsed.workspaces().get(0).postbackSources().get(0)
-        .urlTemplate(PUBLIC_BASE_PLACEHOLDER, secrets.postbackToken());
-    printSecrets(out, request, workspaceId, envFile, secrets, postbackUrl);
+    printSecrets(out, request, parsed.workspaces().get(0), envFile, secrets);
     return 0;
   }
 
@@ -176,26 +173,30 @@ final class InitCommand {
         """.formatted(META_TOKEN_ENV, TIKTOK_TOKEN_ENV);
   }
 
-  /** Writes a new file, or replaces one with {@code force}; a private one is made readable by its owner only. */
+  /**
+   * Writes a new file, or replaces one with {@code force}; a private one is created readable by its owner only, so
+   * it never holds a byte under wider permissions.
+   */
   private static void write(Path path, String text, boolean force, boolean secret) throws IOException {
-    OpenOption[] options = force
-        ? new OpenOption[] {StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE}
-        : new OpenOption[] {StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE};
+    FileAttribute<?>[] attributes = secret && path.getFileSystem().supportedFileAttributeViews().contains("posix")
+        ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))}
+        : new FileAttribute<?>[0];
+    if (force) {
+      Files.deleteIfExists(path);
+    }
     try {
-      Files.writeString(path, "", options);
+      Files.createFile(path, attributes);
     } catch (FileAlreadyExistsException e) {
       throw new IOException(path + ": it appeared meanwhile", e);
     }
-    if (secret && Files.getFileStore(path).supportsFileAttributeView("posix")) {
-      Files.setPosixFilePermissions(path, PosixFilePermissions.fromString("rw-------"));
-    }
-    Files.writeString(path, text, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
+    Files.writeString(path, text);
   }
 
-  private static void printSecrets(PrintStream out, Request request, UUID workspaceId, Path envFile,
-      Secrets secrets, String postbackUrl) {
-    out.println("Wrote " + request.config() + ": workspace \"" + request.name() + "\", workspace_id " + workspaceId
-        + ", for the bot @" + request.bot().replaceFirst("^@", "") + ".");
+  /** What was written, and each secret once, read back from the workspace as the service parsed it. */
+  private static void printSecrets(PrintStream out, Request request, WorkspaceConfig workspace, Path envFile,
+      Secrets secrets) {
+    out.println("Wrote " + request.config() + ": workspace \"" + workspace.name() + "\", workspace_id "
+        + workspace.id() + ", for the bot @" + workspace.botName() + ".");
     out.println("Wrote " + envFile + ": the networks' access tokens go there (empty for now).");
     out.println();
     out.println("Each secret below is shown this once: the config keeps only its sha256: digest. Keep them in a "
@@ -213,7 +214,8 @@ final class InitCommand {
     out.println("Postback token: for the partner source \"partner\", in the postback URL you give the partner:");
     out.println("  " + secrets.postbackToken());
     out.println("  the URL, with your domain and the partner's macros in place of {...}:");
-    out.println("  " + postbackUrl);
+    out.println("  " + workspace.postbackSources().get(0).urlTemplate(PUBLIC_BASE_PLACEHOLDER,
+        secrets.postbackToken()));
     out.println();
     out.println("Next: docs/going-live.md, from \"Domain and HTTPS\".");
   }

@@ -70,7 +70,7 @@ final class IntegrationParser {
     if (!apiBase.matches("https?://[^/?#\\s]+(/[^?#\\s]*)?")) {
       r.problem(path + ".api_base: must be an http(s) URL without query");
     } else {
-      addresses.check(apiBase, allowPrivate, path + ".api_base");
+      addresses.check(apiBase, allowPrivate, path + ".api_base", "on the integration");
     }
     String apiVersion = meta ? r.string(json, "api_version", path + ".api_version", "v25.0") : null;
     if (apiVersion != null && !apiVersion.matches("v[0-9]{1,3}\\.[0-9]{1,3}")) {

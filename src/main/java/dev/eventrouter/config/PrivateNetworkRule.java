@@ -25,11 +25,13 @@ final class PrivateNetworkRule {
   /**
    * A URL whose host is written as such an address (or localhost) is refused here unless allowed; a name is checked
    * by what it resolves to when each request is made.
+   *
+   * @param where where the message says to allow it: "on the integration", "in pass_through"
    */
-  void check(String url, boolean allowPrivate, String at) {
+  void check(String url, boolean allowPrivate, String at, String where) {
     if (!allowPrivate && namesPrivate(url)) {
       r.problem(at + ": the host is a loopback, link-local, private or unspecified address (or localhost); set "
-          + "\"allow_private_network\": true on the integration to send there");
+          + "\"allow_private_network\": true " + where + " to send there");
     }
   }
 

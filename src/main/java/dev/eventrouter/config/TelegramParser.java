@@ -35,9 +35,11 @@ final class TelegramParser {
   private static final Pattern WEBHOOK_SECRET = Pattern.compile("[A-Za-z0-9_-]{16,256}");
 
   private final JsonReader r;
+  private final PrivateNetworkRule addresses;
 
   TelegramParser(JsonReader reader) {
     this.r = reader;
+    this.addresses = new PrivateNetworkRule(reader);
   }
 
   /**
@@ -163,12 +165,11 @@ final class TelegramParser {
   private TelegramConfig.PassThrough passThrough(JsonObject json, String path) {
     r.unknownKeys(json, path, PASS_THROUGH_KEYS);
     String url = r.string(json, "url", path + ".url", "");
-    boolean allowPrivate = r.bool(json, "allow_private_network", path + ".allow_private_network", false);
+    boolean allowPrivate = addresses.allowed(json, path);
     if (!url.matches("https?://[^/?#\\s]+([/?#]\\S*)?")) {
       r.problem(path + ".url: required, the absolute http(s) URL of the bot's own webhook");
-    } else if (!allowPrivate && PrivateNetworkRule.namesPrivate(url)) {
-      r.problem(path + ".url: the host is a loopback, link-local, private or unspecified address (or localhost); "
-          + "set \"allow_private_network\": true in pass_through to send there");
+    } else {
+      addresses.check(url, allowPrivate, path + ".url", "in pass_through");
     }
     String secret = r.string(json, "secret_token", path + ".secret_token", null);
     if (secret != null && !WEBHOOK_SECRET.matcher(secret).matches()) {

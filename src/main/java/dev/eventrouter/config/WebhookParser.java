@@ -51,7 +51,7 @@ final class WebhookParser {
     if (url == null || !url.matches("https?://[^/?#\\s{}]+([/?#]\\S*)?")) {
       r.problem(path + ".url: required, an absolute http(s) URL (placeholders are allowed after the host)");
     } else {
-      addresses.check(url, allowPrivate, path + ".url");
+      addresses.check(url, allowPrivate, path + ".url", "on the integration");
       Matcher placeholder = URL_PLACEHOLDER.matcher(url);
       while (placeholder.find()) {
         if (!WebhookConfig.PLACEHOLDERS.contains(placeholder.group(1))) {
@@ -89,7 +89,7 @@ final class WebhookParser {
     if (url == null || !url.matches("https?://[^/?#\\s{}]+([/?#][^\\s{}]*)?")) {
       r.problem(path + ".url: required, an absolute http(s) URL (no placeholders: an alert is no event)");
     } else {
-      addresses.check(url, allowPrivate, path + ".url");
+      addresses.check(url, allowPrivate, path + ".url", "on the integration");
     }
     String secret = r.string(json, "secret", path + ".secret", null);
     if (secret == null || secret.length() < MIN_SECRET_LENGTH) {
