@@ -5,7 +5,7 @@ import dev.eventrouter.common.StartupException;
 import dev.eventrouter.config.AppConfig;
 import dev.eventrouter.config.ConfigException;
 import dev.eventrouter.config.ConfigLoader;
-import dev.eventrouter.store.PostgresServer;
+import dev.eventrouter.db.PostgresServer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxBuilder;

@@ -2,9 +2,9 @@ package dev.eventrouter;
 
 import dev.eventrouter.common.LogSafe;
 import dev.eventrouter.config.LiveConfig;
+import dev.eventrouter.db.Database;
 import dev.eventrouter.forward.BreakerBoard;
 import dev.eventrouter.forward.PauseBoard;
-import dev.eventrouter.store.Database;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;

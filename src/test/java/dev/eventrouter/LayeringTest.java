@@ -13,17 +13,22 @@ import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 /**
- * The package graph runs one way: {@code http}, {@code session}, {@code conversion}, {@code read}, {@code report} and
- * {@code alert} (which sends through {@code forward}'s and {@code telegram}'s clients) over {@code forward} and
- * {@code telegram}, side by side over
- * {@code store}, which stands over {@code event} and {@code config}; the bus messages sit between the edge and the
- * domain, and {@code common} under everything. Checked on the compiled classes, so a new upward import fails here.
+ * The package graph runs one way: {@code server} (the HTTP listeners and their route tables) over the API's resource
+ * packages ({@code api.*}, each standing on the ingest API's rules in {@code api.events} and the edge, never on each
+ * other), the Telegram connector (whose webhook is served there too) and the edge every route shares ({@code http});
+ * {@code session}, {@code conversion}, {@code read}, {@code report} and {@code alert} (which sends through
+ * {@code forward}'s and {@code telegram}'s clients) over {@code forward} and {@code telegram}, side by side over the
+ * repositories ({@code store}) and the database they are handed pools of ({@code db}: its server, data directory,
+ * migrations and partitions), both over {@code event} and {@code config}; the bus messages sit between the edge and the domain, and {@code common} under everything. Checked
+ * on the compiled classes, so a new upward import fails here.
  */
 class LayeringTest {
 
   private static final JavaClasses CLASSES = new ClassFileImporter()
       .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
       .importPackages("dev.eventrouter");
+  /** The API's resources: each a package with its handler and its own validation. */
+  static final List<String> RESOURCES = List.of("sessions", "postbacks", "reports", "deliveries");
 
   @Test
   @DisplayName("each package uses only the ones below it")
@@ -31,6 +36,9 @@ class LayeringTest {
     layeredArchitecture().consideringOnlyDependenciesInLayers()
         .layer("app").definedBy("dev.eventrouter")
         .layer("cluster").definedBy("dev.eventrouter.cluster..")
+        .layer("server").definedBy("dev.eventrouter.server..")
+        .layer("api").definedBy(RESOURCES.stream().map(r -> "dev.eventrouter.api." + r + "..").toArray(String[]::new))
+        .layer("ingest").definedBy("dev.eventrouter.api.events..")
         .layer("http").definedBy("dev.eventrouter.http..")
         .layer("session").definedBy("dev.eventrouter.session..")
         .layer("conversion").definedBy("dev.eventrouter.conversion..")
@@ -40,13 +48,18 @@ class LayeringTest {
         .layer("forward").definedBy("dev.eventrouter.forward..")
         .layer("telegram").definedBy("dev.eventrouter.telegram..")
         .layer("store").definedBy("dev.eventrouter.store..")
+        .layer("db").definedBy("dev.eventrouter.db..")
         .layer("bus").definedBy("dev.eventrouter.bus..")
         .layer("event").definedBy("dev.eventrouter.event..")
         .layer("config").definedBy("dev.eventrouter.config..")
         .layer("common").definedBy("dev.eventrouter.common..")
         .whereLayer("app").mayNotBeAccessedByAnyLayer()
         .whereLayer("cluster").mayOnlyBeAccessedByLayers("app")
-        .whereLayer("http").mayOnlyBeAccessedByLayers("app")
+        .whereLayer("server").mayOnlyBeAccessedByLayers("app")
+        .whereLayer("api").mayOnlyBeAccessedByLayers("server")
+        // Postbacks, the integrations' test event and Telegram's join requests are events: the ingest API's rules.
+        .whereLayer("ingest").mayOnlyBeAccessedByLayers("server", "api", "telegram")
+        .whereLayer("http").mayOnlyBeAccessedByLayers("app", "server", "api", "ingest", "telegram")
         .whereLayer("session").mayOnlyBeAccessedByLayers("app")
         .whereLayer("conversion").mayOnlyBeAccessedByLayers("app")
         .whereLayer("read").mayOnlyBeAccessedByLayers("app")
@@ -54,17 +67,31 @@ class LayeringTest {
         .whereLayer("alert").mayOnlyBeAccessedByLayers("app")
         // The alerts send through the forwarders' checked client and the Telegram connector's Bot API client.
         .whereLayer("forward").mayOnlyBeAccessedByLayers("app", "alert")
-        .whereLayer("telegram").mayOnlyBeAccessedByLayers("app", "alert")
+        .whereLayer("telegram").mayOnlyBeAccessedByLayers("app", "server", "alert")
         .whereLayer("store").mayOnlyBeAccessedByLayers("app", "session", "conversion", "read", "report", "alert",
             "forward", "telegram")
-        .whereLayer("bus").mayOnlyBeAccessedByLayers("app", "http", "session", "conversion", "read", "alert", "forward",
-            "telegram")
-        .whereLayer("event")
-        .mayOnlyBeAccessedByLayers("app", "http", "session", "conversion", "read", "alert", "forward", "store", "bus")
-        .whereLayer("config")
-        .mayOnlyBeAccessedByLayers("app", "cluster", "http", "session", "conversion", "read", "report", "alert",
-            "forward", "telegram", "store", "bus", "event")
+        // The verticles that own a pool take it from the database; the repositories are handed theirs.
+        .whereLayer("db").mayOnlyBeAccessedByLayers("app", "session", "conversion", "read")
+        .whereLayer("bus").mayOnlyBeAccessedByLayers("app", "server", "api", "ingest", "http", "session", "conversion",
+            "read", "alert", "forward", "telegram")
+        .whereLayer("event").mayOnlyBeAccessedByLayers("app", "server", "api", "ingest", "http", "session",
+            "conversion", "read", "alert", "forward", "telegram", "store", "db", "bus")
+        .whereLayer("config").mayOnlyBeAccessedByLayers("app", "cluster", "server", "api", "ingest", "http", "session",
+            "conversion", "read", "report", "alert", "forward", "telegram", "store", "db", "bus", "event")
         .check(CLASSES);
+  }
+
+  @Test
+  @DisplayName("one resource's package never uses another's: each stands on the edge and the ingest API only")
+  void resourcesIndependent() {
+    for (String resource : RESOURCES) {
+      for (String other : RESOURCES) {
+        if (!other.equals(resource)) {
+          noClasses().that().resideInAPackage("dev.eventrouter.api." + resource + "..").should()
+              .dependOnClassesThat().resideInAPackage("dev.eventrouter.api." + other + "..").check(CLASSES);
+        }
+      }
+    }
   }
 
   @Test

@@ -3,7 +3,7 @@ package dev.eventrouter;
 import dev.eventrouter.common.Sha256;
 import dev.eventrouter.common.StartupException;
 import dev.eventrouter.config.ApiKeys;
-import dev.eventrouter.store.PostgresServer;
+import dev.eventrouter.db.PostgresServer;
 import dev.eventrouter.support.TestDatabase;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

@@ -23,6 +23,10 @@ import java.util.UUID;
 public record DeliveryFilter(UUID workspaceId, String integrationId, List<String> statuses, String eventName,
                              long fromEventId, long toEventId, long afterEventId, long afterDelivery, int limit) {
 
+  /** Every state a delivery can be in, as the API names them. */
+  public static final List<String> STATES = List.of("pending", "retrying", "paused", "delivered", "unconfirmed",
+      "failed", "expired", "dry_run");
+
   public JsonObject toJson() {
     return new JsonObject().put("workspace_id", workspaceId.toString()).put("integration_id", integrationId)
         .put("statuses", new JsonArray(List.copyOf(statuses))).put("event_name", eventName)

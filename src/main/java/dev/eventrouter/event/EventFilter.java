@@ -27,6 +27,10 @@ public record EventFilter(UUID workspaceId, String eventName, String sessionSour
                           String integrationId, List<String> deliveryStatuses, long fromEventId, long toEventId,
                           int limit, boolean oldestFirst) {
 
+  /** How an event's session was found, as the API names it: the resolution's sources, and a partner's postback. */
+  public static final List<String> SESSION_SOURCES = List.of("supplied", "invite", "analytics", "last_known", "none",
+      "postback");
+
   public JsonObject toJson() {
     return new JsonObject().put("workspace_id", workspaceId.toString()).put("event_name", eventName)
         .put("session_source", sessionSource).put("telegram_id", telegramId).put("integration_id", integrationId)

@@ -58,12 +58,12 @@ public final class AccessControl {
   }
 
   /** The postback source whose URL token this is, or null. */
-  PostbackSources.Entry postbackSource(String token) {
+  public PostbackSources.Entry postbackSource(String token) {
     return postbacks.find(token);
   }
 
   /** The per-source limit of postbacks: 0, or the seconds to wait. */
-  long tryAcquirePostback(PostbackSources.Entry source) {
+  public long tryAcquirePostback(PostbackSources.Entry source) {
     return postbacks.tryAcquire(source);
   }
 
@@ -74,7 +74,7 @@ public final class AccessControl {
   }
 
   /** The workspace of this id, or null: for a route that names it instead of presenting a key. */
-  WorkspaceConfig workspace(UUID id) {
+  public WorkspaceConfig workspace(UUID id) {
     return byId.get(id);
   }
 
@@ -100,7 +100,7 @@ public final class AccessControl {
   }
 
   /** CORS for the route publishable keys may call: the origins of every workspace's publishable keys, none else. */
-  Handler<RoutingContext> cors() {
+  public Handler<RoutingContext> cors() {
     return cors;
   }
 

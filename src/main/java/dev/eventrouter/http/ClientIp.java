@@ -11,17 +11,17 @@ import java.util.List;
  * X-Forwarded-For read from the right, past every trusted proxy, to the first address they did not add themselves
  * (what a proxy chain appends; anything further left the client could have written). Only literals are taken.
  */
-final class ClientIp {
+public final class ClientIp {
 
   private ClientIp() {}
 
-  static String of(HttpServerRequest request, List<IpBlock> trustedProxies) {
+  public static String of(HttpServerRequest request, List<IpBlock> trustedProxies) {
     SocketAddress peer = request.remoteAddress();
     return of(peer == null ? null : peer.hostAddress(), request.headers().getAll("X-Forwarded-For"), trustedProxies);
   }
 
   /** The client, given the peer's address (null for a peer without one) and the X-Forwarded-For headers in order. */
-  static String of(String peer, List<String> forwarded, List<IpBlock> trustedProxies) {
+  public static String of(String peer, List<String> forwarded, List<IpBlock> trustedProxies) {
     if (peer == null || !trusted(peer, trustedProxies)) {
       return peer;
     }

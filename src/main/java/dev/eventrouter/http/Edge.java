@@ -10,13 +10,11 @@ import java.util.UUID;
 import java.util.regex.Pattern;
 
 /** What every authenticated route does at the edge: authenticate, rate-limit, require JSON, read its own body. */
-final class Edge {
+public final class Edge {
 
   static final String API_KEY = "x-api-key";
   private static final String WORKSPACE = "workspace";
   private static final String VISITOR = "visitor";
-  /** The postback route under either prefix. */
-  private static final Pattern POSTBACK = Pattern.compile("/(api/)?v1" + PostbacksApi.ROUTE);
 
   private Edge() {}
 
@@ -24,7 +22,7 @@ final class Edge {
    * A workspace's API key, or, where {@code publishableAllowed} (creating a click session), a publishable key used
    * from one of its allowed origins and within the per-IP limit; a publishable key anywhere else is a 403.
    */
-  static Handler<RoutingContext> authenticate(AccessControl access, boolean publishableAllowed) {
+  public static Handler<RoutingContext> authenticate(AccessControl access, boolean publishableAllowed) {
     return rc -> {
       String key = rc.request().getHeader(API_KEY);
       WorkspaceConfig workspace = access.authenticate(key);
@@ -62,14 +60,14 @@ final class Edge {
   }
 
   /** The visitor's browser, for a request made with a publishable key from the page itself. */
-  record Visitor(String ip, String userAgent) {}
+  public record Visitor(String ip, String userAgent) {}
 
   /** The browser that made the request, or null when it came from a server with a workspace key. */
-  static Visitor visitor(RoutingContext rc) {
+  public static Visitor visitor(RoutingContext rc) {
     return rc.get(VISITOR);
   }
 
-  static Handler<RoutingContext> rateLimit(AccessControl access) {
+  public static Handler<RoutingContext> rateLimit(AccessControl access) {
     return rc -> {
       long retryAfter = access.tryAcquire(workspace(rc).id(), visitor(rc) != null);
       if (retryAfter > 0) {
@@ -81,7 +79,7 @@ final class Edge {
   }
 
   /** Every answer's: a browser must never read one as another type than it says (an API answer run as script). */
-  static void noSniff(RoutingContext rc) {
+  public static void noSniff(RoutingContext rc) {
     rc.response().putHeader("X-Content-Type-Options", "nosniff");
     rc.next();
   }
@@ -89,22 +87,24 @@ final class Edge {
   /**
    * A query string Vert.x cannot decode (a {@code %} without two hex digits) is the documented 400 here: left to
    * the router, a route with a path parameter decodes it to add the parameter, and answers a bare 400 after logging
-   * the whole URL. The postback route reads its own query, leniently ({@link PostbackParams#decode}).
+   * the whole URL. The paths that read their own query, leniently (a partner's postback), are let through.
    */
-  static void readableQuery(RoutingContext rc) {
-    if (rc.request().query() != null && !POSTBACK.matcher(rc.request().path()).matches()) {
-      try {
-        rc.request().params();
-      } catch (IllegalArgumentException unreadable) {
-        rc.fail(new ApiException(ErrorCode.BAD_REQUEST, "The query string cannot be read: each '%' must start an "
-            + "escape of two hex digits (a '%' itself is written %25).", null, null));
-        return;
+  public static Handler<RoutingContext> readableQuery(Pattern lenientPaths) {
+    return rc -> {
+      if (rc.request().query() != null && !lenientPaths.matcher(rc.request().path()).matches()) {
+        try {
+          rc.request().params();
+        } catch (IllegalArgumentException unreadable) {
+          rc.fail(new ApiException(ErrorCode.BAD_REQUEST, "The query string cannot be read: each '%' must start an "
+              + "escape of two hex digits (a '%' itself is written %25).", null, null));
+          return;
+        }
       }
-    }
-    rc.next();
+      rc.next();
+    };
   }
 
-  static void requireJson(RoutingContext rc) {
+  public static void requireJson(RoutingContext rc) {
     String type = rc.request().getHeader(HttpHeaders.CONTENT_TYPE);
     String mediaType = type == null ? "" : type.split(";", 2)[0].trim();
     if (!mediaType.equalsIgnoreCase("application/json")) {
@@ -115,12 +115,12 @@ final class Edge {
   }
 
   /** The workspace of the request's API key. */
-  static WorkspaceConfig workspace(RoutingContext rc) {
+  public static WorkspaceConfig workspace(RoutingContext rc) {
     return rc.get(WORKSPACE);
   }
 
   /** The body as a JSON object whose workspace_id, when well-formed, is the key's own (else 403). */
-  static JsonObject ownBody(RoutingContext rc) {
+  public static JsonObject ownBody(RoutingContext rc) {
     JsonObject body = JsonBody.parse(rc.body().buffer());
     UUID named = Fields.namedWorkspace(body);
     if (named != null && !named.equals(workspace(rc).id())) {

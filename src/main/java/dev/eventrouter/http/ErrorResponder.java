@@ -1,7 +1,7 @@
 package dev.eventrouter.http;
 
-import dev.eventrouter.common.LogSafe;
 import dev.eventrouter.bus.BusHeaders;
+import dev.eventrouter.common.LogSafe;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.vertx.core.Handler;
@@ -21,14 +21,14 @@ public final class ErrorResponder implements Handler<RoutingContext> {
 
   private static final Logger LOG = LoggerFactory.getLogger(ErrorResponder.class);
   /** The largest body of a refused request that is read past (and dropped) to keep its connection. */
-  static final long SKIPPED_BODY_BYTES = 64 * 1024;
+  public static final long SKIPPED_BODY_BYTES = 64 * 1024;
 
   /**
    * For requests the HTTP codec could not read (a request line over 4 KB, headers over 8 KB, broken syntax): they
    * never reach the router, and Vert.x's own answer has an empty body. The connection is closed after the answer, as
    * the codec's state cannot be trusted.
    */
-  static void invalidRequest(HttpServerRequest request) {
+  public static void invalidRequest(HttpServerRequest request) {
     Throwable cause = request.decoderResult().cause();
     answerAndClose(request, cause instanceof TooLongHttpLineException ? ErrorCode.URI_TOO_LONG
         : cause instanceof TooLongHttpHeaderException ? ErrorCode.HEADERS_TOO_LARGE
@@ -36,7 +36,7 @@ public final class ErrorResponder implements Handler<RoutingContext> {
   }
 
   /** Answers in the error body outside the router, then closes the connection. */
-  static void answerAndClose(HttpServerRequest request, ErrorCode code) {
+  public static void answerAndClose(HttpServerRequest request, ErrorCode code) {
     request.response()
         .setStatusCode(code.status)
         .putHeader(HttpHeaders.CONTENT_TYPE, Responses.JSON)
@@ -55,7 +55,7 @@ public final class ErrorResponder implements Handler<RoutingContext> {
    * For the router's own error handler of one status: the context it passes may carry no status (an unreadable path
    * fails before routing), so the registered status is the one answered.
    */
-  Handler<RoutingContext> forStatus(int status) {
+  public Handler<RoutingContext> forStatus(int status) {
     return rc -> respond(rc, status);
   }
 
@@ -120,7 +120,7 @@ public final class ErrorResponder implements Handler<RoutingContext> {
    * Raised by Netty's HTTP codec on bytes of the body it cannot read (a chunk size past any number): the client's
    * fault, not ours, and not worth an error line with a stack trace.
    */
-  static boolean fromCodec(Throwable failure) {
+  public static boolean fromCodec(Throwable failure) {
     StackTraceElement[] trace = failure == null ? new StackTraceElement[0] : failure.getStackTrace();
     return trace.length > 0 && trace[0].getClassName().startsWith("io.netty.handler.codec.");
   }

@@ -20,17 +20,17 @@ import java.util.regex.Pattern;
  * Reads the fields of one request body, collecting one error per bad field, so a client fixes them all in one go.
  * {@code null} counts as absent. Call {@link #throwIfInvalid()} when done.
  */
-final class Fields {
+public final class Fields {
 
   // The alphabet Telegram allows in a /start payload.
-  static final Pattern SESSION_ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+  public static final Pattern SESSION_ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
   /** Printable ASCII without spaces: click ids and cookie values. */
-  static final String TOKEN = "[!-~]";
+  public static final String TOKEN = "[!-~]";
 
   private final JsonObject body;
   private final List<FieldError> errors = new ArrayList<>();
 
-  Fields(JsonObject body, Set<String> known) {
+  public Fields(JsonObject body, Set<String> known) {
     this.body = body;
     for (String field : body.fieldNames()) {
       if (!known.contains(field)) {
@@ -44,21 +44,21 @@ final class Fields {
     return UuidText.parse(body.getValue("workspace_id"));
   }
 
-  Object raw(String field) {
+  public Object raw(String field) {
     return body.getValue(field);
   }
 
-  void error(String field, String message) {
+  public void error(String field, String message) {
     errors.add(new FieldError(field, message));
   }
 
-  void throwIfInvalid() {
+  public void throwIfInvalid() {
     if (!errors.isEmpty()) {
       throw ApiException.validation(errors);
     }
   }
 
-  UUID workspaceId() {
+  public UUID workspaceId() {
     UUID id = namedWorkspace(body);
     if (id == null) {
       error("workspace_id", raw("workspace_id") == null ? "required" : "must be a UUID string");
@@ -66,7 +66,7 @@ final class Fields {
     return id;
   }
 
-  long telegramId() {
+  public long telegramId() {
     Object value = raw("telegram_id");
     if ((value instanceof Integer || value instanceof Long) && ((Number) value).longValue() > 0) {
       return ((Number) value).longValue();
@@ -75,7 +75,7 @@ final class Fields {
     return 0;
   }
 
-  String sessionId(boolean required) {
+  public String sessionId(boolean required) {
     Object value = raw("session_id");
     if (value == null && !required) {
       return null;
@@ -88,7 +88,7 @@ final class Fields {
   }
 
   /** An optional string matching the pattern (which sets the allowed length too). */
-  String optional(String field, Pattern pattern, String rule) {
+  public String optional(String field, Pattern pattern, String rule) {
     Object value = raw(field);
     if (value == null) {
       return null;
@@ -101,7 +101,7 @@ final class Fields {
   }
 
   /** An optional absolute http(s) URL. */
-  String url(String field, int maxLength) {
+  public String url(String field, int maxLength) {
     Object value = raw(field);
     if (value == null) {
       return null;
@@ -122,7 +122,7 @@ final class Fields {
   }
 
   /** An optional JSON boolean. */
-  Boolean optionalBoolean(String field) {
+  public Boolean optionalBoolean(String field) {
     Object value = raw(field);
     if (value != null && !(value instanceof Boolean)) {
       error(field, "must be true or false");
@@ -131,7 +131,7 @@ final class Fields {
   }
 
   /** An optional IPv4 or IPv6 literal; never resolved as a host name. */
-  String ipAddress(String field) {
+  public String ipAddress(String field) {
     Object value = raw(field);
     if (value == null) {
       return null;
@@ -144,7 +144,7 @@ final class Fields {
   }
 
   /** An optional instant, as ISO-8601 text or epoch milliseconds, between {@code earliest} and {@code latest}. */
-  Instant instant(String field, Instant earliest, Instant latest) {
+  public Instant instant(String field, Instant earliest, Instant latest) {
     Object value = raw(field);
     if (value == null) {
       return null;

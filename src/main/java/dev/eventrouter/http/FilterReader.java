@@ -22,7 +22,7 @@ import java.util.regex.Pattern;
  * events were received, 7 days back by default (what the networks still take) and at most
  * {@value #MAX_RANGE_DAYS} days wide, so a call reads a bounded number of day partitions.
  */
-final class FilterReader {
+public final class FilterReader {
 
   static final int MAX_RANGE_DAYS = 31;
   static final Pattern INTEGRATION_ID = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
@@ -31,16 +31,16 @@ final class FilterReader {
   private static final Pattern CURSOR = Pattern.compile("evt_([0-9]{1,19})-([0-9]{1,19})");
 
   /** The range asked for, as event ids: from the first id of {@code since}, up to (not with) that of {@code until}. */
-  record Range(long fromEventId, long toEventId) {}
+  public record Range(long fromEventId, long toEventId) {}
 
   private final Function<String, String> values;
-  final List<FieldError> errors = new ArrayList<>();
+  public final List<FieldError> errors = new ArrayList<>();
 
-  FilterReader(Function<String, String> values) {
+  public FilterReader(Function<String, String> values) {
     this.values = values;
   }
 
-  List<String> states(List<String> given, List<String> allowed) {
+  public List<String> states(List<String> given, List<String> allowed) {
     boolean valid = allowed.containsAll(given);
     if (!valid) {
       errors.add(new FieldError("status", "each must be one of " + String.join(", ", allowed)));
@@ -49,7 +49,7 @@ final class FilterReader {
   }
 
   /** Where a list resumes: after this (event id, delivery id); {0, 0} from the start. */
-  long[] cursor(String cursor) {
+  public long[] cursor(String cursor) {
     long[] after = {0, 0};
     if (cursor != null) {
       Matcher m = CURSOR.matcher(cursor);
@@ -65,7 +65,7 @@ final class FilterReader {
     return after;
   }
 
-  DeliveryFilter deliveryFilter(UUID workspaceId, List<String> statuses, long[] after, Instant now, int defaultLimit,
+  public DeliveryFilter deliveryFilter(UUID workspaceId, List<String> statuses, long[] after, Instant now, int defaultLimit,
                                 int maxLimit) {
     String integration = integrationId();
     String eventName = eventName();
@@ -76,16 +76,16 @@ final class FilterReader {
         after[0], after[1], limit);
   }
 
-  String integrationId() {
+  public String integrationId() {
     return matching("integration_id", INTEGRATION_ID, "must be an integration id of the workspace");
   }
 
-  String eventName() {
+  public String eventName() {
     return matching("event_name", EVENT_NAME, "must be 1 to 50 letters, digits, _ - or spaces");
   }
 
   /** since and until, checked together: since before until, at most {@value #MAX_RANGE_DAYS} days apart. */
-  Range range(Instant now) {
+  public Range range(Instant now) {
     int readSoFar = errors.size();
     Instant until = instant("until", now.plusSeconds(60));
     Instant since = instant("since", now.minus(DEFAULT_RANGE));
@@ -99,13 +99,13 @@ final class FilterReader {
     return new Range(EventIds.firstIdAt(since), EventIds.firstIdAt(until));
   }
 
-  void throwIfInvalid() {
+  public void throwIfInvalid() {
     if (!errors.isEmpty()) {
       throw ApiException.validation(errors);
     }
   }
 
-  String matching(String name, Pattern pattern, String rule) {
+  public String matching(String name, Pattern pattern, String rule) {
     String value = values.apply(name);
     boolean invalid = value != null && !pattern.matcher(value).matches();
     if (invalid) {
@@ -131,7 +131,7 @@ final class FilterReader {
     return fallback;
   }
 
-  int limit(int defaultLimit, int maxLimit) {
+  public int limit(int defaultLimit, int maxLimit) {
     String value = values.apply("limit");
     int limit = defaultLimit;
     if (value != null) {

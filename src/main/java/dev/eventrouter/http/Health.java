@@ -11,22 +11,22 @@ import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.healthchecks.HealthCheckHandler;
 
 /** The health routes: liveness, and readiness in full (management listener) or terse (public listener). */
-final class Health {
+public final class Health {
 
   private Health() {}
 
   /** The process and its event loop answer. */
-  static Handler<RoutingContext> live(Vertx vertx) {
+  public static Handler<RoutingContext> live(Vertx vertx) {
     return HealthCheckHandler.create(vertx).register("process", promise -> promise.complete(Status.OK()));
   }
 
   /** Every check by name, with what failed: for operators, on the management listener. */
-  static Handler<RoutingContext> detailed(HealthChecks readiness) {
+  public static Handler<RoutingContext> detailed(HealthChecks readiness) {
     return HealthCheckHandler.createWithHealthChecks(readiness);
   }
 
   /** UP (200) or DOWN (503), nothing more: a load balancer needs no workspace names or schema versions. */
-  static Handler<RoutingContext> terse(HealthChecks readiness) {
+  public static Handler<RoutingContext> terse(HealthChecks readiness) {
     return rc -> readiness.checkStatus().map(CheckResult::getUp).otherwise(false).onSuccess(up -> {
       rc.response().setStatusCode(up ? 200 : 503)
           .putHeader(HttpHeaders.CONTENT_TYPE, Responses.JSON)

@@ -24,13 +24,13 @@ import java.util.regex.Pattern;
  * not UTF-8 (overlong forms and encoded surrogates included), a key given twice, and text holding U+0000 or a lone
  * surrogate (whether raw or written as a {@code \\u} escape). A body that passes is stored exactly as it was meant.
  */
-final class JsonBody {
+public final class JsonBody {
 
   private static final Pattern DUPLICATE = Pattern.compile("^Duplicate field '(.*)'", Pattern.DOTALL);
 
   private JsonBody() {}
 
-  static JsonObject parse(Buffer body) {
+  public static JsonObject parse(Buffer body) {
     JsonObject object = parseAnyText(body);
     List<FieldError> errors = new ArrayList<>();
     checkText(object, "", errors);
@@ -45,7 +45,7 @@ final class JsonBody {
    * a body that is passed on as it came rather than stored field by field (a Telegram update), whose reader must
    * check each field it keeps with {@link #storable}.
    */
-  static JsonObject parseAnyText(Buffer body) {
+  public static JsonObject parseAnyText(Buffer body) {
     if (body == null || body.length() == 0) {
       throw invalid("The request body is empty; it must be a JSON object.");
     }
@@ -77,7 +77,7 @@ final class JsonBody {
   }
 
   /** Names a repeated key, or where the syntax broke; never echoes more of the body than that. */
-  static String describe(DecodeException e) {
+  public static String describe(DecodeException e) {
     Matcher duplicate = DUPLICATE.matcher(String.valueOf(e.getMessage()));
     if (duplicate.find()) {
       return "The request body has the key \"" + duplicate.group(1) + "\" more than once.";
@@ -109,7 +109,7 @@ final class JsonBody {
   }
 
   /** PostgreSQL text and jsonb take every Unicode scalar value but U+0000. */
-  static boolean storable(String text) {
+  public static boolean storable(String text) {
     for (int i = 0; i < text.length(); i++) {
       char c = text.charAt(i);
       if (c == 0) {

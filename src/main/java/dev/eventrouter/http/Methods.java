@@ -10,14 +10,14 @@ import java.util.Set;
  * method_not_allowed (a client's mistake, in the error body, as every refusal) and its connection closed, and
  * {@link MetricLabels} files it under one label.
  */
-final class Methods {
+public final class Methods {
 
-  static final Set<String> SERVED = Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE",
+  public static final Set<String> SERVED = Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE",
       "PATCH");
 
   private Methods() {}
 
-  static boolean served(HttpMethod method) {
+  public static boolean served(HttpMethod method) {
     return SERVED.contains(method.name());
   }
 }

@@ -15,7 +15,7 @@ import io.micrometer.core.instrument.config.MeterFilter;
 public final class MetricLabels {
 
   static final String OTHER = "OTHER";
-  static final int MAX_VALUES = 100;
+  public static final int MAX_VALUES = 100;
   private static final String HTTP_METERS = "vertx.http.";
 
   private MetricLabels() {}

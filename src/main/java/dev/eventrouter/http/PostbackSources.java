@@ -15,19 +15,19 @@ import java.util.function.LongSupplier;
  * workspace's rate limit: one partner firing too fast never takes the workspace's own API budget. Rebuilt when the
  * config is reloaded; a source whose limit is unchanged keeps its bucket.
  */
-final class PostbackSources {
+public final class PostbackSources {
 
   /** Tokens are made at least this long (generate-postback-token makes 32): a shorter one is no token of ours. */
   static final int MIN_TOKEN_LENGTH = 24;
   static final int MAX_TOKEN_LENGTH = 200;
 
   /** A source, its workspace, and its rate limit's bucket. */
-  record Entry(WorkspaceConfig workspace, PostbackSource source, TokenBucket bucket) {}
+  public record Entry(WorkspaceConfig workspace, PostbackSource source, TokenBucket bucket) {}
 
   private final Map<String, Entry> byDigest = new HashMap<>();
   private final LongSupplier nanoClock;
 
-  PostbackSources(List<WorkspaceConfig> workspaces, LongSupplier nanoClock, PostbackSources before) {
+  public PostbackSources(List<WorkspaceConfig> workspaces, LongSupplier nanoClock, PostbackSources before) {
     this.nanoClock = nanoClock;
     long now = nanoClock.getAsLong();
     for (WorkspaceConfig workspace : workspaces) {
@@ -42,7 +42,7 @@ final class PostbackSources {
   }
 
   /** The source of this URL token, or null: compared by digest, as API keys are. */
-  Entry find(String token) {
+  public Entry find(String token) {
     if (token == null || token.length() < MIN_TOKEN_LENGTH || token.length() > MAX_TOKEN_LENGTH) {
       return null;
     }
@@ -50,7 +50,7 @@ final class PostbackSources {
   }
 
   /** 0 when the source may post now, else the seconds until it may (Retry-After). */
-  long tryAcquire(Entry entry) {
+  public long tryAcquire(Entry entry) {
     return entry.bucket().take(nanoClock.getAsLong());
   }
 }

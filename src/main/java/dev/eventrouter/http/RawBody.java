@@ -11,16 +11,16 @@ import io.vertx.ext.web.RoutingContext;
  * A route's body as its bytes, within the route's limit, for a route that decodes a form itself: vertx-web's
  * BodyHandler hands a form to Vert.x's own decoder, which refuses a value over 8 KiB, more than 256 fields, or a
  * {@code %} not followed by two hex digits with a bare 400 before the route sees the request, where a partner's
- * postback must be read leniently ({@link PostbackParams#decode}). Past the limit: 413, the rest read and dropped,
+ * postback must be read leniently (by its own route). Past the limit: 413, the rest read and dropped,
  * as the BodyHandler does.
  */
-final class RawBody {
+public final class RawBody {
 
   private static final String KEY = "raw_body";
 
   private RawBody() {}
 
-  static Handler<RoutingContext> within(int limit) {
+  public static Handler<RoutingContext> within(int limit) {
     return rc -> {
       HttpServerRequest request = rc.request();
       Buffer body = Buffer.buffer();
@@ -54,7 +54,7 @@ final class RawBody {
   }
 
   /** The body read, empty when there was none. */
-  static Buffer of(RoutingContext rc) {
+  public static Buffer of(RoutingContext rc) {
     return rc.get(KEY);
   }
 }

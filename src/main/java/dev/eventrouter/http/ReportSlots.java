@@ -43,12 +43,12 @@ public final class ReportSlots {
     return this;
   }
 
-  synchronized int running() {
+  public synchronized int running() {
     return running;
   }
 
   /** Takes a slot for a report of the workspace, or refuses it: 429, the limit reached named. */
-  synchronized void take(UUID workspace) {
+  public synchronized void take(UUID workspace) {
     int own = byWorkspace.getOrDefault(workspace, 0);
     if (own >= perWorkspace) {
       throw refused("This workspace runs as many reports at once as it may on this node "
@@ -62,7 +62,7 @@ public final class ReportSlots {
   }
 
   /** Gives back the slot of a report of the workspace, once it is answered. */
-  synchronized void release(UUID workspace) {
+  public synchronized void release(UUID workspace) {
     byWorkspace.merge(workspace, -1, Integer::sum);
     running--;
   }

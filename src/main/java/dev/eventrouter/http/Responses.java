@@ -6,18 +6,18 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 
 /** The success envelope {@code {"ok": true, "data": ...}}. */
-final class Responses {
+public final class Responses {
 
   static final String JSON = "application/json; charset=utf-8";
 
   private Responses() {}
 
-  static void ok(RoutingContext rc, JsonObject data) {
+  public static void ok(RoutingContext rc, JsonObject data) {
     ok(rc, new JsonObject().put("ok", true).put("data", data).toBuffer());
   }
 
   /** An envelope already written out. */
-  static void ok(RoutingContext rc, Buffer envelope) {
+  public static void ok(RoutingContext rc, Buffer envelope) {
     rc.response()
         .setStatusCode(200)
         .putHeader(HttpHeaders.CONTENT_TYPE, JSON)

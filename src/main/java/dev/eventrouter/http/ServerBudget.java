@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class ServerBudget {
 
   /** Seconds a caller refused for the body budget is asked to wait: bodies in flight are read within seconds. */
-  static final long RETRY_AFTER_S = 1;
+  public static final long RETRY_AFTER_S = 1;
 
   private final ServerLimits limits;
   private final AtomicInteger connections = new AtomicInteger();
@@ -44,7 +44,7 @@ public final class ServerBudget {
   }
 
   /** Counts a new connection; false (and not counted) when the node holds its maximum already. */
-  boolean open() {
+  public boolean open() {
     if (connections.incrementAndGet() > limits.maxConnections()) {
       connections.decrementAndGet();
       return false;
@@ -56,11 +56,11 @@ public final class ServerBudget {
     connections.decrementAndGet();
   }
 
-  int connections() {
+  public int connections() {
     return connections.get();
   }
 
-  long buffered() {
+  public long buffered() {
     return buffered.get();
   }
 
@@ -69,7 +69,7 @@ public final class ServerBudget {
    * it does not say) until the answer is sent or the connection closes; beyond the node's bound, 503 before any byte
    * of the body is read. The body handler still enforces the route's limit itself.
    */
-  Handler<RoutingContext> reserve(int bodyLimit) {
+  public Handler<RoutingContext> reserve(int bodyLimit) {
     return (PlatformHandler) rc -> {
       long bytes = Math.min(declaredLength(rc.request().getHeader(HttpHeaders.CONTENT_LENGTH)), bodyLimit);
       if (buffered.addAndGet(bytes) > limits.maxBufferedBytes()) {
@@ -83,7 +83,7 @@ public final class ServerBudget {
   }
 
   /** The Content-Length, or the most a body can be when it is absent or unreadable (chunked). */
-  static long declaredLength(String header) {
+  public static long declaredLength(String header) {
     if (header != null) {
       try {
         long length = Long.parseLong(header.trim());

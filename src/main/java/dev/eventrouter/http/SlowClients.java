@@ -16,7 +16,7 @@ import java.util.function.LongSupplier;
  * start, or of the previous request on it. The server's idle timeout alone cannot stop a client that sends a byte
  * every few seconds and never finishes a request (slowloris, https://en.wikipedia.org/wiki/Slowloris_(cyber_attack)).
  */
-final class SlowClients {
+public final class SlowClients {
 
   /** What a connection is waiting for: a request head (request null), or the rest of that request's body. */
   private static final class Waiting {
@@ -33,23 +33,23 @@ final class SlowClients {
   private final LongSupplier nanoClock;
   private final Map<HttpConnection, Waiting> open = new HashMap<>();
 
-  SlowClients(ServerBudget budget, LongSupplier nanoClock) {
+  public SlowClients(ServerBudget budget, LongSupplier nanoClock) {
     this.budget = budget;
     this.readTimeoutNanos = budget.limits().readTimeoutMs() * 1_000_000;
     this.nanoClock = nanoClock;
   }
 
   /** How often the deadlines are checked: a quarter of the deadline, between 50 ms and 1 s. */
-  long scanIntervalMs() {
+  public long scanIntervalMs() {
     return Math.max(50, Math.min(1000, budget.limits().readTimeoutMs() / 4));
   }
 
   /** A timer of the verticle's: Vert.x cancels it when the verticle is undeployed. */
-  void start(Vertx vertx) {
+  public void start(Vertx vertx) {
     vertx.setPeriodic(scanIntervalMs(), id -> scan());
   }
 
-  void connected(HttpConnection connection) {
+  public void connected(HttpConnection connection) {
     if (!budget.open()) {
       connection.close();
       return;
@@ -62,7 +62,7 @@ final class SlowClients {
   }
 
   /** A request's head arrived; a later request on the same connection starts its own deadline. */
-  void requested(HttpServerRequest request) {
+  public void requested(HttpServerRequest request) {
     Waiting waiting = open.get(request.connection());
     if (waiting == null) {
       return;

@@ -14,7 +14,7 @@ import io.vertx.ext.web.handler.StaticHandler;
  * own scripts, styles and API may load (a strict Content-Security-Policy,
  * https://developer.mozilla.org/en-US/docs/Web/HTTP/Guides/CSP), they are never framed, and they send no referrer.
  */
-final class StaticContent {
+public final class StaticContent {
 
   static final String ROOT = "webroot";
   /** The script is versioned by its path: a page may cache it for an hour. */
@@ -22,7 +22,7 @@ final class StaticContent {
 
   private StaticContent() {}
 
-  static void mount(Router router) {
+  public static void mount(Router router) {
     page(router, "/ui");
     page(router, "/demo");
     router.route("/sdk/*")

@@ -18,10 +18,10 @@ import io.vertx.ext.web.RoutingContext;
  * The one way the API handlers ask the SessionVerticle: request/reply over the event bus, bounded by the request
  * timeout, with its failures turned into the documented API errors.
  */
-final class StoreClient {
+public final class StoreClient {
 
   static final long UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
-  static final String NO_HANDLER = "No running node can answer this now (a credential test needs a node with "
+  public static final String NO_HANDLER = "No running node can answer this now (a credential test needs a node with "
       + "the forward role); retry after the Retry-After delay.";
   /** Time for a forwarder's answer to travel back once the network answered or its request timed out. */
   static final long FORWARDER_MARGIN_MS = 2_000;
@@ -29,13 +29,13 @@ final class StoreClient {
   private final Vertx vertx;
   private final long timeoutMs;
 
-  StoreClient(Vertx vertx, long timeoutMs) {
+  public StoreClient(Vertx vertx, long timeoutMs) {
     this.vertx = vertx;
     this.timeoutMs = timeoutMs;
   }
 
   /** How long a request waits for its answer before it is told 503. */
-  long timeoutMs() {
+  public long timeoutMs() {
     return timeoutMs;
   }
 
@@ -44,12 +44,12 @@ final class StoreClient {
    * by, another member), with the request id as a header for its log lines. Any failure but a documented one means
    * "not confirmed, retry later".
    */
-  Future<JsonObject> ask(String address, JsonObject message, RoutingContext rc) {
+  public Future<JsonObject> ask(String address, JsonObject message, RoutingContext rc) {
     return request(address, message, rc, localOnly());
   }
 
   /** Asks this node's SessionVerticle to store an event: the request and its reply travel as records. */
-  Future<IngestReply> ingest(IngestRequest request, RoutingContext rc) {
+  public Future<IngestReply> ingest(IngestRequest request, RoutingContext rc) {
     return request(Addresses.EVENTS_INGEST, request, rc, localOnly());
   }
 
@@ -61,7 +61,7 @@ final class StoreClient {
    * Asks a ForwarderVerticle, on this node or another (a node without the forward role has none), for an answer
    * that takes a request to a network, which the forwarder bounds by the request timeout: this waits a margin more.
    */
-  Future<JsonObject> askForwarder(String address, JsonObject message, RoutingContext rc) {
+  public Future<JsonObject> askForwarder(String address, JsonObject message, RoutingContext rc) {
     return request(address, message, rc, new DeliveryOptions().setSendTimeout(timeoutMs + FORWARDER_MARGIN_MS));
   }
 

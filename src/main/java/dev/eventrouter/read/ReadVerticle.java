@@ -2,11 +2,11 @@ package dev.eventrouter.read;
 
 import dev.eventrouter.bus.Addresses;
 import dev.eventrouter.bus.EventRef;
+import dev.eventrouter.db.Database;
 import dev.eventrouter.event.DeliveryFilter;
 import dev.eventrouter.event.EventFilter;
 import dev.eventrouter.event.FunnelQuery;
 import dev.eventrouter.store.ConversionStore;
-import dev.eventrouter.store.Database;
 import dev.eventrouter.store.DeliveryStore;
 import dev.eventrouter.store.EventStore;
 import dev.eventrouter.store.FunnelStore;

@@ -5,8 +5,8 @@ import dev.eventrouter.config.Network;
 import dev.eventrouter.store.ClaimedDelivery;
 import dev.eventrouter.store.DeliveryStore;
 import dev.eventrouter.support.Await;
-import dev.eventrouter.support.FakeAdNetworks;
 import dev.eventrouter.support.FakeAdNetworks.Reply;
+import dev.eventrouter.support.FakeAdNetworks;
 import dev.eventrouter.support.LogCapture;
 import dev.eventrouter.support.TestApp;
 import io.vertx.core.json.JsonArray;
@@ -448,7 +448,7 @@ class ForwardingTest extends FakeNetworksTest {
     app.client().close();
     app = null;
     if (sql != null) {
-      try (var c = dev.eventrouter.store.PostgresServer.dataSource(
+      try (var c = dev.eventrouter.db.PostgresServer.dataSource(
           io.vertx.pgclient.PgConnectOptions.fromUri(databaseUrl)).getConnection()) {
         c.createStatement().execute(sql);
       } catch (java.sql.SQLException e) {

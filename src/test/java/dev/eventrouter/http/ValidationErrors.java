@@ -7,12 +7,12 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** For the filter readers' tests: the fields a refused read names. */
-final class ValidationErrors {
+public final class ValidationErrors {
 
   private ValidationErrors() {}
 
   /** The fields of the 400 {@code read} throws, in order; an assertion error when it throws none. */
-  static List<String> badFields(Runnable read) {
+  public static List<String> badFields(Runnable read) {
     try {
       read.run();
     } catch (ApiException e) {

@@ -1,10 +1,10 @@
 package dev.eventrouter.session;
 
 import dev.eventrouter.config.DatabaseConfig;
+import dev.eventrouter.db.Database;
 import dev.eventrouter.event.ConversionEvent;
 import dev.eventrouter.event.EventIds;
 import dev.eventrouter.event.Resolution;
-import dev.eventrouter.store.Database;
 import dev.eventrouter.store.EventStore;
 import dev.eventrouter.store.NewEvent;
 import dev.eventrouter.support.TestDatabase;

@@ -1,8 +1,7 @@
 package dev.eventrouter.session;
 
-import dev.eventrouter.store.PostgresServer;
+import dev.eventrouter.db.PostgresServer;
 import dev.eventrouter.support.ServiceTest;
-import dev.eventrouter.support.TestApp;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;

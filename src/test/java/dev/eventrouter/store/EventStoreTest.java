@@ -1,6 +1,7 @@
 package dev.eventrouter.store;
 
 import dev.eventrouter.config.DatabaseConfig;
+import dev.eventrouter.db.Database;
 import dev.eventrouter.event.ConversionEvent;
 import dev.eventrouter.event.Resolution;
 import dev.eventrouter.support.TestDatabase;

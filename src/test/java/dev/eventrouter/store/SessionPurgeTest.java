@@ -1,6 +1,7 @@
 package dev.eventrouter.store;
 
 import dev.eventrouter.config.DatabaseConfig;
+import dev.eventrouter.db.Database;
 import dev.eventrouter.support.TestDatabase;
 import io.vertx.core.Vertx;
 import io.vertx.junit5.VertxExtension;

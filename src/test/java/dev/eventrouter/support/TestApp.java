@@ -4,7 +4,7 @@ import dev.eventrouter.EventRouter;
 import dev.eventrouter.config.ApiKeys;
 import dev.eventrouter.config.ConfigLoader;
 import dev.eventrouter.config.LiveConfig;
-import dev.eventrouter.store.Database;
+import dev.eventrouter.db.Database;
 import dev.eventrouter.store.EventStore;
 import dev.eventrouter.store.EventWriter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;

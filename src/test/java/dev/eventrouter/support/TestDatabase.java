@@ -1,6 +1,6 @@
 package dev.eventrouter.support;
 
-import dev.eventrouter.store.PostgresServer;
+import dev.eventrouter.db.PostgresServer;
 import io.vertx.pgclient.PgConnectOptions;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.junit.jupiter.api.Assumptions;
