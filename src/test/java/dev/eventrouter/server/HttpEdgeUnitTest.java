@@ -48,13 +48,18 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.HexFormat;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static dev.eventrouter.support.ApiAssertions.assertError;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -166,7 +171,7 @@ class HttpEdgeUnitTest {
     HttpResponse<Buffer> page = Await.result(client.get(port, "127.0.0.1", "/ui/").send());
     assertThat(page.statusCode()).isEqualTo(200);
     assertThat(page.getHeader("Content-Type")).startsWith("text/html");
-    assertThat(page.bodyAsString()).contains("<script src=\"ui.js\" defer></script>")
+    assertThat(page.bodyAsString()).contains("<script type=\"module\" src=\"ui.js\"></script>")
         .doesNotContain("<script>", "style=", "onclick");
     String csp = page.getHeader("Content-Security-Policy");
     assertThat(csp).contains("default-src 'none'", "script-src 'self'", "style-src 'self'", "connect-src 'self'",
@@ -176,10 +181,26 @@ class HttpEdgeUnitTest {
     assertThat(page.getHeader("Referrer-Policy")).isEqualTo("no-referrer");
     assertThat(page.getHeader("Cache-Control")).isEqualTo("no-cache");
     HttpResponse<Buffer> script = Await.result(client.get(port, "127.0.0.1", "/ui/ui.js").send());
-    assertThat(script.getHeader("Content-Type")).startsWith("text/javascript");
-    assertThat(script.bodyAsString()).as("values go in as text only").doesNotContain("innerHTML", "outerHTML",
-        "insertAdjacentHTML", "document.write", "eval(");
     assertThat(script.getHeader("Content-Security-Policy")).isEqualTo(csp);
+    // ui.js and every module it imports, directly or not: each served as JavaScript (a module of another type is
+    // refused, and nosniff lets the browser guess nothing).
+    Set<String> modules = new LinkedHashSet<>(List.of("ui.js"));
+    Deque<String> unread = new ArrayDeque<>(modules);
+    while (!unread.isEmpty()) {
+      String name = unread.pop();
+      HttpResponse<Buffer> module = Await.result(client.get(port, "127.0.0.1", "/ui/" + name).send());
+      assertThat(module.statusCode()).as(name).isEqualTo(200);
+      assertThat(module.getHeader("Content-Type")).as(name).startsWith("text/javascript");
+      assertThat(module.bodyAsString()).as("values go in as text only").doesNotContain("innerHTML", "outerHTML",
+          "insertAdjacentHTML", "document.write", "eval(");
+      Matcher imported = Pattern.compile("from '\\./([\\w-]+\\.js)'").matcher(module.bodyAsString());
+      while (imported.find()) {
+        if (modules.add(imported.group(1))) {
+          unread.add(imported.group(1));
+        }
+      }
+    }
+    assertThat(modules).as("the shared helpers among them").contains("dom.js");
     HttpResponse<Buffer> bare = Await.result(client.get(port, "127.0.0.1", "/ui").send());
     assertThat(bare.statusCode()).isEqualTo(302);
     assertThat(bare.getHeader("Location")).isEqualTo("/ui/");
