@@ -28,7 +28,9 @@ import dev.eventrouter.store.AlertStore;
 import dev.eventrouter.store.DeliveryStore;
 import dev.eventrouter.store.EventStore;
 import dev.eventrouter.store.EventWriter;
-import dev.eventrouter.store.FunnelStore;
+import dev.eventrouter.store.FunnelReports;
+import dev.eventrouter.store.FunnelRollups;
+import dev.eventrouter.store.ReportCurrency;
 import dev.eventrouter.store.TelegramStore;
 import dev.eventrouter.telegram.TelegramVerticle;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -131,8 +133,8 @@ public final class EventRouter {
             .onSuccess(deployments::add);
         chain = chain.compose(id -> vertx.deployVerticle(new ReadVerticle(database)))
             .onSuccess(deployments::add);
-        chain = chain.compose(id -> vertx.deployVerticle(new RollupVerticle(
-                new FunnelStore(database.pool(), database.readPool()), live, metrics)))
+        chain = chain.compose(id -> vertx.deployVerticle(new RollupVerticle(new FunnelRollups(database.pool()),
+                new ReportCurrency(database.pool()), new FunnelReports(database.readPool()), live, metrics)))
             .onSuccess(deployments::add);
       }
       if (forward) {

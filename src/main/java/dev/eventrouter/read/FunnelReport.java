@@ -1,7 +1,7 @@
 package dev.eventrouter.read;
 
 import dev.eventrouter.event.FunnelQuery;
-import dev.eventrouter.store.FunnelStore.Sums;
+import dev.eventrouter.store.FunnelReports.Sums;
 import io.vertx.core.json.JsonObject;
 
 import java.math.BigDecimal;

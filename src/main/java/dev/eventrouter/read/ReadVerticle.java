@@ -7,9 +7,9 @@ import dev.eventrouter.event.DeliveryFilter;
 import dev.eventrouter.event.EventFilter;
 import dev.eventrouter.event.FunnelQuery;
 import dev.eventrouter.store.ConversionStore;
-import dev.eventrouter.store.DeliveryStore;
+import dev.eventrouter.store.DeliveryViews;
 import dev.eventrouter.store.EventStore;
-import dev.eventrouter.store.FunnelStore;
+import dev.eventrouter.store.FunnelReports;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.json.JsonArray;
@@ -40,8 +40,8 @@ public final class ReadVerticle extends VerticleBase {
   private final Database database;
   private EventStore events;
   private ConversionStore conversions;
-  private DeliveryStore deliveries;
-  private FunnelStore funnel;
+  private DeliveryViews deliveries;
+  private FunnelReports funnel;
 
   public ReadVerticle(Database database) {
     this.database = database;
@@ -51,8 +51,8 @@ public final class ReadVerticle extends VerticleBase {
   public Future<?> start() {
     events = new EventStore(database.pool(), database.readPool());
     conversions = new ConversionStore(database.pool(), database.readPool());
-    deliveries = new DeliveryStore(database.pool(), database.readPool());
-    funnel = new FunnelStore(database.pool(), database.reportPool());
+    deliveries = new DeliveryViews(database.pool(), database.readPool());
+    funnel = new FunnelReports(database.reportPool());
     // Local consumers, as for the writes: the node that took a request answers it.
     return Future.all(List.of(
         consumer(Addresses.EVENTS_GET, this::find),
@@ -116,20 +116,20 @@ public final class ReadVerticle extends VerticleBase {
     FunnelQuery query = FunnelQuery.fromJson(body);
     int limit = MAX_SUM_ROWS;
     Future<OffsetDateTime> upto = funnel.rolledUpTo();
-    Future<List<FunnelStore.Sums>> sums = upto.compose(v -> funnel.sums(query, query.groupBy(), limit + 1));
+    Future<List<FunnelReports.Sums>> sums = upto.compose(v -> funnel.sums(query, query.groupBy(), limit + 1));
     // The groups' sums added up are the totals (the rollups' counts add up across groups), unless some were cut.
-    Future<List<FunnelStore.Sums>> totals = sums.compose(rows -> rows.size() > limit
+    Future<List<FunnelReports.Sums>> totals = sums.compose(rows -> rows.size() > limit
         ? funnel.sums(query, List.of(), limit) : Future.succeededFuture(FunnelReport.totals(rows)));
     return totals.map(v -> {
       boolean cut = sums.result().size() > limit;
-      List<FunnelStore.Sums> rows = cut ? dropLastGroup(sums.result().subList(0, limit)) : sums.result();
+      List<FunnelReports.Sums> rows = cut ? dropLastGroup(sums.result().subList(0, limit)) : sums.result();
       return Optional.of(FunnelReport.of(query, rows, totals.result(), cut)
           .put("rolled_up_to", upto.result().toInstant().toString()));
     });
   }
 
   /** Sums cut at a row limit end in a group that may lack steps: it is left out whole. */
-  private static List<FunnelStore.Sums> dropLastGroup(List<FunnelStore.Sums> sums) {
+  private static List<FunnelReports.Sums> dropLastGroup(List<FunnelReports.Sums> sums) {
     List<String> last = sums.get(sums.size() - 1).group();
     return sums.stream().filter(s -> !s.group().equals(last)).toList();
   }

@@ -4,7 +4,9 @@ import dev.eventrouter.common.LogSafe;
 import dev.eventrouter.config.LiveConfig;
 import dev.eventrouter.config.ReportsConfig;
 import dev.eventrouter.config.WorkspaceConfig;
-import dev.eventrouter.store.FunnelStore;
+import dev.eventrouter.store.FunnelReports;
+import dev.eventrouter.store.FunnelRollups;
+import dev.eventrouter.store.ReportCurrency;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
@@ -48,7 +50,10 @@ public final class RollupVerticle extends VerticleBase {
   /** The biggest rates file read: the ECB's whole history since 1999 is about 1.5 MB. */
   static final long MAX_RATES_BYTES = 16L * 1024 * 1024;
 
-  private final FunnelStore store;
+  private final FunnelRollups rollups;
+  private final ReportCurrency currency;
+  /** Where the rollups reach, read as the report reads it. */
+  private final FunnelReports report;
   private final LiveConfig live;
   /** The host's CPU use since the previous call (the JDK's, which reads a container's cgroup limits). */
   private final OperatingSystemMXBean os =
@@ -63,8 +68,11 @@ public final class RollupVerticle extends VerticleBase {
   /** The rollups' reach as this node last saw it (null until it has). */
   private volatile Instant reach;
 
-  public RollupVerticle(FunnelStore store, LiveConfig live, MeterRegistry metrics) {
-    this.store = store;
+  public RollupVerticle(FunnelRollups rollups, ReportCurrency currency, FunnelReports report, LiveConfig live,
+                        MeterRegistry metrics) {
+    this.rollups = rollups;
+    this.currency = currency;
+    this.report = report;
     this.live = live;
     // Grows while the report falls behind: under a load past the rounds' budget, or when rounds fail.
     Gauge.builder("event_router.report.rollup_behind_seconds", this,
@@ -75,7 +83,7 @@ public final class RollupVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     vertx.setPeriodic(RATES_CHECK_MS, id -> importRates());
-    vertx.setPeriodic(PURGE_EVERY_MS, id -> store.purge(reports().retentionDays())
+    vertx.setPeriodic(PURGE_EVERY_MS, id -> rollups.purge(reports().retentionDays())
         .onFailure(e -> LOG.warn("purging old funnel rollups failed: {}", LogSafe.describe(e))));
     timer = vertx.setTimer(1, id -> round(false));
     return importRates();
@@ -98,7 +106,7 @@ public final class RollupVerticle extends VerticleBase {
       zones.put(workspace.id(), workspace.report().zone().getId());
     }
     long started = System.nanoTime();
-    store.rollUp(reports().rollupLagMs(), spanMs, currencies, zones).onComplete(done -> {
+    rollups.rollUp(reports().rollupLagMs(), spanMs, currencies, zones).onComplete(done -> {
       long ended = System.nanoTime();
       long roundMs = TimeUnit.NANOSECONDS.toMillis(ended - started);
       spanMs = nextSpanMs(spanMs, roundMs, done.failed(), busy);
@@ -109,7 +117,7 @@ public final class RollupVerticle extends VerticleBase {
       if (done.succeeded() && done.result() != null) {
         reach = done.result().upto().toInstant();
       } else if (done.succeeded()) { // another node's round: its reach, for the gauge
-        store.rolledUpTo().onSuccess(upto -> reach = upto.toInstant());
+        report.rolledUpTo().onSuccess(upto -> reach = upto.toInstant());
       }
       if (stopped) {
         return;
@@ -186,7 +194,7 @@ public final class RollupVerticle extends VerticleBase {
       ratesRead = seen;
       return vertx.fileSystem().readFile(path)
           .map(bytes -> RatesFile.parse(bytes.toString()))
-          .compose(rates -> store.importRates(rates.currencies(), rates.days(), rates.perEur())
+          .compose(rates -> currency.importRates(rates.currencies(), rates.days(), rates.perEur())
               .onFailure(e -> ratesRead = null) // the database's failure: tried again at the next check
               .map(changed -> {
                 LOG.info("rates file {} read: {} rates, {} new or changed", path, rates.size(), changed);

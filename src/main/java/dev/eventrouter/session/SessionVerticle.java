@@ -21,7 +21,7 @@ import dev.eventrouter.event.Resolution;
 import dev.eventrouter.store.Batcher;
 import dev.eventrouter.store.ConfiguredPlan;
 import dev.eventrouter.store.ConversionStore;
-import dev.eventrouter.store.DeliveryStore;
+import dev.eventrouter.store.DeliveryViews;
 import dev.eventrouter.store.EventStore;
 import dev.eventrouter.store.EventWriter;
 import dev.eventrouter.store.NewEvent;
@@ -75,7 +75,7 @@ public final class SessionVerticle extends VerticleBase {
   private EventStore events;
   private ConversionStore conversions;
   private ConfiguredPlan plan;
-  private DeliveryStore deliveries;
+  private DeliveryViews deliveries;
   private SessionStore sessions;
   private TelegramStore telegram;
   private SessionResolver resolver;
@@ -99,7 +99,7 @@ public final class SessionVerticle extends VerticleBase {
     events = new EventStore(database.pool(), database.readPool());
     conversions = new ConversionStore(database.pool(), database.readPool());
     plan = new ConfiguredPlan(live);
-    deliveries = new DeliveryStore(database.pool(), database.readPool());
+    deliveries = new DeliveryViews(database.pool(), database.readPool());
     sessions = new SessionStore(database.pool());
     telegram = new TelegramStore(database.pool());
     resolver = new SessionResolver(SessionSources.inOrder(vertx, database.readPool(), this::attributionWindowDays),

@@ -233,7 +233,7 @@ public final class ConversionStore {
                       .addArrayOfString(candidates.stream().map(Candidate::network).toArray(String[]::new))
                       .addArrayOfString(candidates.stream().map(Candidate::mappedEvent).toArray(String[]::new))
                       .addArrayOfBoolean(candidates.stream().map(Candidate::once).toArray(Boolean[]::new)))
-                  .map(DeliveryStore::networks))
+                  .map(DeliveryViews::networks))
           .map(networks -> new Result(eventId, sessionId, change.status(), networks));
     });
   }

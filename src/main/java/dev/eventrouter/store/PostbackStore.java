@@ -173,7 +173,7 @@ public final class PostbackStore {
         Long eventId = row.getLong("event_id");
         list.add(new JsonObject().put("postback_id", String.valueOf(row.getLong("postback_id")))
             .put("source_id", row.getString("source_id"))
-            .put("received_at", DeliveryStore.instant(row, "received_at"))
+            .put("received_at", DeliveryViews.instant(row, "received_at"))
             .put("method", row.getString("method"))
             .put("params", row.getJson("params"))
             .put("outcome", row.getString("outcome"))
@@ -187,7 +187,7 @@ public final class PostbackStore {
             .put("currency", row.getString("currency"))
             .put("transaction_id", row.getString("transaction_id"))
             .put("event_id", eventId == null ? null : EventIds.format(eventId))
-            .put("matched_at", DeliveryStore.instant(row, "matched_at")));
+            .put("matched_at", DeliveryViews.instant(row, "matched_at")));
       }
       return list;
     });

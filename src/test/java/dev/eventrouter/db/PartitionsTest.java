@@ -7,6 +7,7 @@ import dev.eventrouter.event.EventIds;
 import dev.eventrouter.event.Resolution;
 import dev.eventrouter.store.ClaimedDelivery;
 import dev.eventrouter.store.DeliveryStore;
+import dev.eventrouter.store.DeliveryViews;
 import dev.eventrouter.store.EventStore;
 import dev.eventrouter.store.NewEvent;
 import dev.eventrouter.support.TestDatabase;
@@ -103,7 +104,7 @@ class PartitionsTest {
   void acrossDays(Vertx vertx) {
     open(vertx, TestDatabase.freshDatabaseUrl());
     EventStore events = new EventStore(database.pool(), database.readPool());
-    DeliveryStore deliveries = new DeliveryStore(database.pool(), database.readPool());
+    DeliveryViews deliveries = new DeliveryViews(database.pool(), database.readPool());
     NewEvent today = eventOn(TODAY, 1);
     NewEvent later = eventOn(TODAY.plusDays(2), 2);
 
@@ -249,10 +250,11 @@ class PartitionsTest {
     assertThat(partitions("events")).first().isEqualTo(Partitions.name("events", TODAY));
     assertThat(new EventStore(database.pool(), database.readPool()).find(WS, eventId).await()).isPresent();
     DeliveryStore deliveries = new DeliveryStore(database.pool(), database.readPool());
+    DeliveryViews views = new DeliveryViews(database.pool(), database.readPool());
     List<ClaimedDelivery> claimed = deliveries.claim(Network.META, 10, 60_000).await();
     assertThat(claimed).extracting(ClaimedDelivery::eventId).containsExactly(eventId);
     deliveries.delivered(claimed, claimed.stream().map(c -> new JsonObject()).toList(), new int[claimed.size()]).await();
-    assertThat(deliveries.forEvent(eventId).await().getJsonObject(0).getString("status")).isEqualTo("delivered");
+    assertThat(views.forEvent(eventId).await().getJsonObject(0).getString("status")).isEqualTo("delivered");
     // The id sequence went over to the partitioned table: new deliveries number on after the migrated one.
     new EventStore(database.pool(), database.readPool()).insertBatch(List.of(eventOn(TODAY, 8))).await();
     assertThat(count("SELECT max(delivery_id) FROM deliveries")).isEqualTo(claimed.get(0).deliveryId() + 1);

@@ -1,6 +1,6 @@
 package dev.eventrouter.read;
 
-import dev.eventrouter.store.FunnelStore.Sums;
+import dev.eventrouter.store.FunnelReports.Sums;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 

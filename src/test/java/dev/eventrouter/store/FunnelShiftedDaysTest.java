@@ -30,13 +30,13 @@ class FunnelShiftedDaysTest extends ServiceTest {
   private static final int DAYS = 4;
 
   private UUID workspace;
-  private FunnelStore store;
+  private FunnelReports store;
 
   /** A workspace of each test's own: the class shares one service and database. */
   @BeforeEach
   void seed() {
     workspace = UUID.randomUUID();
-    store = new FunnelStore(app.pool(), app.pool());
+    store = new FunnelReports(app.pool());
     // Every hour of four UTC days, a click row by country, each hour's counts its own.
     app.rows("""
         INSERT INTO funnel_rollup (workspace_id, hour, utm_source, utm_medium, utm_campaign, utm_content, utm_term,
@@ -49,8 +49,8 @@ class FunnelShiftedDaysTest extends ServiceTest {
         FIRST.atStartOfDay(ZoneOffset.UTC).toOffsetDateTime(),
         FIRST.plusDays(DAYS).atStartOfDay(ZoneOffset.UTC).toOffsetDateTime());
     // The day layer as a round keeps it, in UTC days.
-    app.rows(FunnelStore.REZONE, workspace, "Z");
-    app.rows(FunnelStore.REZONE_FILL, workspace, "Z");
+    app.rows(FunnelRollups.REZONE, workspace, "Z");
+    app.rows(FunnelRollups.REZONE_FILL, workspace, "Z");
   }
 
   @ParameterizedTest(name = "{0}, {1} days from {2}, filter {3}")
