@@ -24,6 +24,7 @@ import dev.eventrouter.report.RollupVerticle;
 import dev.eventrouter.server.HttpVerticle;
 import dev.eventrouter.server.ManagementVerticle;
 import dev.eventrouter.session.SessionVerticle;
+import dev.eventrouter.store.AlertOutbox;
 import dev.eventrouter.store.AlertStore;
 import dev.eventrouter.store.DeliveryStore;
 import dev.eventrouter.store.EventStore;
@@ -78,7 +79,7 @@ public final class EventRouter {
   /** @param cluster the cluster this node's Vert.x joined, or null when it is not clustered */
   public static Future<EventRouter> start(Vertx vertx, LiveConfig live, PrometheusMeterRegistry metrics,
                                           ClusterManager cluster) {
-    return start(vertx, live, metrics, cluster, database -> new EventStore(database.pool(), database.readPool()));
+    return start(vertx, live, metrics, cluster, database -> new EventStore(database.pool()));
   }
 
   /** @param writers where the events of a prepared database are written: the events table, or a test's double */
@@ -150,8 +151,8 @@ public final class EventRouter {
             .onSuccess(deployments::add);
       }
       // Every node checks the alerts' conditions; one at a time evaluates them (docs/alerts.md).
-      chain = chain.compose(id -> vertx.deployVerticle(new AlertVerticle(new AlertStore(database.pool()), live,
-              metrics)))
+      chain = chain.compose(id -> vertx.deployVerticle(new AlertVerticle(new AlertStore(database.pool()),
+              new AlertOutbox(database.pool()), live, metrics)))
           .onSuccess(deployments::add);
       return chain
           .compose(id -> vertx.deployVerticle(() -> {

@@ -11,6 +11,7 @@ import dev.eventrouter.config.AppConfig;
 import dev.eventrouter.config.LiveConfig;
 import dev.eventrouter.config.WorkspaceConfig;
 import dev.eventrouter.forward.Outbound;
+import dev.eventrouter.store.AlertOutbox;
 import dev.eventrouter.store.AlertStore;
 import dev.eventrouter.store.AlertStore.Plan;
 import dev.eventrouter.store.QueuedAlert;
@@ -57,6 +58,7 @@ public final class AlertVerticle extends VerticleBase {
   private static final long PURGE_EVERY_MS = TimeUnit.HOURS.toMillis(1);
 
   private final AlertStore store;
+  private final AlertOutbox outbox;
   private final LiveConfig live;
   private final AlertMetrics metrics;
   /** The targets whose last attempt failed, on this node: a failing target is logged once, not at every attempt. */
@@ -71,8 +73,9 @@ public final class AlertVerticle extends VerticleBase {
   /** The round and sends under way, which a stop waits for. */
   private Future<Void> work = Future.succeededFuture();
 
-  public AlertVerticle(AlertStore store, LiveConfig live, MeterRegistry metrics) {
+  public AlertVerticle(AlertStore store, AlertOutbox outbox, LiveConfig live, MeterRegistry metrics) {
     this.store = store;
+    this.outbox = outbox;
     this.live = live;
     this.metrics = new AlertMetrics(metrics);
   }
@@ -87,7 +90,7 @@ public final class AlertVerticle extends VerticleBase {
     proxies = new ProxyRoutes(vertx, timeoutMs);
     CheckedRequests requests = new CheckedRequests(vertx, client, proxies);
     sender = new AlertSender(new BotApi(requests, timeoutMs), new Outbound(requests), timeoutMs);
-    purgeTimer = vertx.setPeriodic(PURGE_EVERY_MS, id -> store.purge(KEEP_DAYS)
+    purgeTimer = vertx.setPeriodic(PURGE_EVERY_MS, id -> outbox.purge(KEEP_DAYS)
         .onFailure(e -> LOG.warn("purging old alerts failed: {}", LogSafe.describe(e))));
     return vertx.eventBus().<JsonObject>consumer(Addresses.BREAKER_OPENED,
             message -> breakers.opened(BreakerOpened.fromJson(message.body()), Instant.now()))
@@ -156,7 +159,7 @@ public final class AlertVerticle extends VerticleBase {
       return Future.succeededFuture();
     }
     long leaseMs = live.current().delivery().requestTimeoutMs() * 2 + 1_000;
-    return store.claim(CLAIM, leaseMs)
+    return outbox.claim(CLAIM, leaseMs)
         .compose(claimed -> Future.join(claimed.stream().map(this::send).toList()).map(claimed.size()))
         .compose(claimed -> claimed == CLAIM ? sendDue() : Future.succeededFuture());
   }
@@ -165,7 +168,7 @@ public final class AlertVerticle extends VerticleBase {
     Optional<AlertTarget> target = live.current().workspace(alert.workspaceId())
         .flatMap(w -> w.alerts().targets().stream().filter(t -> t.key().equals(alert.target())).findFirst());
     if (target.isEmpty()) {
-      return store.finish(alert, "dropped", "the target is no longer configured");
+      return outbox.finish(alert, "dropped", "the target is no longer configured");
     }
     String type = target.get() instanceof AlertTarget.Telegram ? "telegram" : "webhook";
     return sender.send(target.get(), alert.alertId(), alert.message()).compose(result -> {
@@ -175,7 +178,7 @@ public final class AlertVerticle extends VerticleBase {
         if (failing.remove(where)) {
           LOG.info("alerts of workspace {} reach {} again", alert.workspaceId(), alert.target());
         }
-        return store.finish(alert, "sent", null);
+        return outbox.finish(alert, "sent", null);
       }
       if (failing.add(where)) {
         LOG.warn("an alert of workspace {} to {} failed: {}; its failures are counted in "
@@ -186,10 +189,10 @@ public final class AlertVerticle extends VerticleBase {
         metrics.sent(type, AlertMetrics.RETRIED);
         long backoff = Backoff.delayMs(alert.attempts(), live.current().delivery().initialBackoffMs(),
             live.current().delivery().maxBackoffMs());
-        return store.retry(alert, Math.max(backoff, result.retryAfterMs()), result.error());
+        return outbox.retry(alert, Math.max(backoff, result.retryAfterMs()), result.error());
       }
       metrics.sent(type, AlertMetrics.DROPPED);
-      return store.finish(alert, "dropped", result.retry()
+      return outbox.finish(alert, "dropped", result.retry()
           ? "gave up after " + alert.attempts() + " attempts: " + result.error() : result.error());
     });
   }

@@ -9,7 +9,9 @@ import dev.eventrouter.db.Database;
 import dev.eventrouter.event.EventIds;
 import dev.eventrouter.event.Postback;
 import dev.eventrouter.store.ConfiguredPlan;
+import dev.eventrouter.store.ConversionChanges;
 import dev.eventrouter.store.ConversionStore;
+import dev.eventrouter.store.PostbackMatcher;
 import dev.eventrouter.store.PostbackStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
@@ -42,7 +44,9 @@ public final class ConversionVerticle extends VerticleBase {
   private final LiveConfig live;
   private final MeterRegistry metrics;
   private PostbackStore postbacks;
+  private PostbackMatcher matcher;
   private ConversionStore conversions;
+  private ConversionChanges changes;
   private ConfiguredPlan plan;
 
   public ConversionVerticle(Database database, EventIds ids, LiveConfig live, MeterRegistry metrics) {
@@ -54,8 +58,10 @@ public final class ConversionVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    postbacks = new PostbackStore(database.pool(), database.readPool(), ids::next);
-    conversions = new ConversionStore(database.pool(), database.readPool());
+    matcher = new PostbackMatcher(database.pool(), ids::next);
+    postbacks = new PostbackStore(database.pool(), database.readPool(), matcher);
+    conversions = new ConversionStore(database.pool());
+    changes = new ConversionChanges(database.pool());
     plan = new ConfiguredPlan(live);
     vertx.setPeriodic(SWEEP_EVERY_MS, id -> sweep());
     return Future.all(List.of(
@@ -114,7 +120,7 @@ public final class ConversionVerticle extends VerticleBase {
   }
 
   private void rematch(WorkspaceConfig workspace, String sessionId) {
-    postbacks.rematch(workspace.id(), sessionId, workspace.attributionWindowDays(), plan)
+    matcher.rematch(workspace.id(), sessionId, workspace.attributionWindowDays(), plan)
         .onSuccess(matched -> matched.forEach(recorded -> {
           count(recorded.sourceId(), "rematched");
           wake(recorded.networks());
@@ -132,7 +138,7 @@ public final class ConversionVerticle extends VerticleBase {
       message.reply(new JsonObject().put("event_id", (String) null));
       return;
     }
-    conversions.leftChannel(workspaceId, telegramId, window, JOIN_EVENT, plan).onComplete(done -> {
+    changes.leftChannel(workspaceId, telegramId, window, JOIN_EVENT, plan).onComplete(done -> {
       if (done.failed()) {
         LOG.warn("an unsubscribe was not recorded: {}", LogSafe.describe(done.cause()));
         message.fail(BusFailure.UNAVAILABLE, "not recorded");

@@ -6,9 +6,8 @@ import dev.eventrouter.db.Database;
 import dev.eventrouter.event.DeliveryFilter;
 import dev.eventrouter.event.EventFilter;
 import dev.eventrouter.event.FunnelQuery;
-import dev.eventrouter.store.ConversionStore;
 import dev.eventrouter.store.DeliveryViews;
-import dev.eventrouter.store.EventStore;
+import dev.eventrouter.store.EventViews;
 import dev.eventrouter.store.FunnelReports;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -38,8 +37,7 @@ public final class ReadVerticle extends VerticleBase {
   static final int MAX_SUM_ROWS = 50_000;
 
   private final Database database;
-  private EventStore events;
-  private ConversionStore conversions;
+  private EventViews events;
   private DeliveryViews deliveries;
   private FunnelReports funnel;
 
@@ -49,8 +47,7 @@ public final class ReadVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    events = new EventStore(database.pool(), database.readPool());
-    conversions = new ConversionStore(database.pool(), database.readPool());
+    events = new EventViews(database.readPool());
     deliveries = new DeliveryViews(database.pool(), database.readPool());
     funnel = new FunnelReports(database.reportPool());
     // Local consumers, as for the writes: the node that took a request answers it.
@@ -75,7 +72,7 @@ public final class ReadVerticle extends VerticleBase {
         return Future.succeededFuture(Optional.empty());
       }
       Future<JsonArray> sent = deliveries.forEvent(ref.eventId());
-      Future<JsonArray> history = conversions.history(ref.eventId());
+      Future<JsonArray> history = events.history(ref.eventId());
       return Future.all(sent, history).map(v -> Optional.of(found.get().put("deliveries", sent.result())
           .put("status_history", history.result())));
     });

@@ -23,6 +23,7 @@ import dev.eventrouter.store.ConfiguredPlan;
 import dev.eventrouter.store.ConversionStore;
 import dev.eventrouter.store.DeliveryViews;
 import dev.eventrouter.store.EventStore;
+import dev.eventrouter.store.EventViews;
 import dev.eventrouter.store.EventWriter;
 import dev.eventrouter.store.NewEvent;
 import dev.eventrouter.store.SessionStore;
@@ -73,6 +74,7 @@ public final class SessionVerticle extends VerticleBase {
   private final MeterRegistry metrics;
   private final EventWriter writer;
   private EventStore events;
+  private EventViews eventViews;
   private ConversionStore conversions;
   private ConfiguredPlan plan;
   private DeliveryViews deliveries;
@@ -96,8 +98,9 @@ public final class SessionVerticle extends VerticleBase {
   public Future<?> start() {
     LocalCodec.register(vertx);
     AppConfig config = live.current();
-    events = new EventStore(database.pool(), database.readPool());
-    conversions = new ConversionStore(database.pool(), database.readPool());
+    events = new EventStore(database.pool());
+    eventViews = new EventViews(database.readPool());
+    conversions = new ConversionStore(database.pool());
     plan = new ConfiguredPlan(live);
     deliveries = new DeliveryViews(database.pool(), database.readPool());
     sessions = new SessionStore(database.pool());
@@ -274,7 +277,7 @@ public final class SessionVerticle extends VerticleBase {
 
   /** Runs {@code then} on the stored event when the asking workspace has it; empty when it does not. */
   private Future<Optional<JsonObject>> ifEventExists(EventRef ref, Function<JsonObject, Future<JsonObject>> then) {
-    return events.find(ref.workspaceId(), ref.eventId()).compose(found -> found.isEmpty()
+    return eventViews.find(ref.workspaceId(), ref.eventId()).compose(found -> found.isEmpty()
         ? Future.succeededFuture(Optional.empty())
         : then.apply(found.get()).map(Optional::of));
   }

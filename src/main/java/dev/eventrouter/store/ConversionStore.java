@@ -1,30 +1,22 @@
 package dev.eventrouter.store;
 
-import dev.eventrouter.config.ConversionStatus;
+import dev.eventrouter.store.ConversionChanges.Change;
+import dev.eventrouter.store.ConversionChanges.EventGone;
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
-import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.Tuple;
 
-import java.math.BigDecimal;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
-import java.util.Optional;
 import java.util.UUID;
 
 /**
- * SQL for conversions whose status or value can change: the event a sender's transaction id made, each later change
- * (conversion_changes) and the deliveries each change makes. A change is written with its deliveries in one
- * transaction, under a lock on the event's row, so two reports of one conversion are applied one after the other.
+ * SQL for conversions whose status or value can change, as reported under a sender's transaction id: the first report
+ * takes the id for a new event; a later one is a change of the event that holds it ({@link ConversionChanges}).
  */
 public final class ConversionStore {
-
-  /** The reason of a JoinRequest conversion rejected because the subscriber left. */
-  public static final String LEFT_CHANNEL = "left_channel";
 
   /** Where the JSON route's transaction ids live, apart from each partner's. */
   public static final String API_SOURCE = "api";
@@ -57,44 +49,6 @@ public final class ConversionStore {
   static final String PURGE_CHANGES =
       "DELETE FROM conversion_changes WHERE event_id < event_id_floor(now() - make_interval(days => $1))";
 
-  /** The conversion as it stands, its event's row locked until the change is written. */
-  static final String LOCK = """
-      SELECT e.event_id, e.workspace_id, e.event_name, e.session_id, e.currency,
-             coalesce(last.seq, 0) AS seq,
-      """ + EventStore.NOW + """
-
-        FROM events e
-      """ + EventStore.LAST_CHANGE + """
-
-       WHERE e.event_id = $1
-         FOR UPDATE OF e""";
-
-  static final String ADD_CHANGE = """
-      INSERT INTO conversion_changes (event_id, seq, status, previous_status, value, currency, reason, origin)
-      VALUES ($1, $2, $3, $4, $5, $6, $7, $8)""";
-
-  /**
-   * The deliveries of one change ($3): one per candidate integration, except that an integration that sends a
-   * conversion once ($7) gets none when the event has a delivery to it already. Returns their networks.
-   */
-  static final String CHANGE_DELIVERIES = """
-      INSERT INTO deliveries (event_id, workspace_id, integration_id, network, mapped_event, status, next_attempt_at,
-                              change_seq)
-      SELECT $1, $2, d.integration_id, d.network, d.mapped_event, 'pending', now(), $3
-        FROM unnest($4::text[], $5::text[], $6::text[], $7::boolean[]) AS d(integration_id, network, mapped_event, once)
-       WHERE NOT (d.once AND EXISTS (SELECT 1 FROM deliveries x WHERE x.event_id = $1
-                                                                  AND x.integration_id = d.integration_id))
-      RETURNING network""";
-
-  static final String HISTORY = """
-      SELECT e.conversion_status, e.value, e.currency, e.received_at, e.session_source,
-             (SELECT jsonb_agg(jsonb_build_object('seq', h.seq, 'status', h.status, 'previous_status',
-                                                  h.previous_status, 'value', h.value::text, 'currency', h.currency,
-                                                  'reason', h.reason, 'origin', h.origin, 'changed_at', h.changed_at)
-                               ORDER BY h.seq)
-                FROM conversion_changes h WHERE h.event_id = e.event_id) AS changes
-        FROM events e WHERE e.event_id = $1""";
-
   /** The deliveries a conversion's change makes, by integration; worked out from the config by the caller. */
   public interface Plan {
     /** The integrations that take an event of this name at this status, and whether each takes it once. */
@@ -124,33 +78,10 @@ public final class ConversionStore {
   /** The JSON route's report: what the client is answered, and the networks whose forwarders have work. */
   public record Reported(WriteResult result, List<String> networks) {}
 
-  /**
-   * A change to apply to a stored conversion: the new status and value, why, and who said so.
-   *
-   * @param keepsValue whether the value stays what it is (a change of status alone), whatever {@code value} says
-   */
-  public record Change(String status, BigDecimal value, String currency, String reason, String origin,
-                       boolean keepsValue) {
-
-    /** A change of status alone. */
-    public static Change status(String status, String reason, String origin) {
-      return new Change(status, null, null, reason, origin, true);
-    }
-  }
-
-  /** The JoinRequest a user's join through a per-visitor link recorded ($2), newest, within $3 days. */
-  static final String JOIN = """
-      SELECT event_id FROM events
-       WHERE workspace_id = $1 AND telegram_id = $2 AND event_name = $4 AND session_id IS NOT NULL
-         AND received_at > now() - make_interval(days => $3)
-       ORDER BY received_at DESC LIMIT 1""";
-
   private final Pool pool;
-  private final Pool readPool;
 
-  public ConversionStore(Pool pool, Pool readPool) {
+  public ConversionStore(Pool pool) {
     this.pool = pool;
-    this.readPool = readPool;
   }
 
   /**
@@ -172,7 +103,7 @@ public final class ConversionStore {
       return conn.preparedQuery(HOLDER).execute(Tuple.of(event.event().workspaceId(), source, transactionId))
           .compose(held -> {
             long holder = held.iterator().next().getLong("event_id");
-            return change(conn, holder, new Change(event.event().status(), event.event().value(),
+            return ConversionChanges.change(conn, holder, new Change(event.event().status(), event.event().value(),
                     event.event().currency(), null, source, false), plan)
                 .recover(failure -> failure instanceof EventGone
                     ? conn.preparedQuery(RETAKE).execute(Tuple.of(event.event().workspaceId(), source,
@@ -189,67 +120,11 @@ public final class ConversionStore {
         event.session().sessionId(), event.event().status(), networks));
   }
 
-  /** The event a transaction id names no longer exists: retention dropped its day. */
-  static final class EventGone extends RuntimeException {
-    EventGone() {
-      super("the conversion's event is past retention", null, false, false);
-    }
-  }
-
   /** Deletes the conversions and changes of events past retention; returns how many rows. */
   public Future<Integer> purge(int retentionDays) {
     return pool.preparedQuery(PURGE_CONVERSIONS).execute(Tuple.of(retentionDays))
         .compose(a -> pool.preparedQuery(PURGE_CHANGES).execute(Tuple.of(retentionDays))
             .map(b -> a.rowCount() + b.rowCount()));
-  }
-
-  /**
-   * Applies a change to a stored conversion, within the caller's transaction: nothing when its status and value are
-   * what they are already; otherwise the change is recorded, and the deliveries the plan names for its status made.
-   */
-  static Future<Result> change(SqlClient conn, long eventId, Change change, Plan plan) {
-    return conn.preparedQuery(LOCK).execute(Tuple.of(eventId)).compose(rows -> {
-      if (rows.size() == 0) {
-        return Future.failedFuture(new EventGone());
-      }
-      Row row = rows.iterator().next();
-      String before = row.getString("current_status");
-      BigDecimal valueBefore = row.getBigDecimal("current_value");
-      BigDecimal value = change.keepsValue() ? valueBefore : change.value();
-      String sessionId = row.getString("session_id");
-      if (before.equals(change.status()) && sameValue(valueBefore, value)) {
-        return Future.succeededFuture(new Result(eventId, sessionId, before, List.of()));
-      }
-      int seq = row.getInteger("seq") + 1;
-      UUID workspaceId = row.getUUID("workspace_id");
-      String currency = change.currency() == null ? row.getString("currency") : change.currency();
-      List<Candidate> candidates = plan.candidates(workspaceId, row.getString("event_name"), change.status());
-      return conn.preparedQuery(ADD_CHANGE).execute(Tuple.of(eventId, seq, change.status(), before,
-              value, currency, change.reason(),
-              change.origin()))
-          .compose(v -> candidates.isEmpty() ? Future.succeededFuture(List.<String>of())
-              : conn.preparedQuery(CHANGE_DELIVERIES).execute(Tuple.of(eventId, workspaceId, seq)
-                      .addArrayOfString(candidates.stream().map(Candidate::integrationId).toArray(String[]::new))
-                      .addArrayOfString(candidates.stream().map(Candidate::network).toArray(String[]::new))
-                      .addArrayOfString(candidates.stream().map(Candidate::mappedEvent).toArray(String[]::new))
-                      .addArrayOfBoolean(candidates.stream().map(Candidate::once).toArray(Boolean[]::new)))
-                  .map(DeliveryViews::networks))
-          .map(networks -> new Result(eventId, sessionId, change.status(), networks));
-    });
-  }
-
-  /**
-   * A subscriber left the channel: the JoinRequest conversion their join through a per-visitor link recorded within
-   * the last {@code windowDays} turns rejected, with reason {@code left_channel}. Empty when there is none.
-   */
-  public Future<Optional<Result>> leftChannel(UUID workspaceId, long telegramId, int windowDays,
-                                                          String joinEvent, Plan plan) {
-    return pool.withTransaction(conn -> conn.preparedQuery(JOIN)
-        .execute(Tuple.of(workspaceId, telegramId, windowDays, joinEvent))
-        .compose(rows -> rows.size() == 0 ? Future.succeededFuture(Optional.<Result>empty())
-            : change(conn, rows.iterator().next().getLong(0),
-                Change.status(ConversionStatus.REJECTED, LEFT_CHANNEL, "telegram"), plan)
-                .map(Optional::of)));
   }
 
   /**
@@ -274,35 +149,5 @@ public final class ConversionStore {
                 false), result.networks()));
           });
         }));
-  }
-
-  /**
-   * The conversion's history: as first received, then each change. Empty when the event does not exist; the
-   * caller has checked its workspace.
-   */
-  public Future<JsonArray> history(long eventId) {
-    return readPool.preparedQuery(HISTORY).execute(Tuple.of(eventId)).map(rows -> {
-      JsonArray history = new JsonArray();
-      if (rows.size() == 0) {
-        return history;
-      }
-      Row row = rows.iterator().next();
-      BigDecimal value = row.getBigDecimal("value");
-      history.add(new JsonObject().put("seq", 0)
-          .put("status", ConversionStatus.orApproved(row.getString("conversion_status")))
-          .put("previous_status", null)
-          .put("value", value == null ? null : value.toPlainString()).put("currency", row.getString("currency"))
-          .put("reason", null).put("origin", row.getString("session_source").equals("postback") ? "postback" : "api")
-          .put("changed_at", row.getOffsetDateTime("received_at").toInstant().toString()));
-      Object changes = row.getJson("changes");
-      if (changes instanceof JsonArray list) {
-        list.forEach(history::add);
-      }
-      return history;
-    });
-  }
-
-  private static boolean sameValue(BigDecimal a, BigDecimal b) {
-    return a == null ? b == null : b != null && a.compareTo(b) == 0;
   }
 }

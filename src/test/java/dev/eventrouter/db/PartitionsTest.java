@@ -9,6 +9,7 @@ import dev.eventrouter.store.ClaimedDelivery;
 import dev.eventrouter.store.DeliveryStore;
 import dev.eventrouter.store.DeliveryViews;
 import dev.eventrouter.store.EventStore;
+import dev.eventrouter.store.EventViews;
 import dev.eventrouter.store.NewEvent;
 import dev.eventrouter.support.TestDatabase;
 import io.vertx.core.Vertx;
@@ -103,7 +104,8 @@ class PartitionsTest {
   @DisplayName("events of different days land in their own partitions and are found by id, with their deliveries")
   void acrossDays(Vertx vertx) {
     open(vertx, TestDatabase.freshDatabaseUrl());
-    EventStore events = new EventStore(database.pool(), database.readPool());
+    EventStore events = new EventStore(database.pool());
+    EventViews views = new EventViews(database.readPool());
     DeliveryViews deliveries = new DeliveryViews(database.pool(), database.readPool());
     NewEvent today = eventOn(TODAY, 1);
     NewEvent later = eventOn(TODAY.plusDays(2), 2);
@@ -113,7 +115,7 @@ class PartitionsTest {
     assertThat(count("SELECT count(*) FROM " + Partitions.name("events", TODAY.plusDays(2)))).isEqualTo(1);
     assertThat(count("SELECT count(*) FROM " + Partitions.name("deliveries", TODAY.plusDays(2)))).isEqualTo(1);
     for (NewEvent e : List.of(today, later)) {
-      assertThat(events.find(WS, e.eventId()).await()).get()
+      assertThat(views.find(WS, e.eventId()).await()).get()
           .satisfies(json -> assertThat(json.getLong("telegram_id")).isEqualTo(e.event().telegramId()));
       assertThat(deliveries.forEvent(e.eventId()).await().getJsonObject(0).getString("status"))
           .isEqualTo("pending");
@@ -124,7 +126,7 @@ class PartitionsTest {
   @DisplayName("outcomes reach deliveries in every partition: a claim and its outcome address both ids")
   void outcomesAcrossDays(Vertx vertx) {
     open(vertx, TestDatabase.freshDatabaseUrl());
-    new EventStore(database.pool(), database.readPool())
+    new EventStore(database.pool())
         .insertBatch(List.of(eventOn(TODAY, 1), eventOn(TODAY.plusDays(1), 2))).await();
     DeliveryStore deliveries = new DeliveryStore(database.pool(), database.readPool());
 
@@ -143,7 +145,8 @@ class PartitionsTest {
     // The days up to "future" exist, as they would have had the service run all along.
     assertThat(Partitions.maintain(database.pool(), future.minusDays(Partitions.DAYS_AHEAD), 3650).await().created())
         .isNotEmpty();
-    EventStore events = new EventStore(database.pool(), database.readPool());
+    EventStore events = new EventStore(database.pool());
+    EventViews views = new EventViews(database.readPool());
     NewEvent old = eventOn(TODAY.plusDays(2), 1);
     NewEvent edge = eventOn(future.minusDays(30), 2);
     NewEvent young = eventOn(future.minusDays(29), 3);
@@ -161,9 +164,9 @@ class PartitionsTest {
     }
     assertThat(count("SELECT count(*) FROM pg_class WHERE relname = $1", Partitions.name("events", TODAY)))
         .as("dropped, not merely detached").isZero();
-    assertThat(events.find(WS, old.eventId()).await()).isEmpty();
-    assertThat(events.find(WS, edge.eventId()).await()).as("its day ends exactly at the cutoff: kept").isPresent();
-    assertThat(events.find(WS, young.eventId()).await()).isPresent();
+    assertThat(views.find(WS, old.eventId()).await()).isEmpty();
+    assertThat(views.find(WS, edge.eventId()).await()).as("its day ends exactly at the cutoff: kept").isPresent();
+    assertThat(views.find(WS, young.eventId()).await()).isPresent();
     assertThat(count("SELECT count(*) FROM deliveries")).isEqualTo(2);
   }
 
@@ -219,7 +222,7 @@ class PartitionsTest {
   @DisplayName("an event whose day has no partition is a server failure, never the event's fault")
   void noPartition(Vertx vertx) {
     open(vertx, TestDatabase.freshDatabaseUrl());
-    EventStore events = new EventStore(database.pool(), database.readPool());
+    EventStore events = new EventStore(database.pool());
 
     assertThatThrownBy(() -> events.insertBatch(List.of(eventOn(TODAY.plusDays(30), 1))).await())
         .satisfies(e -> assertThat(EventStore.isDataError(e)).isFalse())
@@ -248,7 +251,7 @@ class PartitionsTest {
     open(vertx, url);
 
     assertThat(partitions("events")).first().isEqualTo(Partitions.name("events", TODAY));
-    assertThat(new EventStore(database.pool(), database.readPool()).find(WS, eventId).await()).isPresent();
+    assertThat(new EventViews(database.readPool()).find(WS, eventId).await()).isPresent();
     DeliveryStore deliveries = new DeliveryStore(database.pool(), database.readPool());
     DeliveryViews views = new DeliveryViews(database.pool(), database.readPool());
     List<ClaimedDelivery> claimed = deliveries.claim(Network.META, 10, 60_000).await();
@@ -256,12 +259,12 @@ class PartitionsTest {
     deliveries.delivered(claimed, claimed.stream().map(c -> new JsonObject()).toList(), new int[claimed.size()]).await();
     assertThat(views.forEvent(eventId).await().getJsonObject(0).getString("status")).isEqualTo("delivered");
     // The id sequence went over to the partitioned table: new deliveries number on after the migrated one.
-    new EventStore(database.pool(), database.readPool()).insertBatch(List.of(eventOn(TODAY, 8))).await();
+    new EventStore(database.pool()).insertBatch(List.of(eventOn(TODAY, 8))).await();
     assertThat(count("SELECT max(delivery_id) FROM deliveries")).isEqualTo(claimed.get(0).deliveryId() + 1);
     assertThat(count("SELECT count(*) FROM idempotency_keys WHERE event_id = $1", eventId)).isEqualTo(1);
     // And the migrated day is dropped like any other once it is past the retention.
     assertThat(Partitions.maintain(database.pool(), TODAY.plusDays(31), 30).await().dropped())
         .contains(Partitions.name("events", TODAY), Partitions.name("deliveries", TODAY));
-    assertThat(new EventStore(database.pool(), database.readPool()).find(WS, eventId).await()).isEmpty();
+    assertThat(new EventViews(database.readPool()).find(WS, eventId).await()).isEmpty();
   }
 }

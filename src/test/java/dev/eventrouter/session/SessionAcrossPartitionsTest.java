@@ -42,7 +42,7 @@ class SessionAcrossPartitionsTest {
   void open(Vertx vertx) {
     database = Database.open(vertx, new DatabaseConfig(TestDatabase.freshDatabaseUrl(), Path.of("unused"), 2, 100, 0,
         100, 30), 10_000, 200).await();
-    events = new EventStore(database.pool(), database.readPool());
+    events = new EventStore(database.pool());
     analytics = SessionSources.inOrder(vertx, database.readPool(), ws -> WINDOW_DAYS).stream()
         .filter(s -> s.name().equals("analytics")).findFirst().orElseThrow();
   }

@@ -37,7 +37,7 @@ class EventStoreTest {
   void open(Vertx vertx) {
     DatabaseConfig config = new DatabaseConfig(TestDatabase.freshDatabaseUrl(), Path.of("unused"), 4, 100, 2, 100, 30);
     database = Database.open(vertx, config, 10_000, 200).await();
-    store = new EventStore(database.pool(), database.readPool());
+    store = new EventStore(database.pool());
   }
 
   @AfterAll

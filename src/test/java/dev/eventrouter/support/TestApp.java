@@ -77,7 +77,7 @@ public final class TestApp {
   }
 
   public static TestApp start(Vertx vertx, LiveConfig live) {
-    return start(vertx, live, database -> new EventStore(database.pool(), database.readPool()));
+    return start(vertx, live, database -> new EventStore(database.pool()));
   }
 
   /** The service with its events written by the given writer (a faulty double, for the failure answers). */
@@ -88,7 +88,7 @@ public final class TestApp {
   /** With the given registry: the one a Vert.x built with metrics (ServiceMetrics.builder) reports to. */
   public static TestApp start(Vertx vertx, JsonObject config, PrometheusMeterRegistry metrics) {
     return start(vertx, new LiveConfig(new ConfigLoader(Map.of()).resolve(config)),
-        database -> new EventStore(database.pool(), database.readPool()), metrics);
+        database -> new EventStore(database.pool()), metrics);
   }
 
   private static TestApp start(Vertx vertx, LiveConfig live, Function<Database, EventWriter> writers,
