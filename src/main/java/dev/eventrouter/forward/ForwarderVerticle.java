@@ -5,7 +5,6 @@ import dev.eventrouter.bus.BreakerOpened;
 import dev.eventrouter.bus.BusFailure;
 import dev.eventrouter.bus.CredentialTest;
 import dev.eventrouter.common.LogSafe;
-import dev.eventrouter.common.Sha256;
 import dev.eventrouter.config.DeliveryConfig;
 import dev.eventrouter.config.IntegrationConfig;
 import dev.eventrouter.config.LiveConfig;
@@ -13,24 +12,15 @@ import dev.eventrouter.config.Network;
 import dev.eventrouter.config.WorkspaceConfig;
 import dev.eventrouter.store.ClaimedDelivery;
 import dev.eventrouter.store.DeliveryQueue;
-import dev.eventrouter.store.Pause;
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.json.JsonObject;
-import io.vertx.ext.web.client.WebClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -39,16 +29,12 @@ import java.util.Optional;
  * sends them through that integration's own WebClient and circuit breaker, so one broken pixel does not stop the
  * others. Every outcome is written back: delivered, retried later (attempts and next attempt stored), failed,
  * expired, or stored as a dry run.
+ * This is the cycle (one claim at a time) and the bus consumers; a claim's deliveries are taken their way by
+ * {@link ClaimDispatcher}, through {@link IntegrationChannels}, and the pauses are {@link PausedIntegrations}'.
  */
 public final class ForwarderVerticle extends VerticleBase {
 
   private static final Logger LOG = LoggerFactory.getLogger(ForwarderVerticle.class);
-  /**
-   * Meta refuses a whole request if one event is older than 7 days
-   * (https://developers.facebook.com/docs/marketing-api/conversions-api/parameters/server-event, event_time).
-   * TikTok publishes no limit we could read; we take the same 7 days as the safe reading.
-   */
-  static final Duration MAX_EVENT_AGE = Duration.ofDays(7);
   private static final int CLAIMS_PER_BATCH = 4;
   /**
    * Events claimed at once where each is its own request (webhooks): they go out together over the client's
@@ -56,20 +42,17 @@ public final class ForwarderVerticle extends VerticleBase {
    */
   static final int SINGLE_EVENT_CLAIM = 20;
 
-
   private final Network network;
   private final LiveConfig live;
   private final MeterRegistry metrics;
-  private final Map<String, Counter> rejectedByField = new HashMap<>();
-  private final Map<IntegrationKey, IntegrationChannel> channels = new HashMap<>();
   private final NetworkApi api;
   private final DeliveryQueue store;
   private final BreakerBoard breakers;
   private final PauseBoard pauseBoard;
   private final DeliveryMetrics deliveries;
-  /** This network's paused integrations, as last read from the database, and when each was last probed. */
-  private final Map<IntegrationKey, Pause> paused = new HashMap<>();
-  private final Map<IntegrationKey, Instant> probed = new HashMap<>();
+  private IntegrationChannels channels;
+  private PausedIntegrations paused;
+  private ClaimDispatcher dispatcher;
   private boolean running;
   private boolean wokenWhileRunning;
   private boolean stopping;
@@ -95,15 +78,18 @@ public final class ForwarderVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
+    channels = new IntegrationChannels(vertx, api, store, live, breakers, deliveries);
+    paused = new PausedIntegrations(vertx, network, store, live, pauseBoard, channels);
+    dispatcher = new ClaimDispatcher(api, store, metrics, deliveries, channels, paused);
     scanTimer = vertx.setPeriodic(live.current().delivery().scanIntervalMs(),
-        id -> checkPauses().onComplete(checked -> wake()));
+        id -> paused.check().onComplete(checked -> wake()));
     // The country and state tables take a few hundred milliseconds to build: on a worker, not the event loop.
     return vertx.executeBlocking(Regions::load)
         .compose(v -> Future.join(
             vertx.eventBus().<String>consumer(Addresses.deliveriesDue(network.id), message -> wake()).completion(),
             vertx.eventBus().<JsonObject>consumer(Addresses.BREAKER_OPENED, this::peerOpened).completion(),
             vertx.eventBus().<JsonObject>consumer(Addresses.integrationTest(network.id), this::test).completion()))
-        .compose(v -> checkPauses())
+        .compose(v -> paused.check())
         .onSuccess(v -> wake());
   }
 
@@ -113,7 +99,7 @@ public final class ForwarderVerticle extends VerticleBase {
     stopping = true;
     vertx.cancelTimer(scanTimer);
     return cycle.eventually(() -> {
-      channels.values().forEach(IntegrationChannel::close);
+      channels.closeAll();
       return Future.succeededFuture();
     });
   }
@@ -138,7 +124,7 @@ public final class ForwarderVerticle extends VerticleBase {
       return;
     }
     wokenWhileRunning = false;
-    closeRemovedChannels();
+    channels.closeRemoved();
     DeliveryConfig config = live.current().delivery();
     int limit = api.batches() ? config.batchSize() * CLAIMS_PER_BATCH
         : Math.min(config.batchSize(), SINGLE_EVENT_CLAIM);
@@ -146,7 +132,7 @@ public final class ForwarderVerticle extends VerticleBase {
     // halves; past it, another claim may send again, under the same event_id, which both networks deduplicate.
     long leaseMs = config.requestTimeoutMs() * (CLAIMS_PER_BATCH + 4) + 1_000;
     cycle = store.claim(network, limit, leaseMs)
-        .compose(jobs -> process(jobs, config).map(v -> jobs.size()))
+        .compose(jobs -> dispatcher.process(jobs, config).map(v -> jobs.size()))
         .onComplete(done -> {
           if (done.failed()) {
             LOG.warn("{} forwarder: claiming deliveries failed: {}", network.id, LogSafe.describe(done.cause()));
@@ -160,188 +146,11 @@ public final class ForwarderVerticle extends VerticleBase {
         .mapEmpty();
   }
 
-  private Future<Void> process(List<ClaimedDelivery> jobs, DeliveryConfig config) {
-    Map<IntegrationKey, List<ClaimedDelivery>> groups = new LinkedHashMap<>();
-    jobs.forEach(job -> groups.computeIfAbsent(
-        new IntegrationKey(network.id, job.workspaceId(), job.integrationId()), key -> new ArrayList<>()).add(job));
-    List<Future<Void>> all = new ArrayList<>();
-    groups.forEach((key, group) -> all.add(guarded(key, group, config)));
-    return Future.join(all).mapEmpty();
-  }
-
-  /**
-   * One integration's deliveries, whatever goes wrong with them: a failure, an Error included, ends with this group
-   * and never keeps the others of the claim (other workspaces' among them) from being sent. The group's rows keep
-   * their lease and come due again after it; a row whose claims keep ending so is failed by the outbox
-   * ({@link dev.eventrouter.store.DeliveryStore#MAX_CLAIMS}).
-   */
-  private Future<Void> guarded(IntegrationKey key, List<ClaimedDelivery> group, DeliveryConfig config) {
-    Future<Void> done;
-    try {
-      done = processIntegration(key, group, config);
-    } catch (Throwable failure) {
-      done = Future.failedFuture(failure);
-    }
-    return done.recover(e -> {
-      LOG.warn("{} forwarder: processing the deliveries of integration {} failed: {}", network.id,
-          key.integrationId(), LogSafe.describe(e));
-      return Future.succeededFuture();
-    });
-  }
-
-  private Future<Void> processIntegration(IntegrationKey key, List<ClaimedDelivery> jobs, DeliveryConfig config) {
-    Optional<IntegrationConfig> found = integration(key);
-    if (found.isEmpty() || !found.get().enabled()) {
-      return store.end(jobs, "failed", "integration " + key.integrationId() + " is no longer configured or enabled")
-          .onSuccess(v -> deliveries.count(key, DeliveryMetrics.FAILED, jobs.size()));
-    }
-    IntegrationConfig integration = found.get();
-    Instant oldest = Instant.now().minus(MAX_EVENT_AGE);
-    List<ClaimedDelivery> expired = jobs.stream().filter(j -> j.receivedAt().isBefore(oldest)).toList();
-    List<ClaimedDelivery> fresh = jobs.stream().filter(j -> !j.receivedAt().isBefore(oldest)).toList();
-    fresh.stream().filter(job -> job.attempts() == 0).forEach(this::countRejected);
-    Future<Void> done = expired.isEmpty() ? Future.succeededFuture()
-        : store.end(expired, "expired", "event older than " + MAX_EVENT_AGE.toDays() + " days; "
-            + network.id + " does not accept it")
-            .onSuccess(v -> deliveries.count(key, DeliveryMetrics.EXPIRED, expired.size()));
-    if (integration.dryRun()) {
-      Map<ClaimedDelivery, JsonObject> payloads = new LinkedHashMap<>();
-      Map<String, List<ClaimedDelivery>> broken = IntegrationChannel.buildEach(api, integration, fresh, payloads::put);
-      for (Map.Entry<String, List<ClaimedDelivery>> failing : broken.entrySet()) {
-        done = done.compose(v -> store.end(failing.getValue(), "failed", failing.getKey()))
-            .onSuccess(v -> deliveries.count(key, DeliveryMetrics.FAILED, failing.getValue().size()));
-      }
-      return payloads.isEmpty() ? done : done.compose(v -> store.dryRun(payloads))
-          .onSuccess(v -> deliveries.count(key, DeliveryMetrics.DRY_RUN, payloads.size()));
-    }
-    for (int from = 0; from < fresh.size(); from += config.batchSize()) {
-      List<ClaimedDelivery> batch = fresh.subList(from, Math.min(fresh.size(), from + config.batchSize()));
-      done = done.compose(v -> sendOrHold(key, integration, batch, config));
-    }
-    return done;
-  }
-
-  /** Sends a batch, unless its integration is paused: no request then, as the network would refuse it again. */
-  private Future<Void> sendOrHold(IntegrationKey key, IntegrationConfig integration, List<ClaimedDelivery> batch,
-                                  DeliveryConfig config) {
-    Pause held = paused.get(key);
-    if (held != null) {
-      return store.hold(batch, held.reason())
-          .onSuccess(v -> deliveries.count(key, DeliveryMetrics.HELD, batch.size()));
-    }
-    IntegrationChannel channel = channel(key, config);
-    return channel.send(integration, batch, config).onSuccess(outcome -> {
-      if (outcome instanceof Outcome.Unauthorized refused) {
-        // The channel paused it in the database; until the next read of the pauses, this is their copy.
-        Pause pause = channel.pauseFor(integration, refused);
-        paused.put(key, pause);
-        pauseBoard.paused(key, pause.reason());
-      }
-    }).mapEmpty();
-  }
-
-  /**
-   * Reads this network's pauses (another node may have paused or resumed one), and ends each whose integration now
-   * has another token; probes the others when due.
-   */
-  private Future<Void> checkPauses() {
-    return store.pauses(network).compose(pauses -> {
-      Map<IntegrationKey, Pause> now = new HashMap<>();
-      pauses.forEach(p -> now.put(new IntegrationKey(p.network(), p.workspaceId(), p.integrationId()), p));
-      paused.keySet().stream().filter(key -> !now.containsKey(key)).toList().forEach(key -> {
-        pauseBoard.resumed(key);
-        probed.remove(key);
-      });
-      paused.clear();
-      paused.putAll(now);
-      List<Future<Void>> checks = new ArrayList<>();
-      now.forEach((key, pause) -> {
-        pauseBoard.paused(key, pause.reason());
-        Optional<IntegrationConfig> integration = integration(key);
-        if (integration.isEmpty() || !integration.get().enabled()) {
-          return;
-        }
-        if (!Sha256.hex(integration.get().accessToken()).equals(pause.tokenSha256())) {
-          checks.add(resume(key, pause, "its access_token was changed", false));
-        } else if (probeDue(key, pause)) {
-          checks.add(probe(key, pause, integration.get()));
-        }
-      });
-      return Future.join(checks).<Void>mapEmpty();
-    }).recover(e -> {
-      LOG.warn("{} forwarder: checking paused integrations failed: {}", network.id, LogSafe.describe(e));
-      return Future.succeededFuture();
-    });
-  }
-
-  private boolean probeDue(IntegrationKey key, Pause pause) {
-    Instant last = probed.getOrDefault(key, pause.pausedAt());
-    return !Instant.now().isBefore(last.plusMillis(live.current().delivery().pauseProbeMs()));
-  }
-
-  /**
-   * Sends the oldest held delivery. Accepted, the token works again and the integration resumes; refused, the
-   * channel holds it again. With nothing held, the pause protects nothing: it ends, and the next event tries.
-   */
-  private Future<Void> probe(IntegrationKey key, Pause pause, IntegrationConfig integration) {
-    probed.put(key, Instant.now());
-    DeliveryConfig config = live.current().delivery();
-    return store.claimHeld(pause, config.requestTimeoutMs() + 1_000).compose(jobs -> {
-      if (jobs.isEmpty()) {
-        return resume(key, pause, "no delivery is held", true);
-      }
-      // Accepted, even if not counted as received, the token works.
-      return channel(key, config).send(integration, jobs, config).compose(outcome ->
-          outcome instanceof Outcome.Delivered || outcome instanceof Outcome.Unconfirmed
-              ? resume(key, pause, "a probe was accepted", false) : Future.succeededFuture());
-    });
-  }
-
-  private Future<Void> resume(IntegrationKey key, Pause pause, String why, boolean onlyIfNoneHeld) {
-    return store.resume(pause, onlyIfNoneHeld).onSuccess(ended -> {
-      if (!ended && onlyIfNoneHeld) {
-        return; // still paused: another node's probe has its held delivery in flight
-      }
-      paused.remove(key);
-      probed.remove(key);
-      pauseBoard.resumed(key);
-      if (ended) {
-        LOG.info("{} integration {} resumed ({}): its held deliveries go out now", network.id, key.integrationId(),
-            why);
-        vertx.eventBus().publish(Addresses.deliveriesDue(network.id), network.id);
-      }
-    }).mapEmpty();
-  }
-
-  /**
-   * Data quality for the advertiser: each user_data value that cannot be made valid for this network (and so is not
-   * sent) is counted by field, once per delivery, when it is first built. Labels are bounded: network and field name.
-   */
-  private void countRejected(ClaimedDelivery job) {
-    List<String> rejected;
-    try {
-      rejected = api.userData().rejected(job);
-    } catch (Throwable failure) {
-      return; // not counted: building its request fails it, alone (IntegrationChannel)
-    }
-    rejected.forEach(field -> rejectedByField.computeIfAbsent(field, f -> Counter
-        .builder("event_router.user_data.rejected")
-        .description("user_data values not sent because they cannot be made valid, by network and field")
-        .tags("network", network.id, "field", f)
-        .register(metrics)).increment());
-  }
-
-  /** The channel of an integration, made on first use with the delivery settings then in force. */
-  private IntegrationChannel channel(IntegrationKey key, DeliveryConfig config) {
-    return channels.computeIfAbsent(key, k -> new IntegrationChannel(vertx, k, api, store, config, breakers,
-        deliveries));
-  }
-
   /** A credential test asked through the API: one test event, answered with the network's verdict. */
   private void test(Message<JsonObject> message) {
     CredentialTest test = CredentialTest.fromJson(message.body());
     IntegrationKey key = new IntegrationKey(network.id, test.workspaceId(), test.integrationId());
-    Optional<IntegrationConfig> integration = integration(key);
+    Optional<IntegrationConfig> integration = channels.integration(key);
     if (integration.isEmpty()) {
       // The asking node's config has it and this one's not (yet): a reload under way.
       message.fail(BusFailure.NOT_FOUND, "no integration " + test.integrationId() + " here");
@@ -353,7 +162,7 @@ public final class ForwarderVerticle extends VerticleBase {
     ClaimedDelivery job = CredentialCheck.job(workspace, tested, test.eventName(), Instant.now());
     // The network's usual request timeout, and never longer than the asker waits.
     long timeoutMs = Math.min(config.requestTimeoutMs(), test.timeoutMs());
-    channel(key, config).test(tested, job, timeoutMs).onSuccess(verdict -> {
+    channels.channel(key, config).test(tested, job, timeoutMs).onSuccess(verdict -> {
       LOG.info("{} integration {} credential test: {}", network.id, key.integrationId(),
           verdict.getString("verdict"));
       message.reply(verdict);
@@ -364,25 +173,8 @@ public final class ForwarderVerticle extends VerticleBase {
   private void peerOpened(Message<JsonObject> message) {
     BreakerOpened opened = BreakerOpened.fromJson(message.body());
     IntegrationKey key = new IntegrationKey(opened.network(), opened.workspaceId(), opened.integrationId());
-    if (opened.network().equals(network.id) && !stopping && integration(key).isPresent()) {
-      channel(key, live.current().delivery()).openFromPeer();
+    if (opened.network().equals(network.id) && !stopping && channels.integration(key).isPresent()) {
+      channels.channel(key, live.current().delivery()).openFromPeer();
     }
-  }
-
-  /** Closes the channels of integrations a reload removed, so their clients and breakers do not stay open. */
-  private void closeRemovedChannels() {
-    channels.entrySet().removeIf(entry -> {
-      boolean configured = integration(entry.getKey()).isPresent();
-      if (!configured) {
-        entry.getValue().close();
-      }
-      return !configured;
-    });
-  }
-
-  private Optional<IntegrationConfig> integration(IntegrationKey key) {
-    return live.current().workspace(key.workspaceId())
-        .flatMap(w -> w.integrations().stream()
-            .filter(i -> i.id().equals(key.integrationId()) && i.network() == network).findFirst());
   }
 }

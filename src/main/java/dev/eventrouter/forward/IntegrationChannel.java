@@ -2,11 +2,9 @@ package dev.eventrouter.forward;
 
 import dev.eventrouter.bus.Addresses;
 import dev.eventrouter.bus.BreakerOpened;
-import dev.eventrouter.common.Backoff;
 import dev.eventrouter.common.CheckedRequests;
 import dev.eventrouter.common.ProxyRoutes;
 import dev.eventrouter.common.RetryAfter;
-import dev.eventrouter.common.Sha256;
 import dev.eventrouter.config.DeliveryConfig;
 import dev.eventrouter.config.IntegrationConfig;
 import dev.eventrouter.store.ClaimedDelivery;
@@ -25,16 +23,15 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
 
 /**
- * One integration's way out: its own WebClient and circuit breaker, so one broken pixel does not hold up the others,
- * and the policy for what each answer does to the claimed deliveries: delivered, retried with backoff (a longer
- * Retry-After wins), split in halves on invalid data until the bad event stands alone, or failed.
+ * One integration's way out: its own WebClient and circuit breaker, so one broken pixel does not hold up the others.
+ * A batch refused for invalid data is split in halves until the bad event stands alone; what any other answer does to
+ * the claimed deliveries is {@link OutcomeRecorder}'s.
  */
 final class IntegrationChannel {
 
@@ -51,24 +48,22 @@ final class IntegrationChannel {
   }
 
   private final NetworkApi api;
-  private final DeliveryOutcomes store;
+  private final OutcomeRecorder outcomes;
   private final WebClient client;
   private final ProxyRoutes proxies;
   private final Outbound out;
   private final CircuitBreaker breaker;
   private final IntegrationKey key;
   private final BreakerBoard board;
-  private final DeliveryMetrics metrics;
   /** The last failure the breaker counted, in the network's words without secrets: told when it opens. */
   private String lastFailure;
 
   IntegrationChannel(Vertx vertx, IntegrationKey key, NetworkApi api, DeliveryOutcomes store, DeliveryConfig config,
                      BreakerBoard board, DeliveryMetrics metrics) {
     this.api = api;
-    this.store = store;
+    this.outcomes = new OutcomeRecorder(api, store, key, metrics);
     this.key = key;
     this.board = board;
-    this.metrics = metrics;
     String name = key.toString();
     this.breaker = CircuitBreaker.create(name, vertx, new CircuitBreakerOptions()
         .setMaxFailures(config.breakerFailures())
@@ -123,8 +118,7 @@ final class IntegrationChannel {
         .compose(outcome -> record(integration, jobs, outcome, config, body), failure -> {
           if (failure instanceof OpenCircuitException) {
             // Wait for the breaker without spending attempts.
-            return store.defer(jobs, Instant.now().plusMillis(config.breakerResetMs()))
-                .onSuccess(v -> count(jobs, DeliveryMetrics.DEFERRED))
+            return outcomes.deferred(jobs, Instant.now().plusMillis(config.breakerResetMs()))
                 .<Outcome>map(new Outcome.Retry("circuit breaker open", 0));
           }
           Outcome.Retry retry = failure instanceof TransientFailure transientFailure ? transientFailure.retry
@@ -150,8 +144,7 @@ final class IntegrationChannel {
     broken.forEach((why, failing) -> {
       LOG.warn("{} integration {}: {} deliveries could not be processed ({})", api.network().id, integration.id(),
           failing.size(), why);
-      failed.add(store.failed(failing, Collections.nCopies(failing.size(), null), why)
-          .onSuccess(v -> count(failing, DeliveryMetrics.FAILED)));
+      failed.add(outcomes.unsent(failing, why));
     });
     Future<Outcome> rest = buildable.isEmpty() ? Future.succeededFuture(new Outcome.Failed(broken.keySet()
         .iterator().next())) : send(integration, buildable, config);
@@ -207,8 +200,7 @@ final class IntegrationChannel {
 
   /** The pause a refused token begins: the network's words without the token, and the token by digest only. */
   Pause pauseFor(IntegrationConfig integration, Outcome.Unauthorized refused) {
-    return new Pause(key.network(), key.workspaceId(), key.integrationId(),
-        Redact.secrets(refused.error(), integration), Sha256.hex(integration.accessToken()), Instant.now());
+    return outcomes.pauseFor(integration, refused);
   }
 
   void close() {
@@ -218,59 +210,15 @@ final class IntegrationChannel {
     board.remove(key);
   }
 
-  private void count(List<ClaimedDelivery> jobs, String outcome) {
-    metrics.count(key, outcome, jobs.size());
-  }
-
-  /** Records the outcome of a request whose body was {@code body}. */
+  /** Records the outcome of a request whose body was {@code body}, or splits a batch refused for invalid data. */
   private Future<Outcome> record(IntegrationConfig integration, List<ClaimedDelivery> jobs, Outcome outcome,
                                  DeliveryConfig config, JsonObject body) {
-    return recorded(integration, jobs, outcome, config, body).map(outcome);
-  }
-
-  private Future<Void> recorded(IntegrationConfig integration, List<ClaimedDelivery> jobs, Outcome outcome,
-                                DeliveryConfig config, JsonObject body) {
-    List<JsonObject> payloads = config.keepPayloads() ? api.payloads(body, jobs.size())
-        : Collections.nCopies(jobs.size(), null);
-    if (outcome instanceof Outcome.Delivered) {
-      int[] matchKeys = api.matchKeys(body, jobs.size());
-      return store.delivered(jobs, payloads, matchKeys).onSuccess(v -> {
-        metrics.delivered(key, jobs, Instant.now());
-        metrics.matchKeys(key, api.network(), matchKeys);
-      });
-    }
-    if (outcome instanceof Outcome.Retry retry) {
-      long backoff = Backoff.delayMs(jobs.get(0).attempts(), config.initialBackoffMs(), config.maxBackoffMs());
-      return store.retry(jobs, payloads, Redact.secrets(retry.error(), integration),
-          Instant.now().plusMillis(Math.max(backoff, retry.retryAfterMs())))
-          .onSuccess(v -> count(jobs, DeliveryMetrics.RETRIED));
-    }
     if (outcome instanceof Outcome.InvalidData && jobs.size() > 1) {
       // One bad event fails the whole request: halve until it stands alone, so the others go through.
       List<ClaimedDelivery> first = jobs.subList(0, jobs.size() / 2);
       List<ClaimedDelivery> second = jobs.subList(jobs.size() / 2, jobs.size());
-      return send(integration, first, config).compose(v -> send(integration, second, config)).mapEmpty();
+      return send(integration, first, config).compose(v -> send(integration, second, config)).map(outcome);
     }
-    if (outcome instanceof Outcome.Unauthorized unauthorized) {
-      // Every event would be refused the same way: hold them all, and say so once, when the pause begins.
-      Pause pause = pauseFor(integration, unauthorized);
-      return store.pause(pause, jobs)
-          .onSuccess(first -> {
-            count(jobs, DeliveryMetrics.HELD);
-            if (first) {
-              LOG.warn("{} integration {} paused: the network refused its token or permissions ({}). Its "
-                  + "deliveries are held until its access_token is changed in the config or a probe is accepted",
-                  api.network().id, integration.id(), pause.reason());
-            }
-          })
-          .mapEmpty();
-    }
-    if (outcome instanceof Outcome.Unconfirmed unconfirmed) {
-      return store.unconfirmed(jobs, payloads, Redact.secrets(unconfirmed.error(), integration))
-          .onSuccess(v -> count(jobs, DeliveryMetrics.UNCONFIRMED));
-    }
-    String error = outcome instanceof Outcome.InvalidData invalid ? invalid.error()
-        : ((Outcome.Failed) outcome).error();
-    return store.failed(jobs, payloads, Redact.secrets(error, integration)).onSuccess(v -> count(jobs, DeliveryMetrics.FAILED));
+    return outcomes.record(integration, jobs, outcome, config, body).map(outcome);
   }
 }

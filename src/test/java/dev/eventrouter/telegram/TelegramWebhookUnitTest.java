@@ -200,7 +200,7 @@ class TelegramWebhookUnitTest {
         .isEqualTo(new InviteSession(WS, USER, "sess_1", "https://t.me/+AbCdEf123", InviteSession.JOIN_REQUEST,
             "tg_bot", null));
     IngestRequest ingest = sentRequest(asked.get(1));
-    assertThat(ingest.event().eventName()).isEqualTo(TelegramWebhook.JOIN_EVENT);
+    assertThat(ingest.event().eventName()).isEqualTo(UpdateReader.JOIN_EVENT);
     assertThat(ingest.idempotencyKey()).isEqualTo("telegram-update-10");
 
     asked.clear();
@@ -244,7 +244,7 @@ class TelegramWebhookUnitTest {
     assertThat(InviteSession.fromJson(asked.get(0).body()))
         .isEqualTo(new InviteSession(FULL, USER, "pooled_s", POOLED_LINK, InviteSession.JOIN_REQUEST, "tg_bot",
             "-100123"));
-    assertThat(sentRequest(asked.get(1)).event().eventName()).isEqualTo(TelegramWebhook.JOIN_EVENT);
+    assertThat(sentRequest(asked.get(1)).event().eventName()).isEqualTo(UpdateReader.JOIN_EVENT);
 
     queued.clear();
     asked.clear();
@@ -358,24 +358,24 @@ class TelegramWebhookUnitTest {
         .put("old_chat_member", new JsonObject().put("status", "member").put("user", new JsonObject().put("id", USER)))
         .put("new_chat_member", new JsonObject().put("status", "left").put("user", new JsonObject().put("id", USER))));
     JsonObject change = left.getJsonObject("chat_member");
-    assertThat(TelegramWebhook.leaver(left, List.of("-100123"))).isEqualTo(USER);
-    assertThat(TelegramWebhook.leaver(left, List.of())).isNull();
+    assertThat(UpdateReader.leaver(left, List.of("-100123"))).isEqualTo(USER);
+    assertThat(UpdateReader.leaver(left, List.of())).isNull();
     change.getJsonObject("new_chat_member").put("status", "kicked");
-    assertThat(TelegramWebhook.leaver(left, List.of("-100123"))).isEqualTo(USER);
+    assertThat(UpdateReader.leaver(left, List.of("-100123"))).isEqualTo(USER);
     change.getJsonObject("old_chat_member").put("status", "restricted");
-    assertThat(TelegramWebhook.leaver(left, List.of("-100123"))).isEqualTo(USER);
+    assertThat(UpdateReader.leaver(left, List.of("-100123"))).isEqualTo(USER);
     change.getJsonObject("old_chat_member").put("status", "left");
-    assertThat(TelegramWebhook.leaver(left, List.of("-100123"))).as("was no member").isNull();
+    assertThat(UpdateReader.leaver(left, List.of("-100123"))).as("was no member").isNull();
     change.getJsonObject("old_chat_member").put("status", "member");
     change.getJsonObject("new_chat_member").put("status", "administrator");
-    assertThat(TelegramWebhook.leaver(left, List.of("-100123"))).as("still in").isNull();
+    assertThat(UpdateReader.leaver(left, List.of("-100123"))).as("still in").isNull();
     change.getJsonObject("new_chat_member").put("status", "left").put("user", new JsonObject().put("id", 0));
-    assertThat(TelegramWebhook.leaver(left, List.of("-100123"))).as("no user id").isNull();
+    assertThat(UpdateReader.leaver(left, List.of("-100123"))).as("no user id").isNull();
     change.remove("old_chat_member");
-    assertThat(TelegramWebhook.leaver(left, List.of("-100123"))).isNull();
+    assertThat(UpdateReader.leaver(left, List.of("-100123"))).isNull();
     change.put("old_chat_member", new JsonObject().put("status", "member")).remove("new_chat_member");
-    assertThat(TelegramWebhook.leaver(left, List.of("-100123"))).isNull();
-    assertThat(TelegramWebhook.leaver(joinRequest(81, "er:s"), List.of("-100123"))).isNull();
+    assertThat(UpdateReader.leaver(left, List.of("-100123"))).isNull();
+    assertThat(UpdateReader.leaver(joinRequest(81, "er:s"), List.of("-100123"))).isNull();
   }
 
   @Test
@@ -403,52 +403,52 @@ class TelegramWebhookUnitTest {
   void ofChannel() {
     JsonObject join = joinRequest(70, "er:s");
     JsonObject chat = join.getJsonObject("chat_join_request").getJsonObject("chat");
-    assertThat(TelegramWebhook.ofChannel(join, List.of("-100123"))).isTrue();
-    assertThat(TelegramWebhook.ofChannel(join, List.of("-100124"))).isFalse();
-    assertThat(TelegramWebhook.ofChannel(join, List.of())).isTrue();
-    assertThat(TelegramWebhook.ofChannel(join, List.of("@mychannel"))).as("no username").isFalse();
+    assertThat(UpdateReader.ofChannel(join, List.of("-100123"))).isTrue();
+    assertThat(UpdateReader.ofChannel(join, List.of("-100124"))).isFalse();
+    assertThat(UpdateReader.ofChannel(join, List.of())).isTrue();
+    assertThat(UpdateReader.ofChannel(join, List.of("@mychannel"))).as("no username").isFalse();
     chat.put("username", "MyChannel");
-    assertThat(TelegramWebhook.ofChannel(join, List.of("@mychannel"))).isTrue();
-    assertThat(TelegramWebhook.ofChannel(join, List.of("@otherchannel"))).isFalse();
+    assertThat(UpdateReader.ofChannel(join, List.of("@mychannel"))).isTrue();
+    assertThat(UpdateReader.ofChannel(join, List.of("@otherchannel"))).isFalse();
     chat.put("username", 5);
-    assertThat(TelegramWebhook.ofChannel(join, List.of("@mychannel"))).isFalse();
+    assertThat(UpdateReader.ofChannel(join, List.of("@mychannel"))).isFalse();
     chat.put("id", "-100123");
-    assertThat(TelegramWebhook.ofChannel(join, List.of("-100123"))).as("an id that is no number").isFalse();
+    assertThat(UpdateReader.ofChannel(join, List.of("-100123"))).as("an id that is no number").isFalse();
     chat.put("id", -100123.5);
-    assertThat(TelegramWebhook.ofChannel(join, List.of("-100123"))).isFalse();
+    assertThat(UpdateReader.ofChannel(join, List.of("-100123"))).isFalse();
     join.getJsonObject("chat_join_request").put("chat", "-100123");
-    assertThat(TelegramWebhook.ofChannel(join, List.of("-100123"))).isFalse();
+    assertThat(UpdateReader.ofChannel(join, List.of("-100123"))).isFalse();
     join.getJsonObject("chat_join_request").remove("chat");
-    assertThat(TelegramWebhook.ofChannel(join, List.of("-100123"))).isFalse();
+    assertThat(UpdateReader.ofChannel(join, List.of("-100123"))).isFalse();
 
     JsonObject member = memberUpdate(71, "left", "member", "er:s");
-    assertThat(TelegramWebhook.ofChannel(member, List.of("-100123"))).isTrue();
-    assertThat(TelegramWebhook.ofChannel(member, List.of("-100999"))).isFalse();
+    assertThat(UpdateReader.ofChannel(member, List.of("-100123"))).isTrue();
+    assertThat(UpdateReader.ofChannel(member, List.of("-100999"))).isFalse();
     member.put("chat_join_request", "odd");
-    assertThat(TelegramWebhook.ofChannel(member, List.of("-100999"))).as("a join request that is no object: the member's")
+    assertThat(UpdateReader.ofChannel(member, List.of("-100999"))).as("a join request that is no object: the member's")
         .isFalse();
-    assertThat(TelegramWebhook.ofChannel(member, List.of("-100123"))).isTrue();
+    assertThat(UpdateReader.ofChannel(member, List.of("-100123"))).isTrue();
     member.getJsonObject("chat_member").put("chat", new JsonObject().put("id", -100999));
     member.put("chat_join_request", new JsonObject().put("chat", new JsonObject().put("id", -100123)));
-    assertThat(TelegramWebhook.ofChannel(member, List.of("-100123"))).as("the join request's chat first").isTrue();
-    assertThat(TelegramWebhook.ofChannel(new JsonObject().put("chat_member", "odd"), List.of("-100123"))).isFalse();
-    assertThat(TelegramWebhook.ofChannel(message(72, "/start s"), List.of("-100123"))).isTrue();
+    assertThat(UpdateReader.ofChannel(member, List.of("-100123"))).as("the join request's chat first").isTrue();
+    assertThat(UpdateReader.ofChannel(new JsonObject().put("chat_member", "odd"), List.of("-100123"))).isFalse();
+    assertThat(UpdateReader.ofChannel(message(72, "/start s"), List.of("-100123"))).isTrue();
   }
 
   @Test
   @DisplayName("a join request's chat and user are what approveChatJoinRequest takes; no other update has them")
   void approval() {
-    assertThat(TelegramWebhook.approval(joinRequest(40, "er:s")))
+    assertThat(UpdateReader.approval(joinRequest(40, "er:s")))
         .isEqualTo(new JsonObject().put("chat_id", -100123L).put("user_id", USER));
-    assertThat(TelegramWebhook.approval(message(41, "/start s"))).isNull();
+    assertThat(UpdateReader.approval(message(41, "/start s"))).isNull();
     JsonObject noUser = joinRequest(42, "er:s");
     noUser.getJsonObject("chat_join_request").remove("from");
-    assertThat(TelegramWebhook.approval(noUser)).isNull();
+    assertThat(UpdateReader.approval(noUser)).isNull();
     JsonObject noChat = joinRequest(43, "er:s");
     noChat.getJsonObject("chat_join_request").put("chat", new JsonObject().put("id", "x"));
-    assertThat(TelegramWebhook.approval(noChat)).isNull();
+    assertThat(UpdateReader.approval(noChat)).isNull();
     noChat.getJsonObject("chat_join_request").put("chat", "x");
-    assertThat(TelegramWebhook.approval(noChat)).isNull();
+    assertThat(UpdateReader.approval(noChat)).isNull();
   }
 
   @Test
