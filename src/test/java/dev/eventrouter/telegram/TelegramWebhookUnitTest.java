@@ -14,15 +14,12 @@ import dev.eventrouter.config.WorkspaceConfig;
 import dev.eventrouter.event.InviteSession;
 import dev.eventrouter.http.AccessControl;
 import dev.eventrouter.http.JsonBody;
-import dev.eventrouter.server.HttpVerticle;
 import dev.eventrouter.support.Await;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import dev.eventrouter.support.EdgeServer;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.json.JsonObject;
-import io.vertx.ext.healthchecks.HealthChecks;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.junit5.VertxExtension;
@@ -105,10 +102,7 @@ class TelegramWebhookUnitTest {
         workspace(WS, TelegramConfig.receiverOnly("tg_bot", SECRET, null)),
         workspace(WITH_START, TelegramConfig.receiverOnly("tg_bot", SECRET, "BotStart")), workspace(NO_TELEGRAM, null)), http,
         System::nanoTime);
-    HttpVerticle verticle = new HttpVerticle(http, access, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
-        HealthChecks.create(vertx));
-    Await.result(vertx.deployVerticle(verticle));
-    port = verticle.actualPort();
+    port = EdgeServer.deploy(vertx, http, access);
     client = WebClient.create(vertx);
   }
 

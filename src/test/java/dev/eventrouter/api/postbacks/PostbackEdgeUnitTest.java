@@ -9,17 +9,14 @@ import dev.eventrouter.config.WorkspaceConfig;
 import dev.eventrouter.event.Postback;
 import dev.eventrouter.http.AccessControl;
 import dev.eventrouter.http.PostbackSources;
-import dev.eventrouter.server.HttpVerticle;
 import dev.eventrouter.support.Await;
+import dev.eventrouter.support.EdgeServer;
 import dev.eventrouter.support.RawHttp;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import io.vertx.ext.healthchecks.HealthChecks;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.junit5.VertxExtension;
@@ -81,10 +78,7 @@ class PostbackEdgeUnitTest {
     }
     HttpConfig http = new HttpConfig("127.0.0.1", 0, 4096, 1, 500);
     AccessControl access = new AccessControl(List.of(workspace(BURST)), http, System::nanoTime);
-    HttpVerticle verticle = new HttpVerticle(http, access, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
-        HealthChecks.create(vertx));
-    Await.result(vertx.deployVerticle(verticle));
-    port = verticle.actualPort();
+    port = EdgeServer.deploy(vertx, http, access);
     client = WebClient.create(vertx);
   }
 

@@ -13,6 +13,7 @@ import dev.eventrouter.http.ReportSlots;
 import dev.eventrouter.http.ServerBudget;
 import dev.eventrouter.server.HttpVerticle;
 import dev.eventrouter.support.Await;
+import dev.eventrouter.support.EdgeServer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
@@ -74,10 +75,9 @@ class ReportsEdgeUnitTest {
     AccessControl access = new AccessControl(List.of(workspace(WS, KEY), workspace(OTHER, OTHER_KEY)), http,
         System::nanoTime);
     slots = new ReportSlots(limits(3, 2));
-    HttpVerticle verticle = new HttpVerticle(http, access, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
-        HealthChecks.create(vertx), new ServerBudget(http.limits()), slots);
-    Await.result(vertx.deployVerticle(verticle));
-    port = verticle.actualPort();
+    port = EdgeServer.deploy(vertx, new HttpVerticle(http, access,
+        new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), HealthChecks.create(vertx), new ServerBudget(http.limits()),
+        slots));
     client = WebClient.create(vertx);
   }
 

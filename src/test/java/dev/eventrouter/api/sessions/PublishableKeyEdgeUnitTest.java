@@ -9,17 +9,14 @@ import dev.eventrouter.config.WorkspaceConfig;
 import dev.eventrouter.event.ClickSession;
 import dev.eventrouter.http.AccessControl;
 import dev.eventrouter.http.Methods;
-import dev.eventrouter.server.HttpVerticle;
 import dev.eventrouter.support.Await;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import dev.eventrouter.support.EdgeServer;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonObject;
-import io.vertx.ext.healthchecks.HealthChecks;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.ext.web.client.WebClientOptions;
@@ -81,10 +78,7 @@ class PublishableKeyEdgeUnitTest {
   private int deploy(List<String> trustedProxies, List<WorkspaceConfig> workspaces) {
     HttpConfig http = new HttpConfig("127.0.0.1", 0, 4096, 1, 500, trustedProxies,
         new RateLimitConfig(0.001, PER_IP_BURST), HttpConfig.DEFAULT_PUBLISHABLE_SHARE, HttpConfig.ServerLimits.DEFAULT);
-    HttpVerticle verticle = new HttpVerticle(http, new AccessControl(workspaces, http, System::nanoTime),
-        new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), HealthChecks.create(vertx));
-    Await.result(vertx.deployVerticle(verticle));
-    return verticle.actualPort();
+    return EdgeServer.deploy(vertx, http, new AccessControl(workspaces, http, System::nanoTime));
   }
 
   @BeforeEach
