@@ -19,8 +19,8 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
  * {@code session}, {@code conversion}, {@code read}, {@code report} and {@code alert} (which sends through
  * {@code forward}'s and {@code telegram}'s clients) over {@code forward} and {@code telegram}, side by side over the
  * repositories ({@code store}) and the database they are handed pools of ({@code db}: its server, data directory,
- * migrations and partitions), both over {@code event} and {@code config}; the bus messages sit between the edge and the domain, and {@code common} under everything. Checked
- * on the compiled classes, so a new upward import fails here.
+ * migrations and partitions), both over {@code event} and {@code config}; the bus messages sit between the edge and
+ * the domain, and {@code common} under everything. Checked on the compiled classes, so a new upward import fails here.
  */
 class LayeringTest {
 

@@ -96,7 +96,8 @@ final class OutcomeRecorder {
     }
     String error = outcome instanceof Outcome.InvalidData invalid ? invalid.error()
         : ((Outcome.Failed) outcome).error();
-    return store.failed(jobs, payloads, Redact.secrets(error, integration)).onSuccess(v -> count(jobs, DeliveryMetrics.FAILED));
+    return store.failed(jobs, payloads, Redact.secrets(error, integration))
+        .onSuccess(v -> count(jobs, DeliveryMetrics.FAILED));
   }
 
   private void count(List<ClaimedDelivery> jobs, String outcome) {

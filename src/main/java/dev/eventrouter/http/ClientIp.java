@@ -15,7 +15,7 @@ public final class ClientIp {
 
   private ClientIp() {}
 
-  public static String of(HttpServerRequest request, List<IpBlock> trustedProxies) {
+  static String of(HttpServerRequest request, List<IpBlock> trustedProxies) {
     SocketAddress peer = request.remoteAddress();
     return of(peer == null ? null : peer.hostAddress(), request.headers().getAll("X-Forwarded-For"), trustedProxies);
   }

@@ -34,10 +34,15 @@ public final class FilterReader {
   public record Range(long fromEventId, long toEventId) {}
 
   private final Function<String, String> values;
-  public final List<FieldError> errors = new ArrayList<>();
+  private final List<FieldError> errors = new ArrayList<>();
 
   public FilterReader(Function<String, String> values) {
     this.values = values;
+  }
+
+  /** A field's error, answered with the others at {@link #throwIfInvalid}. */
+  public void error(String field, String message) {
+    errors.add(new FieldError(field, message));
   }
 
   public List<String> states(List<String> given, List<String> allowed) {
@@ -65,8 +70,8 @@ public final class FilterReader {
     return after;
   }
 
-  public DeliveryFilter deliveryFilter(UUID workspaceId, List<String> statuses, long[] after, Instant now, int defaultLimit,
-                                int maxLimit) {
+  public DeliveryFilter deliveryFilter(UUID workspaceId, List<String> statuses, long[] after, Instant now,
+                                       int defaultLimit, int maxLimit) {
     String integration = integrationId();
     String eventName = eventName();
     Range range = range(now);

@@ -7,8 +7,9 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * What becomes of claimed deliveries once their network has answered: the part of {@link DeliveryStore} a sending
- * channel needs, so the channel's policy can be tested against a recording double. An outcome of a request stores
+ * What becomes of claimed deliveries once their network has answered (the statements are
+ * {@code DeliveryOutcomeStore}'s, reached through {@link DeliveryStore}): what a sending channel needs, so its policy
+ * can be tested against a recording double. An outcome of a request stores
  * {@code payloads[i]}, the request body as it carried {@code jobs[i]}, so the event debugger shows what was sent.
  */
 public interface DeliveryOutcomes {

@@ -104,7 +104,8 @@ public final class EventViews {
         filter.sessionSource(), filter.telegramId(), filter.integrationId(),
         filter.deliveryStatuses() == null ? null : filter.deliveryStatuses().toArray(String[]::new))
         .addInteger(filter.limit());
-    return readPool.preparedQuery(filter.oldestFirst() ? LIST_OLDEST_FIRST : LIST_NEWEST_FIRST).execute(params).map(rows -> {
+    String list = filter.oldestFirst() ? LIST_OLDEST_FIRST : LIST_NEWEST_FIRST;
+    return readPool.preparedQuery(list).execute(params).map(rows -> {
       JsonArray events = new JsonArray();
       for (Row row : rows) {
         events.add(event(row).put("deliveries", row.getJsonArray("deliveries")));

@@ -53,7 +53,7 @@ import java.util.UUID;
  */
 public final class TelegramWebhook {
 
-  public static final String SECRET_HEADER = TelegramConfig.SECRET_HEADER;
+  static final String SECRET_HEADER = TelegramConfig.SECRET_HEADER;
   /**
    * The body limit of this route when http.max_body_bytes is smaller: an update refused for its size would be sent
    * again and again, and never reach the bot's backend (a message of 4,096 characters quoting another, with its

@@ -1,12 +1,12 @@
 package dev.eventrouter.server;
 
 import dev.eventrouter.ServiceMetrics;
+import dev.eventrouter.config.TelegramConfig;
 import dev.eventrouter.http.ServerBudget;
 import dev.eventrouter.support.Await;
 import dev.eventrouter.support.RawHttp;
 import dev.eventrouter.support.TestApp;
 import dev.eventrouter.support.TestDatabase;
-import dev.eventrouter.telegram.TelegramWebhook;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -102,7 +102,7 @@ class ServerHardeningTest {
     for (int i = 0; i < 100; i++) {
       String target = targets.get(i % targets.size());
       String credential = target.equals(EVENTS) ? "x-api-key: wrong-key-" + i
-          : TelegramWebhook.SECRET_HEADER + ": wrong-" + i;
+          : TelegramConfig.SECRET_HEADER + ": wrong-" + i;
       // Only the head and the first kilobyte of a 1 MiB body: the rest is never sent.
       uploads.add(send("POST " + target + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" + credential
           + "\r\nContent-Length: 1048576\r\n\r\n" + body));

@@ -1,7 +1,6 @@
 package dev.eventrouter.api.deliveries;
 
 import dev.eventrouter.event.DeliveryFilter;
-import dev.eventrouter.http.ApiException.FieldError;
 import dev.eventrouter.http.FilterReader;
 import io.vertx.core.MultiMap;
 import io.vertx.core.json.JsonArray;
@@ -16,7 +15,7 @@ import java.util.UUID;
  * The filters of {@code GET /api/v1/deliveries} (query parameters) and {@code POST /api/v1/deliveries/redeliver}
  * (a JSON body): which integration, states, event name and time range (see {@link FilterReader}).
  */
-public final class DeliveryFilters {
+final class DeliveryFilters {
 
   static final int LIST_LIMIT = 100;
   static final int MAX_LIST_LIMIT = 1000;
@@ -36,11 +35,12 @@ public final class DeliveryFilters {
     FilterReader r = new FilterReader(name -> query.get(name));
     for (String name : query.names()) {
       if (!QUERY_PARAMETERS.contains(name)) {
-        r.errors.add(new FieldError(name, "unknown parameter"));
+        r.error(name, "unknown parameter");
       }
     }
     String status = query.get("status");
-    List<String> statuses = status == null ? DeliveryFilter.STATES : r.states(List.of(status.split(",", -1)), DeliveryFilter.STATES);
+    List<String> statuses = status == null ? DeliveryFilter.STATES
+        : r.states(List.of(status.split(",", -1)), DeliveryFilter.STATES);
     long[] after = r.cursor(query.get("cursor"));
     return r.deliveryFilter(workspaceId, statuses, after, now, LIST_LIMIT, MAX_LIST_LIMIT);
   }
@@ -52,12 +52,12 @@ public final class DeliveryFilters {
         : name.equals("limit") && body.getValue(name) instanceof Integer n ? String.valueOf(n) : null);
     for (String name : body.fieldNames()) {
       if (!BODY_FIELDS.contains(name)) {
-        r.errors.add(new FieldError(name, "unknown field"));
+        r.error(name, "unknown field");
       }
     }
     for (String name : List.of("integration_id", "event_name", "since", "until")) {
       if (body.getValue(name) != null && !(body.getValue(name) instanceof String)) {
-        r.errors.add(new FieldError(name, "must be a string"));
+        r.error(name, "must be a string");
       }
     }
     Object status = body.getValue("status");
@@ -66,10 +66,10 @@ public final class DeliveryFilters {
         && array.stream().allMatch(String.class::isInstance)) {
       statuses = r.states(array.stream().map(String.class::cast).toList(), REQUEUEABLE);
     } else if (status != null) {
-      r.errors.add(new FieldError("status", "must be a non-empty array of " + String.join(", ", REQUEUEABLE)));
+      r.error("status", "must be a non-empty array of " + String.join(", ", REQUEUEABLE));
     }
     if (body.getValue("limit") != null && !(body.getValue("limit") instanceof Integer)) {
-      r.errors.add(new FieldError("limit", "must be a whole number from 1 to " + MAX_REDELIVER_LIMIT));
+      r.error("limit", "must be a whole number from 1 to " + MAX_REDELIVER_LIMIT);
     }
     return r.deliveryFilter(workspaceId, statuses, new long[] {0, 0}, now, REDELIVER_LIMIT, MAX_REDELIVER_LIMIT);
   }

@@ -2,7 +2,6 @@ package dev.eventrouter.api.events;
 
 import dev.eventrouter.event.DeliveryFilter;
 import dev.eventrouter.event.EventFilter;
-import dev.eventrouter.http.ApiException.FieldError;
 import dev.eventrouter.http.FilterReader;
 import io.vertx.core.MultiMap;
 
@@ -17,7 +16,7 @@ import java.util.regex.Pattern;
  * state, time range (see {@link FilterReader}), and paging with {@code before} (the last event id of the page
  * before) and {@code limit}; or, to poll for new events, {@code after} (the {@code next_after} of the poll before).
  */
-public final class EventFilters {
+final class EventFilters {
 
   static final int LIMIT = 50;
   static final int MAX_LIMIT = 200;
@@ -34,7 +33,7 @@ public final class EventFilters {
     FilterReader r = new FilterReader(query::get);
     for (String name : query.names()) {
       if (!PARAMETERS.contains(name)) {
-        r.errors.add(new FieldError(name, "unknown parameter"));
+        r.error(name, "unknown parameter");
       }
     }
     String eventName = r.eventName();
@@ -50,8 +49,8 @@ public final class EventFilters {
     Long before = number(r, "before", EVENT_ID, query.get("before"), "must be the next_before of an earlier answer");
     Long after = number(r, "after", EVENT_ID, query.get("after"), "must be the next_after of an earlier answer");
     if (before != null && after != null) {
-      r.errors.add(new FieldError("after", "cannot be combined with before: after polls for new events, before "
-          + "pages back through older ones"));
+      r.error("after", "cannot be combined with before: after polls for new events, before "
+          + "pages back through older ones");
     }
     int limit = r.limit(LIMIT, MAX_LIMIT);
     r.throwIfInvalid();
@@ -74,7 +73,7 @@ public final class EventFilters {
     } catch (NumberFormatException tooLarge) {
       // reported below
     }
-    r.errors.add(new FieldError(name, rule));
+    r.error(name, rule);
     return null;
   }
 }

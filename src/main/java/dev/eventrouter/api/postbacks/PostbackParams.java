@@ -22,7 +22,7 @@ import java.util.regex.Pattern;
  * (or an unpaired surrogate, from a JSON body), a value over {@link #MAX_VALUE_CHARS}, or a name repeated with
  * different values is refused, naming it. What it does not read is only logged: cleaned, cut, secrets masked.
  */
-public final class PostbackParams {
+final class PostbackParams {
 
   /** One {@code name=value} as sent, in order. */
   record Param(String name, String value) {}
