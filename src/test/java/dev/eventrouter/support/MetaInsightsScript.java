@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * ranges, usage headers rising per call up to the rate limit, and one truncated 200. Error bodies are Graph API's
  * {@code {"error":{"message","type","code","error_subcode","fbtrace_id"}}}
  * (https://developers.facebook.com/docs/graph-api/guides/error-handling,
- * https://developers.facebook.com/docs/marketing-api/error-reference,
+ * https://developers.facebook.com/docs/marketing-api/insights/error-codes,
  * https://developers.facebook.com/docs/marketing-api/overview/rate-limiting). Only "code 1" comes with a
  * documented HTTP status (500); 400 for the token, subcode and limit errors is this fake's choice: unconfirmed.
  */
