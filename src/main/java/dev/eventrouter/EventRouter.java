@@ -6,6 +6,7 @@ import dev.eventrouter.config.DemoKey;
 import dev.eventrouter.config.LiveConfig;
 import dev.eventrouter.config.Role;
 import dev.eventrouter.conversion.ConversionVerticle;
+import dev.eventrouter.cost.SpendVerticle;
 import dev.eventrouter.db.Database;
 import dev.eventrouter.event.EventIds;
 import dev.eventrouter.forward.BacklogMonitor;
@@ -26,12 +27,14 @@ import dev.eventrouter.server.ManagementVerticle;
 import dev.eventrouter.session.SessionVerticle;
 import dev.eventrouter.store.AlertOutbox;
 import dev.eventrouter.store.AlertStore;
+import dev.eventrouter.store.CostSourceStates;
 import dev.eventrouter.store.DeliveryStore;
 import dev.eventrouter.store.EventStore;
 import dev.eventrouter.store.EventWriter;
 import dev.eventrouter.store.FunnelReports;
 import dev.eventrouter.store.FunnelRollups;
 import dev.eventrouter.store.ReportCurrency;
+import dev.eventrouter.store.SpendStore;
 import dev.eventrouter.store.TelegramStore;
 import dev.eventrouter.telegram.TelegramVerticle;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -148,6 +151,10 @@ public final class EventRouter {
             .onSuccess(deployments::add);
         chain = chain.compose(id -> vertx.deployVerticle(new TelegramVerticle(new TelegramStore(database.pool()),
                 live, metrics)))
+            .onSuccess(deployments::add);
+        // Reads ad spend from the networks: outbound, as the forwarders are (docs/costs.md).
+        chain = chain.compose(id -> vertx.deployVerticle(new SpendVerticle(new SpendStore(database.pool()),
+                new CostSourceStates(database.pool()), live, SpendVerticle.Pacing.SERVICE)))
             .onSuccess(deployments::add);
       }
       // Every node checks the alerts' conditions; one at a time evaluates them (docs/alerts.md).

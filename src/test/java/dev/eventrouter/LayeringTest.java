@@ -16,7 +16,7 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
  * The package graph runs one way: {@code server} (the HTTP listeners and their route tables) over the API's resource
  * packages ({@code api.*}, each standing on the ingest API's rules in {@code api.events} and the edge, never on each
  * other), the Telegram connector (whose webhook is served there too) and the edge every route shares ({@code http});
- * {@code session}, {@code conversion}, {@code read}, {@code report} and {@code alert} (which sends through
+ * {@code session}, {@code conversion}, {@code read}, {@code report}, {@code cost} and {@code alert} (which sends through
  * {@code forward}'s and {@code telegram}'s clients) over {@code forward} and {@code telegram}, side by side over the
  * repositories ({@code store}) and the database they are handed pools of ({@code db}: its server, data directory,
  * migrations and partitions), both over {@code event} and {@code config}; the bus messages sit between the edge and
@@ -45,6 +45,7 @@ class LayeringTest {
         .layer("read").definedBy("dev.eventrouter.read..")
         .layer("report").definedBy("dev.eventrouter.report..")
         .layer("alert").definedBy("dev.eventrouter.alert..")
+        .layer("cost").definedBy("dev.eventrouter.cost..")
         .layer("forward").definedBy("dev.eventrouter.forward..")
         .layer("telegram").definedBy("dev.eventrouter.telegram..")
         .layer("store").definedBy("dev.eventrouter.store..")
@@ -65,19 +66,20 @@ class LayeringTest {
         .whereLayer("read").mayOnlyBeAccessedByLayers("app")
         .whereLayer("report").mayOnlyBeAccessedByLayers("app")
         .whereLayer("alert").mayOnlyBeAccessedByLayers("app")
+        .whereLayer("cost").mayOnlyBeAccessedByLayers("app")
         // The alerts send through the forwarders' checked client and the Telegram connector's Bot API client.
         .whereLayer("forward").mayOnlyBeAccessedByLayers("app", "alert")
         .whereLayer("telegram").mayOnlyBeAccessedByLayers("app", "server", "alert")
         .whereLayer("store").mayOnlyBeAccessedByLayers("app", "session", "conversion", "read", "report", "alert",
-            "forward", "telegram")
+            "cost", "forward", "telegram")
         // The verticles that own a pool take it from the database; the repositories are handed theirs.
         .whereLayer("db").mayOnlyBeAccessedByLayers("app", "session", "conversion", "read")
         .whereLayer("bus").mayOnlyBeAccessedByLayers("app", "server", "api", "ingest", "http", "session", "conversion",
             "read", "alert", "forward", "telegram")
         .whereLayer("event").mayOnlyBeAccessedByLayers("app", "server", "api", "ingest", "http", "session",
-            "conversion", "read", "alert", "forward", "telegram", "store", "db", "bus")
+            "conversion", "read", "alert", "cost", "forward", "telegram", "store", "db", "bus")
         .whereLayer("config").mayOnlyBeAccessedByLayers("app", "cluster", "server", "api", "ingest", "http", "session",
-            "conversion", "read", "report", "alert", "forward", "telegram", "store", "db", "bus", "event")
+            "conversion", "read", "report", "alert", "cost", "forward", "telegram", "store", "db", "bus", "event")
         .check(CLASSES);
   }
 

@@ -123,7 +123,7 @@ final class IntegrationParser {
     return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
   }
 
-  private static Set<String> union(Set<String> base, String... more) {
+  static Set<String> union(Set<String> base, String... more) {
     Set<String> all = new HashSet<>(base);
     all.addAll(List.of(more));
     return Set.copyOf(all);

@@ -16,16 +16,28 @@ import java.util.UUID;
  * @param unsubscribeWindowDays a subscriber who joined the channel through a per-visitor link and leaves within this
  *                              many days turns the JoinRequest conversion to rejected; 0 turns this off
  * @param alerts                where its alerts go and which conditions raise them
+ * @param costSources           the ad accounts whose spend it imports
  */
 public record WorkspaceConfig(UUID id, String name, List<byte[]> apiKeyHashes, List<PublishableKey> publishableKeys,
                               RateLimitConfig rateLimit,
                               String botName, int attributionWindowDays, List<IntegrationConfig> integrations,
                               Map<String, EventMappingOverride> eventMap, List<TelegramConfig> bots,
                               List<PostbackSource> postbackSources, int unsubscribeWindowDays,
-                              ReportConfig report, AlertsConfig alerts) {
+                              ReportConfig report, AlertsConfig alerts, List<CostSourceConfig> costSources) {
 
   public WorkspaceConfig {
     bots = bots == null ? List.of() : List.copyOf(bots);
+    costSources = costSources == null ? List.of() : List.copyOf(costSources);
+  }
+
+  /** A workspace without cost sources. */
+  public WorkspaceConfig(UUID id, String name, List<byte[]> apiKeyHashes, List<PublishableKey> publishableKeys,
+                         RateLimitConfig rateLimit, String botName, int attributionWindowDays,
+                         List<IntegrationConfig> integrations, Map<String, EventMappingOverride> eventMap,
+                         List<TelegramConfig> bots, List<PostbackSource> postbackSources, int unsubscribeWindowDays,
+                         ReportConfig report, AlertsConfig alerts) {
+    this(id, name, apiKeyHashes, publishableKeys, rateLimit, botName, attributionWindowDays, integrations, eventMap,
+        bots, postbackSources, unsubscribeWindowDays, report, alerts, List.of());
   }
 
   /** A workspace without alerts. */
@@ -83,6 +95,11 @@ public record WorkspaceConfig(UUID id, String name, List<byte[]> apiKeyHashes, L
   /** The bot that administers a channel (at most one does: the config refuses a channel under two), or null. */
   public TelegramConfig botOfChannel(String channel) {
     return bots.stream().filter(bot -> bot.channels().contains(channel)).findFirst().orElse(null);
+  }
+
+  /** A cost source by its id, or null. */
+  public CostSourceConfig costSource(String sourceId) {
+    return costSources.stream().filter(source -> source.id().equals(sourceId)).findFirst().orElse(null);
   }
 
   /** How the workspace is named to people (alerts): its name, else its id. */

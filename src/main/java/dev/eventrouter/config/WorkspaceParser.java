@@ -29,7 +29,7 @@ final class WorkspaceParser {
   private static final Set<String> WORKSPACE_KEYS = Set.of("id", "name", "api_keys", "publishable_keys",
       "rate_limit", "bot_name", "attribution_window_days", "integrations", "event_map", "telegram",
       "postback_sources", "unsubscribe_window_days", "report_currency", "currency_aliases", "funnel_events",
-      "report_timezone", "alerts");
+      "report_timezone", "alerts", "cost_sources");
   /** A sender's unit that is not an ISO code: USDT, USDC, a casino's own. */
   private static final Pattern CURRENCY_UNIT = Pattern.compile("[A-Za-z0-9]{2,10}");
   private static final Set<String> PUBLISHABLE_KEY_KEYS = Set.of("key", "allowed_origins");
@@ -43,6 +43,7 @@ final class WorkspaceParser {
   private final PostbackSourceParser postbackParser;
   private final AlertsParser alertsParser;
   private final TelegramParser telegramParser;
+  private final CostSourceParser costSourceParser;
   /** Every key hash seen so far, in any workspace, with where: one key may open one workspace only. */
   private final Map<String, String> seenKeys = new HashMap<>();
 
@@ -52,6 +53,7 @@ final class WorkspaceParser {
     this.postbackParser = new PostbackSourceParser(reader, this::keyHash);
     this.alertsParser = new AlertsParser(reader, integrationParser);
     this.telegramParser = new TelegramParser(reader);
+    this.costSourceParser = new CostSourceParser(reader);
   }
 
   List<WorkspaceConfig> workspaces(Object value) {
@@ -85,9 +87,11 @@ final class WorkspaceParser {
     ReportConfig report = report(json, path);
     AlertsConfig alerts = json.getValue("alerts") == null ? AlertsConfig.NONE
         : alertsParser.alerts(r.object(json, "alerts", path + ".alerts"), path + ".alerts", bots);
+    List<CostSourceConfig> costSources = r.uniqueObjects(json.getValue("cost_sources"), path + ".cost_sources",
+        costSourceParser::source, CostSourceConfig::id, "cost source");
     return id == null ? null
         : new WorkspaceConfig(id, name, keys, publishable, rateLimit, botName, window, integrations, eventMap, bots,
-            postbacks, unsubscribeWindow, report, alerts);
+            postbacks, unsubscribeWindow, report, alerts, costSources);
   }
 
   /** The report's currency, the senders' currency aliases and the funnel's event names. */

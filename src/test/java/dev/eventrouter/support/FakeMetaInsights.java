@@ -57,6 +57,7 @@ public final class FakeMetaInsights {
   private final List<Received> received = new CopyOnWriteArrayList<>();
   private final MetaInsightsScript script = new MetaInsightsScript();
   private volatile int pageSize = 25;
+  private volatile String token = TOKEN;
   private HttpServer server;
 
   private FakeMetaInsights(String accountId, String timezone, String currency) {
@@ -94,6 +95,16 @@ public final class FakeMetaInsights {
   /** Rows a page holds at most (a smaller {@code limit} parameter makes it smaller). */
   public void pageSize(int size) {
     pageSize = size;
+  }
+
+  public void clearRows() {
+    rows.clear();
+  }
+
+  /** From now on the account takes this token (a new System User token), and only this one. */
+  public void resetToken(String newToken) {
+    token = newToken;
+    script.restoreToken();
   }
 
   public List<Received> received() {
@@ -214,10 +225,10 @@ public final class FakeMetaInsights {
   }
 
   private boolean refuseToken(RoutingContext rc, String token) {
-    if (TOKEN.equals(token) && !script.revoked()) {
+    if (this.token.equals(token) && !script.revoked()) {
       return false;
     }
-    MetaInsightsScript.Failure f = MetaInsightsScript.invalidToken(TOKEN.equals(token));
+    MetaInsightsScript.Failure f = MetaInsightsScript.invalidToken(this.token.equals(token));
     fail(rc, token, f.status(), f.body());
     return true;
   }

@@ -64,6 +64,10 @@ public final class MetaInsightsScript {
     revoked = true;
   }
 
+  void restoreToken() {
+    revoked = false;
+  }
+
   /** Insights ranges longer than {@code days} are refused with {@code how}. */
   public void maxDays(int days, TooMuchData how) {
     maxDays = days;
