@@ -9,6 +9,7 @@ import dev.eventrouter.event.FunnelQuery;
 import dev.eventrouter.store.DeliveryViews;
 import dev.eventrouter.store.EventViews;
 import dev.eventrouter.store.FunnelReports;
+import dev.eventrouter.store.SpendReports;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.json.JsonArray;
@@ -40,6 +41,7 @@ public final class ReadVerticle extends VerticleBase {
   private EventViews events;
   private DeliveryViews deliveries;
   private FunnelReports funnel;
+  private SpendReports spend;
 
   public ReadVerticle(Database database) {
     this.database = database;
@@ -50,6 +52,7 @@ public final class ReadVerticle extends VerticleBase {
     events = new EventViews(database.readPool());
     deliveries = new DeliveryViews(database.pool(), database.readPool());
     funnel = new FunnelReports(database.reportPool());
+    spend = new SpendReports(database.reportPool());
     // Local consumers, as for the writes: the node that took a request answers it.
     return Future.all(List.of(
         consumer(Addresses.EVENTS_GET, this::find),
@@ -117,11 +120,14 @@ public final class ReadVerticle extends VerticleBase {
     // The groups' sums added up are the totals (the rollups' counts add up across groups), unless some were cut.
     Future<List<FunnelReports.Sums>> totals = sums.compose(rows -> rows.size() > limit
         ? funnel.sums(query, List.of(), limit) : Future.succeededFuture(FunnelReport.totals(rows)));
-    return totals.map(v -> {
+    Future<SpendReports.Costs> costs = totals.compose(v -> spend.costs(query));
+    return costs.map(v -> {
       boolean cut = sums.result().size() > limit;
       List<FunnelReports.Sums> rows = cut ? dropLastGroup(sums.result().subList(0, limit)) : sums.result();
-      return Optional.of(FunnelReport.of(query, rows, totals.result(), cut)
-          .put("rolled_up_to", upto.result().toInstant().toString()));
+      JsonObject report = FunnelReport.of(query, rows, totals.result(), cut)
+          .put("rolled_up_to", upto.result().toInstant().toString());
+      CostFields.add(report, query.groupBy(), costs.result());
+      return Optional.of(report);
     });
   }
 

@@ -1,0 +1,200 @@
+package dev.eventrouter.read;
+
+import dev.eventrouter.event.SpendRow;
+import dev.eventrouter.store.SpendStore;
+import dev.eventrouter.support.Await;
+import dev.eventrouter.support.TestApp;
+import dev.eventrouter.support.TestDatabase;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import io.vertx.junit5.VertxExtension;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+
+import static dev.eventrouter.support.TestApp.KEY_A;
+import static dev.eventrouter.support.TestApp.WS_A;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Cost in the funnel report, computed by hand. Day D is three days ago (UTC, the report's zone). Ad 611 is in a
+ * Brisbane account (UTC+10): 2 clicks at D-1 20:00 UTC (D 06:00 there) and 1 at D 15:00 UTC (D+1 01:00 there), with
+ * 40.00 of spend on Brisbane's D and 10.00 on its D+1. Ad 622 is in a Los Angeles account (UTC-8): 1 click at D 05:00
+ * UTC (D-1 21:00 there, DE) and 3 at D 10:00 UTC (D 02:00 there, 2 DE and 1 FR), with 5.00 on LA's D-1 and 30.00 on
+ * its D. Ad 633 spent 7.00 on UTC's D with no click. FTD revenue: 100.00 on 611, 49.00 on 622.
+ * So 611 cost 50.00 (ROAS 2, profit 50.00, ROI 1); 622 cost 35.00 (ROAS 1.4, profit 14.00, ROI 0.4); by UTC day,
+ * 611's D-1 cost 40.00 and its D 10.00; by country DE 75.00 (611's 50, 622's 5 + 20) and FR 10.00.
+ */
+@ExtendWith(VertxExtension.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class FunnelCostTest {
+
+  private static final Duration DEADLINE = Duration.ofSeconds(30);
+  private static final UUID WS = UUID.fromString(WS_A);
+
+  private TestApp app;
+  private SpendStore spend;
+  private final LocalDate d = LocalDate.now(ZoneOffset.UTC).minusDays(3);
+
+  @BeforeAll
+  void start(Vertx vertx) {
+    JsonObject config = TestApp.config(TestDatabase.freshDatabaseUrl())
+        .put("reports", new JsonObject().put("rollup_every_ms", 100).put("rollup_lag_ms", 0));
+    app = TestApp.start(vertx, config);
+    spend = new SpendStore(app.pool());
+    Await.until("the first day zones", DEADLINE, () -> app.rows("SELECT 1 FROM funnel_day_zone").size() >= 2);
+    step(d.minusDays(1).atTime(20, 0), "611", "DE", "$click", 2, "0");
+    step(d.atTime(15, 0), "611", "DE", "$click", 1, "0");
+    step(d.atTime(5, 0), "622", "DE", "$click", 1, "0");
+    step(d.atTime(10, 0), "622", "DE", "$click", 2, "0");
+    step(d.atTime(10, 0), "622", "FR", "$click", 1, "0");
+    step(d.minusDays(1).atTime(21, 0), "611", "DE", "FTD", 1, "100.00");
+    step(d.atTime(11, 0), "622", "FR", "FTD", 1, "49.00");
+    app.rows("DELETE FROM funnel_day_zone"); // the day rows made again from these hours by the next round
+    Await.until("the day rows made again", DEADLINE,
+        () -> app.rows("SELECT 1 FROM funnel_day_zone WHERE workspace_id = $1", WS).size() == 1);
+    upsert("meta", spendRow("611", d, "Australia/Brisbane", "40.00"), spendRow("611", d.plusDays(1),
+        "Australia/Brisbane", "10.00"));
+    upsert("tiktok", spendRow("622", d.minusDays(1), "America/Los_Angeles", "5.00"),
+        spendRow("622", d, "America/Los_Angeles", "30.00"));
+    upsert("sheet", spendRow("633", d, "UTC", "7.00"));
+  }
+
+  @AfterAll
+  void stop() {
+    app.close();
+  }
+
+  private void step(LocalDateTime utcHour, String ad, String country, String step, long n, String revenue) {
+    Object hour = utcHour.atOffset(ZoneOffset.UTC);
+    BigDecimal value = new BigDecimal(revenue);
+    long users = "$click".equals(step) ? 0 : n;
+    app.rows("""
+        INSERT INTO funnel_rollup (workspace_id, hour, utm_source, utm_medium, utm_campaign, utm_content, utm_term,
+                                   campaign_id, adset_id, ad_id, placement, bot, channel, country, step, n, users,
+                                   revenue, approved)
+        VALUES ($1, $2, 'facebook', '', '', '', '', 'c' || $3, 'as' || $3, $3, '', '', '', $4, $5, $6, $7, $8, $7)""",
+        WS, hour, ad, country, step, n, users, value);
+    app.rows("""
+        INSERT INTO funnel_rollup_total (workspace_id, hour, step, n, users, revenue, approved)
+        VALUES ($1, $2, $3, $4, $5, $6, $5)
+        ON CONFLICT (workspace_id, hour, step) DO UPDATE SET n = funnel_rollup_total.n + EXCLUDED.n,
+            users = funnel_rollup_total.users + EXCLUDED.users, revenue = funnel_rollup_total.revenue + EXCLUDED.revenue,
+            approved = funnel_rollup_total.approved + EXCLUDED.approved""", WS, hour, step, n, users, value);
+  }
+
+  private static SpendRow spendRow(String ad, LocalDate day, String zone, String amount) {
+    return SpendRow.pushed(SpendRow.AD, ad, day, zone, "USD", new BigDecimal(amount));
+  }
+
+  private void upsert(String source, SpendRow... rows) {
+    Await.result(spend.upsert(WS, source, 1, List.of(rows)));
+  }
+
+  private JsonObject report(String query) {
+    var r = app.get("/api/v1/reports/funnel?from=" + d.minusDays(1) + "&to=" + d.plusDays(1) + "&" + query, KEY_A);
+    assertThat(r.statusCode()).as(r.bodyAsString()).isEqualTo(200);
+    return r.bodyAsJsonObject().getJsonObject("data");
+  }
+
+  private static Map<String, JsonObject> byGroup(JsonObject report, String... dimensions) {
+    Map<String, JsonObject> rows = new TreeMap<>();
+    report.getJsonArray("rows").stream().map(JsonObject.class::cast).forEach(row -> {
+      StringBuilder key = new StringBuilder();
+      for (String dimension : dimensions) {
+        key.append(key.isEmpty() ? "" : "/").append(row.getJsonObject("group").getString(dimension));
+      }
+      rows.put(key.toString(), row);
+    });
+    return rows;
+  }
+
+  @Test
+  @Order(1)
+  @DisplayName("by ad: each ad's spend whole, ROAS, profit and ROI as computed by hand; the totals with the spend no "
+      + "click explains")
+  void byAd() {
+    JsonObject report = report("group_by=ad_id");
+    Map<String, JsonObject> rows = byGroup(report, "ad_id");
+    assertThat(rows.keySet()).containsExactly("611", "622");
+    JsonObject a = rows.get("611");
+    assertThat(a.getString("cost")).isEqualTo("50.00");
+    assertThat(a.getDouble("roas")).isEqualTo(2.0);
+    assertThat(a.getString("profit")).isEqualTo("50.00");
+    assertThat(a.getDouble("roi")).isEqualTo(1.0);
+    assertThat(a.getString("cost_per_click")).isEqualTo("16.6667");
+    assertThat(a.getJsonObject("cost_per").getString("FTD")).isEqualTo("50.0000");
+    assertThat(a.getString("cost_per_start")).isNull(); // no starts: no divisor
+    JsonObject b = rows.get("622");
+    assertThat(b.getString("cost")).isEqualTo("35.00");
+    assertThat(b.getDouble("roas")).isEqualTo(1.4);
+    assertThat(b.getString("profit")).isEqualTo("14.00");
+    assertThat(b.getDouble("roi")).isEqualTo(0.4);
+    JsonObject totals = report.getJsonObject("totals");
+    assertThat(totals.getString("cost")).isEqualTo("85.00");
+    assertThat(totals.getString("revenue")).isEqualTo("149.00");
+    assertThat(totals.getString("spend_unmatched")).isEqualTo("7.00");
+    assertThat(totals.getJsonArray("spend_without_rate")).isEmpty();
+  }
+
+  @Test
+  @Order(2)
+  @DisplayName("by UTC day: a Brisbane day's spend falls on the UTC days of its clicks, a Los Angeles day's too")
+  void byDay() {
+    Map<String, JsonObject> rows = byGroup(report("group_by=ad_id,day"), "ad_id", "day");
+    assertThat(rows.get("611/" + d.minusDays(1)).getString("cost")).isEqualTo("40.00");
+    assertThat(rows.get("611/" + d).getString("cost")).isEqualTo("10.00");
+    assertThat(rows.get("622/" + d).getString("cost")).isEqualTo("35.00");
+    assertThat(rows).hasSize(3);
+  }
+
+  @Test
+  @Order(3)
+  @DisplayName("by country, which spend cannot be split by: each ad's day spread over its clicks; a filter keeps "
+      + "the filtered clicks' share")
+  void byCountry() {
+    Map<String, JsonObject> rows = byGroup(report("group_by=country"), "country");
+    assertThat(rows.get("DE").getString("cost")).isEqualTo("75.00");
+    assertThat(rows.get("FR").getString("cost")).isEqualTo("10.00");
+    JsonObject fr = report("filter=country:FR").getJsonObject("totals");
+    assertThat(fr.getString("cost")).isEqualTo("10.00");
+    assertThat(fr.getDouble("roas")).isEqualTo(4.9);
+  }
+
+  @Test
+  @Order(4)
+  @DisplayName("a re-read that lowers a day's spend lowers the report")
+  void reReadLowers() {
+    upsert("meta", spendRow("611", d, "Australia/Brisbane", "20.00"));
+    JsonObject a = byGroup(report("group_by=ad_id"), "ad_id").get("611");
+    assertThat(a.getString("cost")).isEqualTo("30.00");
+    assertThat(a.getDouble("roas")).isEqualTo(3.3333);
+  }
+
+  @Test
+  @Order(5)
+  @DisplayName("a group no spend was charged to has no cost, not a cost of 0")
+  void unknownCost() {
+    JsonObject report = report("group_by=utm_source&filter=utm_source:google");
+    assertThat(report.getJsonObject("totals").getString("cost")).isNull();
+    assertThat(report.getJsonObject("totals").getValue("roas")).isNull();
+    assertThat(report.getJsonObject("totals").getValue("profit")).isNull();
+  }
+}
