@@ -4,6 +4,7 @@ import io.vertx.core.json.JsonObject;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * A funnel report as CSV (RFC 4180, https://www.rfc-editor.org/rfc/rfc4180): a header, a line per group, a last
@@ -18,6 +19,12 @@ final class FunnelCsv {
   static final List<String> STEPS = List.of("clicks", "starts", "join_requests", "joins", "unsubscribes",
       "remaining_subscribers", "revenue");
   static final List<String> STATUSES = List.of("pending", "approved", "rejected", "chargeback");
+  /** The cost fields (docs/costs.md), each funnel event's cost per user among them as cost_per_<event>. */
+  static final List<String> COSTS = List.of("cost", "cost_per_click", "cost_per_start", "cost_per_join",
+      "cost_per_remaining_subscriber");
+  static final List<String> RETURNS = List.of("roas", "profit", "roi");
+  /** A number the report computed, negative profit among them: no formula, so written as it is. */
+  private static final Pattern NUMBER = Pattern.compile("-?[0-9]+(\\.[0-9]+)?");
 
   /** What a spreadsheet may run as a formula when it starts a cell. */
   private static final String FORMULA = "=+-@\t\r";
@@ -42,6 +49,9 @@ final class FunnelCsv {
       STATUSES.forEach(status -> header.add(event + "_" + status));
     }
     header.addAll(rates);
+    header.addAll(COSTS);
+    events.forEach(event -> header.add("cost_per_" + event));
+    header.addAll(RETURNS);
     StringBuilder csv = new StringBuilder();
     line(csv, header);
     for (Object row : report.getJsonArray("rows")) {
@@ -73,6 +83,10 @@ final class FunnelCsv {
       Object value = row.getJsonObject("rates").getValue(rate);
       cells.add(value == null ? "" : String.valueOf(value));
     });
+    COSTS.forEach(field -> cells.add(text(row.getValue(field))));
+    JsonObject costPer = row.getJsonObject("cost_per", new JsonObject());
+    events.forEach(event -> cells.add(text(costPer.getValue(event))));
+    RETURNS.forEach(field -> cells.add(text(row.getValue(field))));
     return cells;
   }
 
@@ -86,8 +100,15 @@ final class FunnelCsv {
     csv.append("\r\n");
   }
 
+  private static String text(Object value) {
+    return value == null ? "" : String.valueOf(value);
+  }
+
   static String cell(String value) {
     String text = value == null ? "" : value;
+    if (NUMBER.matcher(text).matches()) {
+      return text;
+    }
     StringBuilder cell = new StringBuilder();
     boolean quoted = false;
     for (int i = 0; i < text.length(); i++) {

@@ -160,18 +160,25 @@ class ReportsUnitTest {
         .put("remaining_subscribers", 1).put("revenue", "10.50").put("events", new JsonObject())
         .put("rates", new JsonObject().put("clicks_to_starts", 0.6).putNull("starts_to_joins"));
     JsonObject totals = row.copy().put("group", new JsonObject())
-        .put("events", new JsonObject().put("FTD", event));
+        .put("events", new JsonObject().put("FTD", event)).put("cost", "13.00").put("cost_per_click", "2.6000")
+        .putNull("cost_per_start").put("cost_per_join", "13.0000").put("cost_per_remaining_subscriber", "13.0000")
+        .put("cost_per", new JsonObject().put("FTD", "13.0000")).put("roas", 0.8077).put("profit", "-2.50")
+        .put("roi", -0.1923);
     String csv = FunnelCsv.of(List.of("utm_campaign"), new JsonObject().put("rows", new JsonArray().add(row))
         .put("totals", totals));
     assertThat(csv.split("\r\n")).containsExactly(
         "utm_campaign,clicks,starts,join_requests,joins,unsubscribes,remaining_subscribers,revenue,FTD,FTD_users,"
             + "FTD_revenue,FTD_unconverted,FTD_pending,FTD_approved,FTD_rejected,FTD_chargeback,clicks_to_starts,"
-            + "starts_to_joins",
-        "\"'=HYPERLINK(\"\"x\"\")\",5,3,0,1,0,1,10.50,0,0,0.00,0,0,0,0,0,0.6,",
-        "total,5,3,0,1,0,1,10.50,2,1,10.50,1,1,1,0,0,0.6,");
+            + "starts_to_joins,cost,cost_per_click,cost_per_start,cost_per_join,cost_per_remaining_subscriber,"
+            + "cost_per_FTD,roas,profit,roi",
+        "\"'=HYPERLINK(\"\"x\"\")\",5,3,0,1,0,1,10.50,0,0,0.00,0,0,0,0,0,0.6,,,,,,,,,,",
+        "total,5,3,0,1,0,1,10.50,2,1,10.50,1,1,1,0,0,0.6,,13.00,2.6000,,13.0000,13.0000,13.0000,0.8077,-2.50,"
+            + "-0.1923");
     assertThat(FunnelCsv.of(List.of("bot", "day"), new JsonObject().put("rows", new JsonArray())
         .put("totals", totals)).split("\r\n")[1]).startsWith("total,,5,");
-    for (String risky : List.of("=1", "+1", "-1", "@a")) {
+    assertThat(FunnelCsv.cell("-2.50")).as("a number, a negative profit: no formula").isEqualTo("-2.50");
+    assertThat(FunnelCsv.cell("-1")).isEqualTo("-1");
+    for (String risky : List.of("=1", "+1", "-1+2", "-1.5.2", "@a")) {
       assertThat(FunnelCsv.cell(risky)).as(risky).isEqualTo("'" + risky);
     }
     assertThat(FunnelCsv.cell("\ta")).isEqualTo("\"'\ta\"");
