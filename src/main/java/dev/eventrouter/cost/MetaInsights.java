@@ -177,7 +177,8 @@ final class MetaInsights implements SpendReader {
         ? CurrencyCode.iso(c) : account.currency();
     return new SpendRow(SpendRow.AD, adId, ReportFields.date(day, "Meta"), account.zone(), currency,
         ReportFields.money(json.getValue("spend"), "Meta"), ReportFields.text(json, "campaign_id"),
-        ReportFields.text(json, "campaign_name"), ReportFields.text(json, "adset_id"), ReportFields.text(json, "adset_name"),
+        ReportFields.text(json, "campaign_name"), ReportFields.text(json, "adset_id"),
+        ReportFields.text(json, "adset_name"),
         ReportFields.text(json, "ad_name"), ReportFields.count(json.getValue("impressions")),
         ReportFields.count(json.getValue("clicks")), actions(json.getValue("actions")));
   }

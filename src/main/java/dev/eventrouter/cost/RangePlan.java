@@ -5,8 +5,8 @@ import java.util.List;
 /**
  * How much a request asks for: days per request, then rows per page, each stepped down when the platform asks for
  * less data, as PostHog's Meta importer does (30, 7, 1 days; 500, 100, 50 rows:
- * https://github.com/PostHog/posthog/tree/master/posthog/temporal/data_imports/sources/meta_ads). Once at one day and the
- * smallest page, the platform's refusal stands.
+ * https://github.com/PostHog/posthog/tree/master/posthog/temporal/data_imports/sources/meta_ads). Once at one day and
+ * the smallest page, the platform's refusal stands.
  */
 final class RangePlan {
 
