@@ -21,11 +21,13 @@ final class CostSourceParser {
   private final JsonReader r;
   private final ProxyParser proxies;
   private final PrivateNetworkRule addresses;
+  private final NetworkEndpoint endpoint;
 
   CostSourceParser(JsonReader reader) {
     this.r = reader;
     this.proxies = new ProxyParser(reader);
     this.addresses = new PrivateNetworkRule(reader);
+    this.endpoint = new NetworkEndpoint(reader, addresses);
   }
 
   CostSourceConfig source(JsonObject json, String path) {
@@ -48,25 +50,13 @@ final class CostSourceParser {
     } else if (meta && !account.startsWith("act_")) {
       account = "act_" + account;
     }
-    // The message never quotes the token, only where it is missing.
     String token = r.string(json, "access_token", path + ".access_token", null);
-    if (token == null) {
-      r.problem(path + ".access_token: required (use \"${ENV_NAME}\" to keep it out of the file)");
-    }
-    String apiBase = r.string(json, "api_base", path + ".api_base",
-        meta ? "https://graph.facebook.com" : "https://business-api.tiktok.com");
+    endpoint.requireToken(token, path);
     boolean allowPrivate = addresses.allowed(json, path);
-    if (!apiBase.matches("https?://[^/?#\\s]+(/[^?#\\s]*)?")) {
-      r.problem(path + ".api_base: must be an http(s) URL without query");
-    } else {
-      addresses.check(apiBase, allowPrivate, path + ".api_base", "on the cost source");
-    }
-    String apiVersion = meta ? r.string(json, "api_version", path + ".api_version", "v25.0") : null;
-    if (apiVersion != null && !apiVersion.matches("v[0-9]{1,3}\\.[0-9]{1,3}")) {
-      r.problem(path + ".api_version: must look like v25.0");
-    }
+    String apiBase = endpoint.apiBase(json, path, meta, allowPrivate, "on the cost source");
+    String apiVersion = endpoint.apiVersion(json, path, meta);
     ZoneId zone = meta ? null : zone(json, path);
-    return new CostSourceConfig(id, type, account, token, IntegrationParser.stripSlash(apiBase), apiVersion, zone,
+    return new CostSourceConfig(id, type, account, token, apiBase, apiVersion, zone,
         proxies.proxy(json, path), allowPrivate,
         (int) r.integer(json, "poll_interval_minutes", path + ".poll_interval_minutes",
             CostSourceConfig.DEFAULT_POLL_INTERVAL_MINUTES, 5, 1440),

@@ -23,6 +23,7 @@ final class IntegrationParser {
   private final PrivateNetworkRule addresses;
   private final WebhookParser webhooks;
   private final SourceParser sources;
+  private final NetworkEndpoint endpoint;
 
   IntegrationParser(JsonReader reader) {
     this.r = reader;
@@ -30,6 +31,7 @@ final class IntegrationParser {
     this.addresses = new PrivateNetworkRule(reader);
     this.webhooks = new WebhookParser(reader, proxies, addresses);
     this.sources = new SourceParser(reader);
+    this.endpoint = new NetworkEndpoint(reader, addresses);
   }
 
   IntegrationConfig integration(JsonObject json, String path, String botName) {
@@ -59,26 +61,14 @@ final class IntegrationParser {
       r.problem(path + "." + pixelKey + ": required, " + (meta ? "the numeric pixel (dataset) id"
           : "the TikTok pixel code"));
     }
-    // The message never quotes the token, only where it is missing.
     String token = blankWhileDisabled(json, "access_token", path, enabled);
-    if (token == null) {
-      r.problem(path + ".access_token: required (use \"${ENV_NAME}\" to keep it out of the file)");
-    }
-    String apiBase = r.string(json, "api_base", path + ".api_base",
-        meta ? "https://graph.facebook.com" : "https://business-api.tiktok.com");
+    endpoint.requireToken(token, path);
     boolean allowPrivate = addresses.allowed(json, path);
-    if (!apiBase.matches("https?://[^/?#\\s]+(/[^?#\\s]*)?")) {
-      r.problem(path + ".api_base: must be an http(s) URL without query");
-    } else {
-      addresses.check(apiBase, allowPrivate, path + ".api_base", "on the integration");
-    }
-    String apiVersion = meta ? r.string(json, "api_version", path + ".api_version", "v25.0") : null;
-    if (apiVersion != null && !apiVersion.matches("v[0-9]{1,3}\\.[0-9]{1,3}")) {
-      r.problem(path + ".api_version: must look like v25.0");
-    }
+    String apiBase = endpoint.apiBase(json, path, meta, allowPrivate, "on the integration");
+    String apiVersion = endpoint.apiVersion(json, path, meta);
     String source = sources.source(json, path, meta);
     String pageUrl = sources.pageUrl(json, path, source, botName);
-    return new IntegrationConfig(id, network, pixel, token, stripSlash(apiBase), apiVersion, source, pageUrl,
+    return new IntegrationConfig(id, network, pixel, token, apiBase, apiVersion, source, pageUrl,
         r.string(json, "test_event_code", path + ".test_event_code", null), enabled,
         r.bool(json, "dry_run", path + ".dry_run", false),
         r.strings(json, "events", path + ".events", WorkspaceParser.EVENT_NAME,
