@@ -16,8 +16,8 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
  * The package graph runs one way: {@code server} (the HTTP listeners and their route tables) over the API's resource
  * packages ({@code api.*}, each standing on the ingest API's rules in {@code api.events} and the edge, never on each
  * other), the Telegram connector (whose webhook is served there too) and the edge every route shares ({@code http});
- * {@code session}, {@code conversion}, {@code read}, {@code report}, {@code cost} and {@code alert} (which sends through
- * {@code forward}'s and {@code telegram}'s clients) over {@code forward} and {@code telegram}, side by side over the
+ * {@code session}, {@code conversion}, {@code read}, {@code report}, {@code cost} and {@code alert} (which sends
+ * through {@code forward}'s and {@code telegram}'s clients) over {@code forward} and {@code telegram}, side by side over the
  * repositories ({@code store}) and the database they are handed pools of ({@code db}: its server, data directory,
  * migrations and partitions), both over {@code event} and {@code config}; the bus messages sit between the edge and
  * the domain, and {@code common} under everything. Checked on the compiled classes, so a new upward import fails here.
