@@ -22,7 +22,9 @@ import java.util.UUID;
  * {@code EVENTS} events over {@code DAYS} days leave there (every hour, each of 240 ads in 2 countries reaches every
  * step: clicks, starts, join requests, joins, unsubscribes, REG, FTD, DEP), then asks the running service's
  * {@code GET /api/v1/reports/funnel} over those days in seven shapes and prints each shape's p50 / p95 / max and the
- * p95 of all of them (the last: days of another zone than the workspace's with a dimension).
+ * p95 of all of them (the last: days of another zone than the workspace's with a dimension). Every shape reads the
+ * cost too: the daily spend of {@code SPEND_ADS} ads (the 240 with clicks among them) is seeded beside the rollups,
+ * and one more shape groups by ad, where each row carries its ad's spend.
  * The report reads the rollups only, never raw events, so the rollups are what such a month leaves.
  *
  * <p>Run from bench/run.sh: {@code java -cp target/event-router.jar bench/ReportLatency.java PG_URL PORT WORKSPACE
@@ -36,6 +38,8 @@ public class ReportLatency {
   private static final double[] PER_EVENT = {3.0, 1.2, 0.3, 0.5, 0.1, 0.4, 0.18, 0.12};
   private static final int ADS = 240;
   private static final int COUNTRIES = 2;
+  /** Ads with daily spend: a large account's, most of them without a click in the workspace. */
+  private static final int SPEND_ADS = 10_000;
 
   public static void main(String[] args) throws Exception {
     String url = args[0];
@@ -64,6 +68,7 @@ public class ReportLatency {
       // Days of a zone other than the workspace's report_timezone, with a dimension: the day layer shifted by the
       // hours between the zones.
       shapes.put("other-zone-days-filtered", range + "&group_by=day&tz=Europe/Berlin&filter=country:DE");
+      shapes.put("by-ad-with-cost", range + "&group_by=ad_id");
       HttpClient http = HttpClient.newHttpClient();
       List<Double> all = new ArrayList<>();
       for (Map.Entry<String, String> shape : shapes.entrySet()) {
@@ -149,7 +154,16 @@ public class ReportLatency {
     pool.preparedQuery("INSERT INTO funnel_rollup_total SELECT workspace_id, hour, step, " + sums
         + " FROM funnel_rollup WHERE workspace_id = $1 GROUP BY workspace_id, hour, step ON CONFLICT DO NOTHING")
         .execute(Tuple.of(workspace)).await();
-    pool.query("ANALYZE funnel_rollup, funnel_rollup_day, funnel_rollup_total").execute().await();
+    // Each ad's daily spend over the days, in the account's zone (UTC here, the workspace's report zone too).
+    pool.preparedQuery("""
+        INSERT INTO ad_spend (workspace_id, source_id, level, object_id, day, zone, currency, spend, campaign_id,
+                              adset_id)
+        SELECT $1, 'bench-meta', 'ad', (3000 + ad)::text, $2::date + d, 'UTC', 'USD', 1 + ad % 97 + (d % 10) / 10.0,
+               (1000 + ad / 20)::text, (2000 + ad / 5)::text
+          FROM generate_series(0, $3 - 1) AS d, generate_series(0, $4 - 1) AS ad
+        ON CONFLICT DO NOTHING""")
+        .execute(Tuple.of(workspace, from, days, SPEND_ADS)).await();
+    pool.query("ANALYZE funnel_rollup, funnel_rollup_day, funnel_rollup_total, ad_spend").execute().await();
     return rows;
   }
 

@@ -11,6 +11,10 @@
 #                           each run left the rollups and how long they took to catch up, then the report's latency over a month
 #                           of rollups seeded as 10 million events leave them (bench/ReportLatency.java); with
 #                           --smoke, the same in small
+#   bench/run.sh --costs    the cost import instead: Meta's insights of 10,000 ads x 30 days (300,000 rows, from
+#                           bench/FakeNetworks.java) polled and stored, and scenario (a)'s rate without a poll and
+#                           with one running beside it, in three rounds (bench/SpendPollWatch.java); with --smoke, in
+#                           small
 #   bench/run.sh --parts    also prices each part of the service's insert statement: PostgreSQL alone with partition
 #                           routing (the service's statement), without the (workspace_id, event_id) index, with the
 #                           last_sessions upsert and with an empty outbox insert (bench/PgCeiling.java variants)
@@ -25,6 +29,7 @@ profile=0
 soak=0
 parts=0
 report=0
+costs=0
 for arg in "$@"; do
   case "$arg" in
     --smoke) mode=smoke ;;
@@ -32,16 +37,19 @@ for arg in "$@"; do
     --soak) soak=1 ;;
     --parts) parts=1 ;;
     --report) report=1 ;;
-    -h | --help) sed -n '2,17p' "$0"; exit 0 ;;
+    --costs) costs=1 ;;
+    -h | --help) sed -n '2,21p' "$0"; exit 0 ;;
     *) echo "bench: unknown option $arg (try --help)" >&2; exit 2 ;;
   esac
 done
 if [ "$mode" = smoke ]; then
   warmup=1; duration=3; forward_duration=3; drain=20; high=16; low=8
   report_days=2; report_events=200000; report_requests=5; report_rounds=1
+  cost_ads=1000; cost_rounds=1
 else # (c) runs a minute: long enough to see whether its backlog grows
   warmup=10; duration=20; forward_duration=60; drain=120; high=256; low=64
   report_days=30; report_events=10000000; report_requests=40; report_rounds=3
+  cost_ads=10000; cost_rounds=3
 fi
 
 jar=target/event-router.jar
@@ -82,10 +90,14 @@ unlimited='{"per_second": 1000000, "burst": 1000000}'
 hash1=$(printf '%s' "$key" | java -jar "$jar" hash-key)
 hash2=$(printf '%s' "$key2" | java -jar "$jar" hash-key)
 hash3=$(printf '%s' "$key3" | java -jar "$jar" hash-key)
-# write_config [REPORTS]: the service's config, with REPORTS as its "reports" section when given.
+# write_config [REPORTS] [costs]: the service's config, with REPORTS as its "reports" section when given, and with a
+# Meta cost source (the fake's act_1, its first poll reading 30 days) on the report workspace given "costs".
 write_config() {
-  local reports=""
+  local reports="" cost_sources=""
   [ -z "${1:-}" ] || reports="\"reports\": $1,"
+  [ "${2:-}" != costs ] || cost_sources=", \"cost_sources\": [{\"id\": \"bench-meta\", \"type\": \"meta\",
+     \"ad_account_id\": \"1\", \"access_token\": \"bench-token\", \"api_base\": \"http://127.0.0.1:$fake_port\",
+     \"allow_private_network\": true, \"initial_days\": 29}]"
   cat > "$work/config.json" << EOF
 {
   "http": {"host": "127.0.0.1", "port": $port},
@@ -103,7 +115,7 @@ write_config() {
        {"id": "tiktok", "type": "tiktok", "pixel_code": "BENCH", "access_token": "bench-token",
         "api_base": "http://127.0.0.1:$fake_port", "page_url": "https://bench.example/",
         "allow_private_network": true}]},
-    {"id": "$report_ws", "name": "bench-report", "api_keys": ["$hash3"], "rate_limit": $unlimited}
+    {"id": "$report_ws", "name": "bench-report", "api_keys": ["$hash3"], "rate_limit": $unlimited$cost_sources}
   ]
 }
 EOF
@@ -118,7 +130,7 @@ stop_service() {
 }
 write_config
 
-java -Xmx512m -cp "$jar" bench/FakeNetworks.java "$fake_port" > "$work/fake.log" 2>&1 &
+java -Xmx512m -Dbench.ads="$cost_ads" -cp "$jar" bench/FakeNetworks.java "$fake_port" > "$work/fake.log" 2>&1 &
 fake_pid=$!
 start_service
 
@@ -460,9 +472,62 @@ print(f"  report p95: {p95:.0f} ms (target 300 ms at most{'' if mode == 'full' e
 EOF
 }
 
+# cost_bench: after a warm-up run, in rounds, scenario (a) at the higher connection count without a cost poll, then
+# with one: the service restarted with the report workspace's Meta cost source and its state forgotten, so its first
+# poll (30 days of the fake's ads) starts with the service and runs beside the measured seconds; then how long that
+# poll took to store its rows. Each run starts on a quiet database (bench/Settle.java).
+cost_bench() {
+  local round rows=$((30 * cost_ads))
+  : > "$work/polls.txt"
+  run "a-warm-up" "$plain_ws" "$key" 1 "$high" 0
+  for round in $(seq "$cost_rounds"); do
+    stop_service
+    write_config
+    start_service
+    wait_for "http://127.0.0.1:$port/health" 90
+    java -Xmx128m -cp "$jar" bench/Settle.java "$(pg_url)" 300
+    run "a-without-poll" "$plain_ws" "$key" 1 "$high" 0
+    stop_service
+    java -Xmx128m -cp "$jar" bench/SpendPollWatch.java reset "$(pg_url)" || { BENCH_KEEP=1; exit 4; }
+    write_config "" costs
+    start_service
+    wait_for "http://127.0.0.1:$port/health" 90
+    run "a-with-poll" "$plain_ws" "$key" 1 "$high" 0
+    java -Xmx128m -cp "$jar" bench/SpendPollWatch.java wait "$port" "$key3" bench-meta "$rows" 600 \
+      >> "$work/polls.txt" || { BENCH_KEEP=1; exit 4; }
+  done
+  python3 - "$results" "$work/polls.txt" "$mode" "$high" "$rows" << 'EOF'
+import json, statistics, sys
+results, polls, mode, conns, rows = sys.argv[1:]
+runs = [json.loads(line) for line in open(results)]
+rate = lambda name: [r["per_second"] for r in runs if r["scenario"] == name]
+without, with_poll = rate("a-without-poll"), rate("a-with-poll")
+took = [float(dict(kv.split("=") for kv in line.split()[1:])["poll_seconds"]) for line in open(polls)]
+print(f"\n{mode} cost run: scenario (a) at {conns} connections without a cost poll and with one beside it (Meta's "
+      f"insights of {int(rows) // 30:,} ads x 30 days, {int(rows):,} rows, pages of 500), after an uncounted warm-up "
+      f"run\n")
+print("| round | events/s without | events/s with the poll | with / without | poll stored in |")
+print("|---|---|---|---|---|")
+for i, (a, b, t) in enumerate(zip(without, with_poll, took)):
+    print(f"| {i + 1} | {a:,.0f} | {b:,.0f} | {b / a:.1%} | {t:.1f} s |")
+share = statistics.mean(with_poll) / statistics.mean(without)
+print(f"| mean | {statistics.mean(without):,.0f} | {statistics.mean(with_poll):,.0f} | {share:.1%} | "
+      f"{statistics.mean(took):.1f} s |")
+verdict = lambda ok: "met" if ok else "MISSED"
+print("\ntargets:")
+print(f"  ingest beside the poll: {share:.1%} of without (target 95% at least): {verdict(share >= 0.95)}")
+print(f"  poll of {int(rows):,} rows stored in {max(took):.1f} s at most (target under 60 s"
+      f"{'' if mode == 'full' else ', for 300,000 rows over the full run only'}): {verdict(max(took) < 60)}")
+EOF
+}
+
 echo "bench: $mode$([ "$soak" = 1 ] && echo " soak") run on $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo), $(date -u +%F)" >&2
 if [ "$soak" = 1 ]; then
   soak
+  exit 0
+fi
+if [ "$costs" = 1 ]; then
+  cost_bench
   exit 0
 fi
 if [ "$report" = 1 ]; then

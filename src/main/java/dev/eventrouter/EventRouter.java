@@ -6,6 +6,7 @@ import dev.eventrouter.config.DemoKey;
 import dev.eventrouter.config.LiveConfig;
 import dev.eventrouter.config.Role;
 import dev.eventrouter.conversion.ConversionVerticle;
+import dev.eventrouter.cost.CostStoreVerticle;
 import dev.eventrouter.cost.SpendVerticle;
 import dev.eventrouter.db.Database;
 import dev.eventrouter.event.EventIds;
@@ -136,6 +137,9 @@ public final class EventRouter {
         chain = chain.compose(id -> vertx.deployVerticle(new ConversionVerticle(database, ids, live, metrics)))
             .onSuccess(deployments::add);
         chain = chain.compose(id -> vertx.deployVerticle(new ReadVerticle(database)))
+            .onSuccess(deployments::add);
+        chain = chain.compose(id -> vertx.deployVerticle(new CostStoreVerticle(new SpendStore(database.pool()),
+                new CostSourceStates(database.pool()))))
             .onSuccess(deployments::add);
         chain = chain.compose(id -> vertx.deployVerticle(new RollupVerticle(new FunnelRollups(database.pool()),
                 new ReportCurrency(database.pool()), new FunnelReports(database.readPool()), live, metrics)))

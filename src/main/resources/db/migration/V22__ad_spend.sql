@@ -25,6 +25,8 @@ CREATE TABLE cost_sources (
     last_success_at  timestamptz,
     -- The platform's own words on the last failure, token never included.
     last_error       text,
+    -- When the polls began to fail (or the source was paused); null while they succeed. The alerts read it.
+    failing_since    timestamptz,
     PRIMARY KEY (workspace_id, source_id)
 );
 

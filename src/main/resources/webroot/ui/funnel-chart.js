@@ -53,5 +53,34 @@ export function chart(report, row) {
         step.count + (share ? ' (' + share + ')' : '')));
     picture.append(group);
   });
+  if (row.roas !== null && row.roas !== undefined) {
+    const tall = height + CHART.row + 6;
+    picture.append(roasBar(row, height));
+    picture.setAttribute('height', String(tall));
+    picture.setAttribute('viewBox', '0 0 ' + width + ' ' + tall);
+  }
   return picture;
+}
+
+/**
+ * Return on ad spend beside the steps: a bar whose middle is break-even (ROAS 1), green past it, red short of it, with
+ * the ROAS and the profit.
+ */
+function roasBar(row, top) {
+  const y = top + 6;
+  const middle = y + CHART.height / 2;
+  const scale = Math.max(2, row.roas);
+  const length = Math.max(2, (CHART.bar * row.roas) / scale);
+  const group = svg('g', { class: 'roas', 'data-roas': row.roas });
+  group.append(
+    svg('title', null, 'ROAS ' + row.roas.toFixed(2) + ': revenue ' + row.revenue + ', cost ' + row.cost),
+    svg('text', { class: 'step-label', x: CHART.label - 8, y: middle, 'text-anchor': 'end',
+      'dominant-baseline': 'central' }, 'ROAS'),
+    svg('rect', { class: 'roas-bar ' + (row.roas >= 1 ? 'good' : 'bad'), x: CHART.label, y, width: length,
+      height: CHART.height, rx: 3 }),
+    svg('line', { class: 'break-even', x1: CHART.label + CHART.bar / scale, x2: CHART.label + CHART.bar / scale,
+      y1: y - 2, y2: y + CHART.height + 2 }),
+    svg('text', { class: 'step-value', x: CHART.label + length + 6, y: middle, 'dominant-baseline': 'central' },
+      row.roas.toFixed(2) + '× · profit ' + row.profit));
+  return group;
 }

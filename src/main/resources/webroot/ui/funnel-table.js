@@ -47,6 +47,21 @@ function funnelColumns(report) {
     columns.push({ key: 'rates.' + rate, band: 'step rates', label: rateLabel(rate), kind: 'rate',
       get: (row) => (row.rates[rate] === undefined ? null : row.rates[rate]) });
   }
+  return columns.concat(costColumns(report));
+}
+
+/** Cost and what it returned (docs/costs.md): '–' where no spend was charged to a row. */
+function costColumns(report) {
+  const band = 'cost, ' + report.currency;
+  const columns = [{ key: 'cost', band, label: 'cost', kind: 'cost', get: (row) => row.cost },
+    { key: 'cost_per_click', band, label: 'per click', kind: 'cost', get: (row) => row.cost_per_click }];
+  for (const name of Object.keys(report.totals.events)) {
+    columns.push({ key: 'cost_per.' + name, band, label: 'per ' + name, kind: 'cost',
+      get: (row) => (row.cost_per ? row.cost_per[name] : null) });
+  }
+  columns.push({ key: 'roas', band: 'return', label: 'ROAS', kind: 'ratio', get: (row) => row.roas },
+    { key: 'profit', band: 'return', label: 'profit', kind: 'cost', get: (row) => row.profit },
+    { key: 'roi', band: 'return', label: 'ROI', kind: 'rate', get: (row) => row.roi });
   return columns;
 }
 
@@ -57,13 +72,15 @@ function rateLabel(rate) {
 function cellText(column, value) {
   if (column.kind === 'group') return value === '' ? '(not known)' : value;
   if (column.kind === 'rate') return value === null ? '–' : (100 * value).toFixed(1) + '%';
+  if (column.kind === 'ratio') return value === null ? '–' : value.toFixed(2) + '×';
+  if (column.kind === 'cost') return value === null || value === undefined ? '–' : value;
   return String(value);
 }
 
 /** What a column sorts by: text for groups (numbers in them as numbers), numbers else, null for a rate of none. */
 function sortValue(column, row) {
   const value = column.get(row);
-  if (column.kind === 'group' || value === null) return value;
+  if (column.kind === 'group' || value === null || value === undefined) return value === undefined ? null : value;
   return Number(value);
 }
 
@@ -187,8 +204,10 @@ function renderFunnel() {
   table.tBodies[0].replaceChildren(...sortedRows(columns).map((row) => funnelRow(row, columns, false)));
   table.tFoot.replaceChildren(funnelRow(report.totals, columns, true));
   show($('funnel-empty'), !report.rows.length);
-  $('funnel-meta').textContent = report.from + ' to ' + report.to + ', ' + report.tz + ' · revenue in '
-    + report.currency + ' · counted up to ' + timeInZone(report.rolled_up_to, report.tz);
+  const unmatched = report.totals.spend_unmatched;
+  $('funnel-meta').textContent = report.from + ' to ' + report.to + ', ' + report.tz + ' · revenue and cost in '
+    + report.currency + ' · counted up to ' + timeInZone(report.rolled_up_to, report.tz)
+    + (unmatched && Number(unmatched) > 0 ? ' · spend no click explains: ' + unmatched : '');
   $('funnel-truncated').textContent = report.truncated ? 'Only the first ' + report.rows.length + ' groups are '
     + 'shown (the totals count all): filter to see the rest.' : '';
   show($('funnel-truncated'), report.truncated);

@@ -3,6 +3,7 @@
 import { $, api, badge, button, el, option, percent, show } from './dom.js';
 import { failed, read, repeat, sameSignIn } from './session.js';
 import { refreshPostbacks } from './postbacks.js';
+import { refreshCosts } from './costs.js';
 
 const STRIP_MS = 15000;
 const STRIP_AFTER_EVENTS_MS = 4000;
@@ -48,6 +49,7 @@ async function refreshStrip() {
   }
   integrationsTable(summary.integrations);
   refreshPostbacks();
+  refreshCosts();
 }
 
 function integrationsTable(integrations) {

@@ -75,7 +75,7 @@ class LayeringTest {
         // The verticles that own a pool take it from the database; the repositories are handed theirs.
         .whereLayer("db").mayOnlyBeAccessedByLayers("app", "session", "conversion", "read")
         .whereLayer("bus").mayOnlyBeAccessedByLayers("app", "server", "api", "ingest", "http", "session", "conversion",
-            "read", "alert", "forward", "telegram")
+            "read", "alert", "cost", "forward", "telegram")
         .whereLayer("event").mayOnlyBeAccessedByLayers("app", "server", "api", "ingest", "http", "session",
             "conversion", "read", "alert", "cost", "forward", "telegram", "store", "db", "bus")
         .whereLayer("config").mayOnlyBeAccessedByLayers("app", "cluster", "server", "api", "ingest", "http", "session",

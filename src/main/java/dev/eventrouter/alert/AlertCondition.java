@@ -31,7 +31,11 @@ enum AlertCondition {
   INVITE_POOL_EMPTY("invite_pool_empty",
       "channel {s}: no per-visitor invite link left for over {window}, so new visitors' joins are not attributed. "
           + "Telegram: {detail}",
-      "channel {s}: per-visitor invite links are made again.");
+      "channel {s}: per-visitor invite links are made again."),
+  COST_SOURCE_FAILED("cost_source_failed",
+      "cost source {s}: its ad spend is not imported ({detail}). A refused token pauses it until its access_token "
+          + "is changed; anything else is tried again.",
+      "cost source {s}: its ad spend is imported again.");
 
   final String id;
   final String firing;

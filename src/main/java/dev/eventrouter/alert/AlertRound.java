@@ -107,6 +107,15 @@ final class AlertRound {
       read = read.compose(v -> round.endedBadly(id, now.minus(w.window())))
           .map(tallies -> counted(readings, AlertCondition.DELIVERIES_FAILED, tallies, w));
     }
+    if (alerts.costSourceFailed() != null) {
+      // A paused source needs someone at once (a new token): it fires without the hold a failing one waits.
+      Duration hold = alerts.costSourceFailed();
+      read = read.compose(v -> round.costTroubles(id)).map(troubles -> {
+        troubles.forEach(t -> readings.put(new Key(AlertCondition.COST_SOURCE_FAILED, t.sourceId()),
+            Reading.state(t.paused() || t.since() == null ? now.minus(hold) : t.since(), t.detail())));
+        return null;
+      });
+    }
     if (alerts.postbacksUnmatched() != null) {
       AlertsConfig.Window w = alerts.postbacksUnmatched();
       read = read.compose(v -> round.postbacks(id, Postback.UNMATCHED, now.minus(w.window())))
@@ -200,6 +209,8 @@ final class AlertRound {
       case POSTBACK_MACROS -> window(alerts.postbackMacros());
       case INVITE_POOL_EMPTY -> alerts.invitePoolEmpty() == null ? null
           : new Timing(alerts.invitePoolEmpty(), alerts.invitePoolEmpty());
+      case COST_SOURCE_FAILED -> alerts.costSourceFailed() == null ? null
+          : new Timing(alerts.costSourceFailed(), alerts.costSourceFailed());
     };
   }
 

@@ -92,6 +92,18 @@ public final class Addresses {
    */
   public static final String REPORTS_FUNNEL = "event-router.reports.funnel";
 
+  /** HttpVerticle -> CostStoreVerticle: a {@link SpendPush}, answered once stored with the rows it holds. */
+  public static final String COSTS_PUSH = "event-router.costs.push";
+
+  /**
+   * HttpVerticle -> CostStoreVerticle: {@code {workspace_id}}, answered with the state of each of its cost sources
+   * and what each source's rows cover, pushed sources too.
+   */
+  public static final String COST_SOURCES_LIST = "event-router.costs.sources";
+
+  /** HttpVerticle -> CostStoreVerticle: {@code {workspace_id, source_id}}, making the source due now (and unpaused). */
+  public static final String COST_SOURCES_POLL = "event-router.costs.poll";
+
   /** Published when deliveries of a network are due, to wake its ForwarderVerticles (any node may claim them). */
   public static String deliveriesDue(String network) {
     return "event-router.deliveries.due." + network;

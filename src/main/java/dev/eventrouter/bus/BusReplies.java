@@ -18,7 +18,7 @@ public final class BusReplies {
    * Replies with the result; {@link BusFailure#NOT_FOUND} when it is empty; {@link BusFailure#UNAVAILABLE} when it
    * failed, logged on {@code log} with the request id (never the cause's message, which may quote a value).
    */
-  public static void answer(Logger log, Message<JsonObject> message, Future<Optional<JsonObject>> result) {
+  public static void answer(Logger log, Message<?> message, Future<Optional<JsonObject>> result) {
     result.onComplete(done -> {
       if (done.failed()) {
         logFor(message, () -> log.warn("request {}: {} failed: {}", requestId(message), message.address(),

@@ -17,7 +17,7 @@ import java.util.WeakHashMap;
 public final class LocalCodec<T> implements MessageCodec<T, T> {
 
   /** The types carried this way. */
-  private static final Class<?>[] LOCAL_TYPES = {IngestRequest.class, IngestReply.class};
+  private static final Class<?>[] LOCAL_TYPES = {IngestRequest.class, IngestReply.class, SpendPush.class};
   /** The Vert.x instances whose bus has the codecs: each verticle that sends or answers them registers them once. */
   private static final Map<Vertx, Boolean> REGISTERED = new WeakHashMap<>();
 

@@ -16,10 +16,12 @@ import java.util.List;
  * @param postbacksUnmatched postbacks kept unmatched (no session or conversion found), per postback source
  * @param postbackMacros     postbacks refused because the partner left a macro unexpanded, per postback source
  * @param invitePoolEmpty    how long a channel's pool of per-visitor invite links stays empty before it is told
+ * @param costSourceFailed   how long a cost source's polls fail before it is told (a paused one is told at once)
  */
 public record AlertsConfig(List<AlertTarget> targets, Duration summaryPeriod, boolean integrationPaused,
                            Duration breakerOpen, Window deliveriesFailed, Quiet conversionsStopped,
-                           Window postbacksUnmatched, Window postbackMacros, Duration invitePoolEmpty) {
+                           Window postbacksUnmatched, Window postbackMacros, Duration invitePoolEmpty,
+                           Duration costSourceFailed) {
 
   /** A count condition: it holds while at least {@code minCount} happened within the last {@code window}. */
   public record Window(Duration window, long minCount) {}
@@ -31,7 +33,7 @@ public record AlertsConfig(List<AlertTarget> targets, Duration summaryPeriod, bo
   public record Quiet(int hours, int days) {}
 
   public static final AlertsConfig NONE = new AlertsConfig(List.of(), Duration.ofHours(1), false, null, null, null,
-      null, null, null);
+      null, null, null, null);
 
   public AlertsConfig {
     targets = List.copyOf(targets);

@@ -16,7 +16,8 @@ import java.util.Set;
 final class AlertsParser {
 
   private static final Set<String> KEYS = Set.of("targets", "summary_minutes", "integration_paused", "breaker_open",
-      "deliveries_failed", "conversions_stopped", "postbacks_unmatched", "postback_macros", "invite_pool_empty");
+      "deliveries_failed", "conversions_stopped", "postbacks_unmatched", "postback_macros", "invite_pool_empty",
+      "cost_source_failed");
   private static final Set<String> TELEGRAM_KEYS = Set.of("type", "chat_id", "bot", "bot_token", "api_base", "proxy");
   private static final Set<String> WINDOW_KEYS = Set.of("enabled", "window_minutes", "min_count");
   private static final Set<String> HOLD_KEYS = Set.of("enabled", "minutes");
@@ -31,6 +32,8 @@ final class AlertsParser {
   static final AlertsConfig.Window DEFAULT_POSTBACKS_UNMATCHED = new AlertsConfig.Window(Duration.ofHours(1), 1);
   static final AlertsConfig.Window DEFAULT_POSTBACK_MACROS = new AlertsConfig.Window(Duration.ofHours(1), 1);
   static final Duration DEFAULT_INVITE_POOL_EMPTY = Duration.ofMinutes(5);
+  /** Failing polls are retried every 5 minutes: an hour of them is a source that will not come back alone. */
+  static final Duration DEFAULT_COST_SOURCE_FAILED = Duration.ofMinutes(60);
 
   private final JsonReader r;
   private final IntegrationParser integrations;
@@ -52,6 +55,7 @@ final class AlertsParser {
     JsonObject unmatched = condition(json, "postbacks_unmatched", path, WINDOW_KEYS);
     JsonObject macros = condition(json, "postback_macros", path, WINDOW_KEYS);
     JsonObject pool = condition(json, "invite_pool_empty", path, HOLD_KEYS);
+    JsonObject costs = condition(json, "cost_source_failed", path, HOLD_KEYS);
     return new AlertsConfig(targets, summary, paused,
         breaker == null ? null : minutes(breaker, "minutes", path + ".breaker_open.minutes", DEFAULT_BREAKER_OPEN,
             true),
@@ -64,7 +68,9 @@ final class AlertsParser {
         window(unmatched, path + ".postbacks_unmatched", DEFAULT_POSTBACKS_UNMATCHED),
         window(macros, path + ".postback_macros", DEFAULT_POSTBACK_MACROS),
         pool == null ? null : minutes(pool, "minutes", path + ".invite_pool_empty.minutes", DEFAULT_INVITE_POOL_EMPTY,
-            true));
+            true),
+        costs == null ? null : minutes(costs, "minutes", path + ".cost_source_failed.minutes",
+            DEFAULT_COST_SOURCE_FAILED, true));
   }
 
   /**

@@ -7,6 +7,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 
 import java.util.UUID;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /** What every authenticated route does at the edge: authenticate, rate-limit, require JSON, read its own body. */
@@ -23,8 +24,28 @@ public final class Edge {
    * from one of its allowed origins and within the per-IP limit; a publishable key anywhere else is a 403.
    */
   public static Handler<RoutingContext> authenticate(AccessControl access, boolean publishableAllowed) {
+    return authenticate(access, publishableAllowed, rc -> rc.request().getHeader(API_KEY));
+  }
+
+  /**
+   * A workspace's API key as Keitaro's admin API takes it ({@code Api-Key}, https://admin-api.docs.keitaro.io/), as
+   * a bearer token (the tools that push to Keitaro-compatible trackers send either), or as {@code x-api-key}.
+   */
+  public static Handler<RoutingContext> authenticateAdmin(AccessControl access) {
+    return authenticate(access, false, rc -> {
+      String key = rc.request().getHeader("Api-Key");
+      String authorization = rc.request().getHeader(HttpHeaders.AUTHORIZATION);
+      if (key == null && authorization != null && authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
+        key = authorization.substring(7).trim();
+      }
+      return key != null ? key : rc.request().getHeader(API_KEY);
+    });
+  }
+
+  private static Handler<RoutingContext> authenticate(AccessControl access, boolean publishableAllowed,
+                                                      Function<RoutingContext, String> keyOf) {
     return rc -> {
-      String key = rc.request().getHeader(API_KEY);
+      String key = keyOf.apply(rc);
       WorkspaceConfig workspace = access.authenticate(key);
       if (workspace != null) {
         rc.put(WORKSPACE, workspace);

@@ -53,6 +53,11 @@ public final class StoreClient {
     return request(Addresses.EVENTS_INGEST, request, rc, localOnly());
   }
 
+  /** Asks this node's own verticle with a message carried as the object itself (a {@code LocalCodec} type). */
+  public <T> Future<T> askLocal(String address, Object message, RoutingContext rc) {
+    return request(address, message, rc, localOnly());
+  }
+
   private DeliveryOptions localOnly() {
     return new DeliveryOptions().setSendTimeout(timeoutMs).setLocalOnly(true);
   }

@@ -1,5 +1,6 @@
 package dev.eventrouter.server;
 
+import dev.eventrouter.api.costs.CostsApi;
 import dev.eventrouter.api.deliveries.BreakerWatch;
 import dev.eventrouter.api.deliveries.DeliveriesApi;
 import dev.eventrouter.api.deliveries.IntegrationsApi;
@@ -76,6 +77,12 @@ final class ApiRoutes {
     post(api, "/deliveries/redeliver", deliveries::redeliver);
     authenticated(api.get("/integrations")).handler(integrations::summary);
     authenticated(api.get("/reports/funnel")).handler(new ReportsApi(store, reports)::funnel);
+    // Spend pushed as JSON or CSV, and the cost sources for the debugger (docs/costs.md).
+    CostsApi costs = new CostsApi(store);
+    readBody(authenticated(api.post("/costs")), CostsApi.MAX_BODY_BYTES).handler(costs::push);
+    authenticated(api.get("/cost-sources")).handler(costs::sources);
+    readBody(authenticated(api.post("/cost-sources/:source_id/poll")), config.maxBodyBytes())
+        .handler(costs::pollNow);
     // A partner's postback: its token in the path is its only credential, checked (with its rate limit) before the
     // body is read.
     PostbacksApi postbacks = new PostbacksApi(access, store);
@@ -106,6 +113,17 @@ final class ApiRoutes {
           .handler(Edge::requireJson)
           .handler(telegram::handle);
     }
+  }
+
+  /**
+   * Keitaro's cost push at Keitaro's own path, for the tools (Dolphin, FBTool) that push spend to a Keitaro-compatible
+   * tracker: its key as Keitaro's admin API takes it, checked from the headers before the body.
+   */
+  void keitaro(Router router, StoreClient store) {
+    CostsApi costs = new CostsApi(store);
+    Route route = router.post("/admin_api/v1/campaigns/:campaign/update_costs")
+        .handler(beforeBody(Edge.authenticateAdmin(access))).handler(beforeBody(Edge.rateLimit(access)));
+    readBody(route, config.maxBodyBytes()).handler(Edge::requireJson).handler(costs::keitaro);
   }
 
   /** A JSON POST: body size limit, key, rate limit, content type, then the handler. */

@@ -95,6 +95,7 @@ public final class HttpVerticle extends VerticleBase {
       router.route("/api/v1/*").subRouter(api);
       router.route("/v1/*").subRouter(api);
       routes.telegram(router, store);
+      routes.keitaro(router, store);
       StaticContent.mount(router);
     }
     ErrorResponder errors = new ErrorResponder();

@@ -27,6 +27,9 @@ public final class AlertStore {
   /** How many things happened in a window, how many of them since the last round, and the latest words on them. */
   public record Tally(String subject, long inWindow, long fresh, String detail) {}
 
+  /** A cost source that fails ({@code paused}: its token was refused) since a time, in the platform's words. */
+  public record CostTrouble(String sourceId, boolean paused, Instant since, String detail) {}
+
   /** A message for one target, to queue. */
   public record NewAlert(UUID workspaceId, String target, JsonObject message) {}
 
@@ -132,6 +135,20 @@ public final class AlertStore {
         }
         return states;
       });
+    }
+
+    /** The workspace's cost sources that fail or are paused, with when it began and the platform's words. */
+    public Future<List<CostTrouble>> costTroubles(UUID workspaceId) {
+      return conn.preparedQuery("SELECT source_id, state, failing_since, last_error FROM cost_sources "
+          + "WHERE workspace_id = $1 AND state IN ('failing', 'paused') ORDER BY source_id")
+          .execute(Tuple.of(workspaceId)).map(rows -> {
+            List<CostTrouble> troubles = new ArrayList<>();
+            for (Row row : rows) {
+              troubles.add(new CostTrouble(row.getString("source_id"), "paused".equals(row.getString("state")),
+                  instant(row.getOffsetDateTime("failing_since")), row.getString("last_error")));
+            }
+            return troubles;
+          });
     }
 
     /** Every paused integration, with the network's words (token redacted when it was stored). */

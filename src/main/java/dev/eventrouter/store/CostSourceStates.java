@@ -48,12 +48,14 @@ public final class CostSourceStates {
 
   static final String SUCCEEDED = """
       UPDATE cost_sources SET state = 'ok', refused_token = NULL, last_error = NULL, first_read = true,
+                              failing_since = NULL,
                               last_success_at = now(), lease_until = NULL,
                               next_poll_at = now() + make_interval(secs => $3::float8 / 1000)
        WHERE workspace_id = $1 AND source_id = $2""";
 
   static final String FAILED = """
       UPDATE cost_sources SET state = $3, refused_token = $4, last_error = $5, lease_until = NULL,
+                              failing_since = coalesce(failing_since, now()),
                               next_poll_at = now() + make_interval(secs => $6::float8 / 1000)
        WHERE workspace_id = $1 AND source_id = $2""";
 
@@ -63,13 +65,15 @@ public final class CostSourceStates {
                               state = CASE WHEN state = 'paused' THEN 'failing' ELSE state END
        WHERE workspace_id = $1 AND source_id = $2""";
 
-  /** Each source's state with what its rows cover. */
+  /** Each polled source's state, and every source's rows (pushed sources have rows only). */
   static final String LIST = """
-      SELECT s.*, coalesce(a.rows, 0) AS rows, a.first_day, a.last_day
-        FROM cost_sources s
-        LEFT JOIN (SELECT source_id, count(*) AS rows, min(day) AS first_day, max(day) AS last_day FROM ad_spend
+      SELECT coalesce(s.source_id, a.source_id) AS id, coalesce(s.kind, 'push') AS type, s.state, s.last_poll_at,
+             s.last_success_at, s.next_poll_at, s.account_zone, s.account_currency, s.last_error,
+             coalesce(a.rows, 0) AS rows, a.first_day, a.last_day
+        FROM (SELECT * FROM cost_sources WHERE workspace_id = $1) s
+        FULL JOIN (SELECT source_id, count(*) AS rows, min(day) AS first_day, max(day) AS last_day FROM ad_spend
                     WHERE workspace_id = $1 GROUP BY source_id) a ON a.source_id = s.source_id
-       WHERE s.workspace_id = $1 ORDER BY s.source_id""";
+       ORDER BY 1""";
 
   private final Pool pool;
 
@@ -133,7 +137,7 @@ public final class CostSourceStates {
   private static List<JsonObject> json(RowSet<Row> rows) {
     List<JsonObject> out = new ArrayList<>();
     for (Row row : rows) {
-      out.add(new JsonObject().put("source_id", row.getString("source_id")).put("type", row.getString("kind"))
+      out.add(new JsonObject().put("source_id", row.getString("id")).put("type", row.getString("type"))
           .put("state", row.getString("state")).put("last_poll_at", text(row.getOffsetDateTime("last_poll_at")))
           .put("last_success_at", text(row.getOffsetDateTime("last_success_at")))
           .put("next_poll_at", text(row.getOffsetDateTime("next_poll_at")))

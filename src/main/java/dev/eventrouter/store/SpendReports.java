@@ -4,6 +4,7 @@ import dev.eventrouter.event.FunnelQuery;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 
 import java.math.BigDecimal;
@@ -22,6 +23,10 @@ import java.util.Map;
  * grouping by an id gives that object's spend whole, and grouping by what spend cannot be split by (a bot, a
  * channel, utm values, a country) spreads it over the group's clicks of each object (Voluum's rule). Spend in
  * another currency is converted by its day's rate, as revenue is.
+ *
+ * <p>Spend dated in the zone of the workspace's day rollups (its report zone, usually the ad account's too) meets
+ * the clicks of the day rows; spend of another zone meets the hourly clicks, whose days in that zone are worked out
+ * hour by hour. One statement reads each once for the groups' shares and the spend no click names.
  */
 public final class SpendReports {
 
@@ -29,53 +34,55 @@ public final class SpendReports {
   private static final int EDGE_DAYS = 2;
 
   /**
-   * The spend of the days around the range ($1 workspace, $5 report currency, $6 and $7 the days), converted; and
-   * the clicks of the hours those days cover ($8, $9) with the three ids and the dimensions read, each charged to one
-   * spend row in each zone the spend is dated in.
+   * $1 workspace, $2 and $3 the range, $4 the report's zone, $5 the report currency, $6 and $7 the spend's days,
+   * $8 and $9 the hours those days cover, $10 the day rows' zone as spend names it (null: the day rows are not read),
+   * $11 and $12 the range's days in it. %1$s: the dimensions read, each followed by a comma; %2$s: the groups'
+   * expressions over {@code k}, each followed by a comma; %3$s: the filters over {@code k}; %4$s: the grouping.
    */
-  private static final String CHARGED = """
+  private static final String COSTS = """
       WITH s AS (
           SELECT level, object_id, day, zone,
                  sum(CASE WHEN currency = $5 THEN spend
                           ELSE spend * fx_per_eur($5, day) / fx_per_eur(currency, day) END) AS cost
             FROM ad_spend WHERE workspace_id = $1 AND day BETWEEN $6 AND $7
            GROUP BY level, object_id, day, zone),
-      z AS (SELECT DISTINCT zone FROM s),
-      c AS (
+      z AS (SELECT DISTINCT zone FROM s WHERE zone IS DISTINCT FROM $10),
+      h AS (
           SELECT hour, campaign_id, adset_id, ad_id, %1$s sum(n) AS n FROM funnel_rollup
-           WHERE workspace_id = $1 AND step = '$click' AND hour >= $8 AND hour < $9
-           GROUP BY hour, campaign_id, adset_id, ad_id %2$s),
+           WHERE workspace_id = $1 AND step = '$click' AND hour >= $8 AND hour < $9 AND EXISTS (SELECT 1 FROM z)
+           GROUP BY hour, campaign_id, adset_id, ad_id, %1$s step),
+      d AS (
+          SELECT day, campaign_id, adset_id, ad_id, %1$s sum(n) AS n FROM funnel_rollup_day
+           WHERE $10::text IS NOT NULL AND workspace_id = $1 AND step = '$click' AND day BETWEEN $6 AND $7
+           GROUP BY day, campaign_id, adset_id, ad_id, %1$s step),
+      c AS (
+          SELECT (h.hour AT TIME ZONE z.zone)::date AS sday, z.zone, h.campaign_id, h.adset_id, h.ad_id, %1$s h.n,
+                 h.hour >= $2 AND h.hour < $3 AS in_range, (h.hour AT TIME ZONE $4)::date AS rday
+            FROM h CROSS JOIN z
+          UNION ALL
+          SELECT d.day, $10, d.campaign_id, d.adset_id, d.ad_id, %1$s d.n, d.day >= $11 AND d.day < $12, d.day
+            FROM d),
       k AS (
-          SELECT c.*, z.zone, coalesce(a.level, b.level, p.level) AS level,
+          SELECT c.*, coalesce(a.level, b.level, p.level) AS level,
                  coalesce(a.object_id, b.object_id, p.object_id) AS object_id,
-                 (c.hour AT TIME ZONE z.zone)::date AS sday
-            FROM c CROSS JOIN z
-            LEFT JOIN s a ON a.level = 'ad' AND a.object_id = c.ad_id AND a.zone = z.zone
-                         AND a.day = (c.hour AT TIME ZONE z.zone)::date
-            LEFT JOIN s b ON a.level IS NULL AND b.level = 'adset' AND b.object_id = c.adset_id AND b.zone = z.zone
-                         AND b.day = (c.hour AT TIME ZONE z.zone)::date
+                 coalesce(a.cost, b.cost, p.cost) AS cost
+            FROM c
+            LEFT JOIN s a ON a.level = 'ad' AND a.object_id = c.ad_id AND a.zone = c.zone AND a.day = c.sday
+            LEFT JOIN s b ON a.level IS NULL AND b.level = 'adset' AND b.object_id = c.adset_id AND b.zone = c.zone
+                         AND b.day = c.sday
             LEFT JOIN s p ON a.level IS NULL AND b.level IS NULL AND p.level = 'campaign'
-                         AND p.object_id = c.campaign_id AND p.zone = z.zone
-                         AND p.day = (c.hour AT TIME ZONE z.zone)::date),
+                         AND p.object_id = c.campaign_id AND p.zone = c.zone AND p.day = c.sday),
       m AS (SELECT level, object_id, sday, zone, sum(n) AS clicks FROM k WHERE level IS NOT NULL
              GROUP BY level, object_id, sday, zone)
-      """;
-
-  /** Each group's share of the spend: its clicks in the range ($2, $3) of each spend row's. */
-  private static final String BY_GROUP = """
-      SELECT %1$s sum(s.cost * k.n / m.clicks) AS cost
+      SELECT false AS unmatched, %2$s sum(k.cost * k.n / m.clicks) AS cost
         FROM k JOIN m USING (level, object_id, sday, zone)
-        JOIN s ON s.level = k.level AND s.object_id = k.object_id AND s.day = k.sday AND s.zone = k.zone
-       WHERE k.hour >= $2 AND k.hour < $3 %2$s
-       %3$s""";
-
-  /** The spend of the days that begin in the range, of objects no click names. */
-  private static final String UNMATCHED = """
-      SELECT coalesce(sum(s.cost), 0) AS unmatched FROM s
+       WHERE k.in_range %3$s
+       GROUP BY %2$s 1
+      UNION ALL
+      SELECT true, %5$s coalesce(sum(s.cost), 0) FROM s
        WHERE NOT EXISTS (SELECT 1 FROM m WHERE m.level = s.level AND m.object_id = s.object_id AND m.sday = s.day
                                             AND m.zone = s.zone)
-         AND (s.day::timestamp AT TIME ZONE s.zone) >= $2 AND (s.day::timestamp AT TIME ZONE s.zone) < $3
-         AND $4::text IS NOT NULL""";
+         AND (s.day::timestamp AT TIME ZONE s.zone) >= $2 AND (s.day::timestamp AT TIME ZONE s.zone) < $3""";
 
   /** The currencies of the range's spend that have no rate to the report currency: that spend is left out. */
   private static final String NO_RATE = """
@@ -93,54 +100,70 @@ public final class SpendReports {
   }
 
   public Future<Costs> costs(FunnelQuery query) {
-    List<String> read = new ArrayList<>();
-    FunnelQuery.DIMENSIONS.stream().filter(d -> !List.of("campaign_id", "adset_id", "ad_id").contains(d)
-        && (query.groupBy().contains(d) || query.filters().containsKey(d))).forEach(read::add);
-    String columns = read.isEmpty() ? "" : String.join(", ", read) + ",";
+    return readPool.withTransaction(conn -> conn.query(FunnelReports.SNAPSHOT).execute()
+        .compose(v -> conn.preparedQuery("SELECT zone FROM funnel_day_zone WHERE workspace_id = $1")
+            .execute(Tuple.of(query.workspaceId())))
+        .compose(zones -> {
+          String dayZone = zones.size() == 0 ? null : zones.iterator().next().getString("zone");
+          return costs(conn, query, dayZone);
+        }));
+  }
+
+  private static Future<Costs> costs(SqlConnection conn, FunnelQuery query, String dayRowsZone) {
+    List<String> read = FunnelQuery.DIMENSIONS.stream().filter(d -> !List.of("campaign_id", "adset_id", "ad_id")
+        .contains(d) && (query.groupBy().contains(d) || query.filters().containsKey(d))).toList();
+    // The day rows serve when they are in the report's zone (so the range is whole days of them).
+    boolean dayRows = query.dayZone().getId().equals(dayRowsZone)
+        && query.zone().normalized().equals(query.dayZone().normalized());
+    LocalDate fromDay = LocalDate.ofInstant(query.from(), query.zone());
+    LocalDate toDay = LocalDate.ofInstant(query.to(), query.zone());
     List<Object> params = new ArrayList<>(List.of(query.workspaceId(), query.from().atOffset(ZoneOffset.UTC),
         query.to().atOffset(ZoneOffset.UTC), query.zone().getId(), query.currency(),
         LocalDate.ofInstant(query.from(), ZoneOffset.UTC).minusDays(EDGE_DAYS),
         LocalDate.ofInstant(query.to(), ZoneOffset.UTC).plusDays(EDGE_DAYS),
         query.from().minus(Duration.ofDays(EDGE_DAYS + 1L)).atOffset(ZoneOffset.UTC),
         query.to().plus(Duration.ofDays(EDGE_DAYS + 1L)).atOffset(ZoneOffset.UTC)));
-    String charged = CHARGED.formatted(columns, read.isEmpty() ? "" : ", " + String.join(", ", read));
-    StringBuilder where = new StringBuilder("AND $4::text IS NOT NULL");
+    params.add(dayRows ? SpendStore.pgZone(query.dayZone().getId()) : null);
+    params.add(fromDay);
+    params.add(toDay);
+    StringBuilder where = new StringBuilder();
     for (Map.Entry<String, List<String>> filter : query.filters().entrySet()) {
       params.add(filter.getValue().toArray(String[]::new));
-      String column = FunnelQuery.DAY.equals(filter.getKey())
-          ? "to_char((k.hour AT TIME ZONE $4)::date, 'YYYY-MM-DD')" : "k." + column(filter.getKey());
+      String column = FunnelQuery.DAY.equals(filter.getKey()) ? "to_char(k.rday, 'YYYY-MM-DD')"
+          : "k." + column(filter.getKey());
       where.append(" AND ").append(column).append(" = ANY($").append(params.size()).append("::text[])");
     }
-    List<String> groups = query.groupBy().stream().map(g -> FunnelQuery.DAY.equals(g)
-        ? "(k.hour AT TIME ZONE $4)::date" : "k." + column(g)).toList();
-    String selected = groups.isEmpty() ? "" : String.join(", ", groups) + ", ";
-    String byGroup = charged + BY_GROUP.formatted(selected, where,
-        groups.isEmpty() ? "" : "GROUP BY " + String.join(", ", groups));
-    Tuple tuple = Tuple.from(params);
-    Tuple base = Tuple.from(params.subList(0, 9));
-    Tuple rates = Tuple.of(params.get(0), params.get(4), params.get(5), params.get(6));
-    return readPool.withTransaction(conn -> conn.query(FunnelReports.SNAPSHOT).execute()
-        .compose(v -> conn.preparedQuery(byGroup).execute(tuple))
-        .compose(rows -> {
-          Map<List<String>, BigDecimal> byGroupCost = new LinkedHashMap<>();
-          for (Row row : rows) {
-            List<String> group = new ArrayList<>();
-            for (int i = 0; i < groups.size(); i++) {
-              group.add(String.valueOf(row.getValue(i)));
-            }
-            BigDecimal cost = row.getBigDecimal("cost");
-            if (cost != null) {
-              byGroupCost.put(List.copyOf(group), cost);
-            }
-          }
-          return conn.preparedQuery(charged + UNMATCHED).execute(base)
-              .compose(unmatched -> conn.preparedQuery(NO_RATE).execute(rates).map(noRate -> {
-                List<String> currencies = new ArrayList<>();
-                noRate.forEach(r -> currencies.add(r.getString("currency")));
-                BigDecimal left = unmatched.iterator().next().getBigDecimal("unmatched");
-                return new Costs(byGroupCost, left == null ? BigDecimal.ZERO : left, currencies);
-              }));
-        }));
+    List<String> groups = query.groupBy().stream().map(g -> FunnelQuery.DAY.equals(g) ? "k.rday"
+        : "k." + column(g)).toList();
+    String columns = read.stream().map(d -> d + ", ").reduce("", String::concat);
+    String selected = groups.stream().map(g -> g + ", ").reduce("", String::concat);
+    String nulls = groups.stream().map(g -> "NULL, ").reduce("", String::concat);
+    String sql = COSTS.formatted(columns, selected, where, "", nulls);
+    return conn.preparedQuery(sql).execute(Tuple.from(params)).compose(rows -> {
+      Map<List<String>, BigDecimal> byGroup = new LinkedHashMap<>();
+      BigDecimal unmatched = BigDecimal.ZERO;
+      for (Row row : rows) {
+        BigDecimal cost = row.getBigDecimal("cost");
+        if (row.getBoolean("unmatched")) {
+          unmatched = cost == null ? BigDecimal.ZERO : cost;
+          continue;
+        }
+        List<String> group = new ArrayList<>();
+        for (int i = 0; i < groups.size(); i++) {
+          group.add(String.valueOf(row.getValue(i + 1))); // a text, or a day: a LocalDate, read as 2026-11-26
+        }
+        if (cost != null) {
+          byGroup.put(List.copyOf(group), cost);
+        }
+      }
+      BigDecimal left = unmatched;
+      return conn.preparedQuery(NO_RATE).execute(Tuple.of(params.get(0), params.get(4), params.get(5),
+          params.get(6))).map(noRate -> {
+            List<String> currencies = new ArrayList<>();
+            noRate.forEach(r -> currencies.add(r.getString("currency")));
+            return new Costs(byGroup, left, currencies);
+          });
+    });
   }
 
   private static String column(String dimension) {

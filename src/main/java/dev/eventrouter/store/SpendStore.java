@@ -7,7 +7,9 @@ import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.Tuple;
 
+import java.time.DateTimeException;
 import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -70,6 +72,26 @@ public final class SpendStore {
         .compose(cleared -> upsert(conn, workspaceId, sourceId, 0, rows)));
   }
 
+  /**
+   * A zone as PostgreSQL reads it the way java.time does. A fixed offset is written as a POSIX zone, whose offset
+   * PostgreSQL reads with the sign flipped (https://www.postgresql.org/docs/current/datetime-posix-timezone-specs.html):
+   * {@code +10:00} becomes {@code <+1000>-10:00}; UTC as {@code UTC}; a region id as it is.
+   */
+  public static String pgZone(String zone) {
+    ZoneOffset offset;
+    try {
+      offset = ZoneOffset.of(zone);
+    } catch (DateTimeException regionOrUtc) {
+      return "Z".equals(zone) ? "UTC" : zone;
+    }
+    if (offset.getTotalSeconds() == 0) {
+      return "UTC";
+    }
+    String id = offset.getId(); // +10:00
+    String flipped = (id.charAt(0) == '+' ? '-' : '+') + id.substring(1);
+    return "<" + id.replace(":", "") + ">" + flipped;
+  }
+
   private static Future<Void> upsert(SqlClient client, UUID workspaceId, String sourceId, long pollSeq,
                                      List<SpendRow> rows) {
     if (rows.isEmpty()) {
@@ -95,7 +117,7 @@ public final class SpendStore {
       levels[i] = row.level();
       ids[i] = row.objectId();
       days[i] = row.day().toString();
-      zones[i] = row.zone();
+      zones[i] = pgZone(row.zone());
       currencies[i] = row.currency();
       spends[i] = row.spend().toPlainString();
       names[0][i] = row.campaignId();

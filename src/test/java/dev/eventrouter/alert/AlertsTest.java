@@ -9,6 +9,7 @@ import dev.eventrouter.forward.ForwardingTestConfig;
 import dev.eventrouter.support.Await;
 import dev.eventrouter.support.FakeAdNetworks;
 import dev.eventrouter.support.FakeAdNetworks.Reply;
+import dev.eventrouter.support.FakeMetaInsights;
 import dev.eventrouter.support.FakeTelegram;
 import dev.eventrouter.support.LogCapture;
 import dev.eventrouter.support.TestApp;
@@ -176,6 +177,36 @@ class AlertsTest {
     assertThat(first.headers().get("X-Event-Router-Alert-Id")).isEqualTo(first.body().getString("alert_id"));
     noSecrets(first.raw());
     Await.until("the held event delivered", DEADLINE, () -> fake.accepted("meta").size() == 1);
+  }
+
+  @Test
+  @DisplayName("a cost source whose token Meta refuses is told at once in Meta's words, without the token; a new "
+      + "token resumes it, and that is told too")
+  void costSourcePaused() {
+    FakeMetaInsights insights = FakeMetaInsights.start(vertx, "55", "UTC", "USD");
+    try {
+      insights.script().revokeToken();
+      JsonObject source = new JsonObject().put("id", "fb-spend").put("type", "meta").put("ad_account_id", "55")
+          .put("access_token", FakeMetaInsights.TOKEN).put("api_base", insights.baseUrl())
+          .put("allow_private_network", true);
+      JsonObject config = config(alerts -> alerts.put("integration_paused", false));
+      config.getJsonArray("workspaces").getJsonObject(0).put("cost_sources", new JsonArray().add(source));
+      start(config);
+      String alert = messages(1).get(0);
+      assertThat(alert).isEqualTo("[ws-1] ALERT: cost source fb-spend: its ad spend is not imported (Meta error "
+          + "190: Error validating access token: The session has been invalidated because the user changed their "
+          + "password or Facebook has changed the session for security reasons.). A refused token pauses it until "
+          + "its access_token is changed; anything else is tried again.");
+      assertThat(alert).doesNotContain(FakeMetaInsights.TOKEN);
+      insights.resetToken("meta-token-new-77");
+      config.getJsonArray("workspaces").getJsonObject(0).getJsonArray("cost_sources").getJsonObject(0)
+          .put("access_token", "meta-token-new-77");
+      live.replace(new ConfigLoader(Map.of()).resolve(config));
+      assertThat(messages(2).get(1)).isEqualTo("[ws-1] RESOLVED: cost source fb-spend: its ad spend is imported "
+          + "again.");
+    } finally {
+      insights.close();
+    }
   }
 
   @Test

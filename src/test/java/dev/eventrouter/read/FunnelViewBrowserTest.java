@@ -7,6 +7,7 @@ import dev.eventrouter.support.TestApp;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.junit5.VertxExtension;
@@ -32,6 +33,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
@@ -69,6 +71,12 @@ class FunnelViewBrowserTest {
     browser = Browser.start(downloads);
     data = FunnelDataSet.start(vertx, dir);
     seedWorkspaceB();
+    // Spring's campaign (111) cost 50.00 today: against its 183.00 of revenue, ROAS 3.66 and 133.00 of profit.
+    HttpResponse<Buffer> cost = data.app().postJson("/api/v1/costs", KEY_A, new JsonObject().put("source", "sheet")
+        .put("rows", new JsonArray().add(new JsonObject().put("date", LocalDate.now(ZoneOffset.UTC).toString())
+            .put("timezone", "UTC").put("level", "campaign").put("id", "111").put("cost", 50)
+            .put("currency", "USD"))));
+    assertThat(cost.statusCode()).as(cost.bodyAsString()).isEqualTo(200);
   }
 
   @AfterAll
@@ -239,11 +247,12 @@ class FunnelViewBrowserTest {
 
     assertThat(header("revenue").getText()).startsWith("revenue, USD");
     assertThat(browser.findElements(By.cssSelector("#funnel-table thead th.band")).stream()
-        .map(WebElement::getText).toList()).startsWith("REG", "FTD", "DEP").endsWith("step rates");
+        .map(WebElement::getText).toList()).startsWith("REG", "FTD", "DEP")
+        .endsWith("step rates", "cost, USD", "return");
     assertThat(browser.findElements(By.cssSelector("#funnel-table th")).stream()
         .map(th -> th.getAttribute("scope")).distinct().toList())
         .as("every header says what it heads").containsExactlyInAnyOrder("col", "colgroup", "row");
-    assertThat(text("#funnel-meta")).contains(today.minusDays(6) + " to " + today, zone, "revenue in USD")
+    assertThat(text("#funnel-meta")).contains(today.minusDays(6) + " to " + today, zone, "revenue and cost in USD")
         .containsPattern("counted up to \\d{2}:\\d{2}$");
     assertThat(browser.findElement(By.id("funnel-truncated")).isDisplayed()).isFalse();
     Browser.screenshot(browser, "ui-funnel");
@@ -296,15 +305,38 @@ class FunnelViewBrowserTest {
   }
 
   @Test
+  @DisplayName("cost: spring's spend with its cost per click and per FTD, ROAS, profit and ROI; autumn, which no "
+      + "spend names, shows none; the chart of spring has a ROAS bar past break-even; the Cost sources panel lists "
+      + "the pushed sheet")
+  void cost() {
+    openFunnel();
+    assertThat(cell("spring", "cost")).isEqualTo("50.00");
+    assertThat(cell("spring", "cost_per_click")).isEqualTo("25.0000");
+    assertThat(cell("spring", "cost_per.FTD")).isEqualTo("25.0000");
+    assertThat(cell("spring", "roas")).isEqualTo("3.66×");
+    assertThat(cell("spring", "profit")).isEqualTo("133.00");
+    assertThat(cell("spring", "roi")).isEqualTo("266.0%");
+    assertThat(cell("autumn", "cost")).isEqualTo("–");
+    assertThat(cell("autumn", "roas")).isEqualTo("–");
+    assertThat(total("cost")).isEqualTo("50.00");
+    browser.findElement(By.cssSelector("#funnel-table tbody tr[data-group='spring']")).click();
+    WebElement roas = waiting().until(d -> d.findElement(By.cssSelector("#funnel-chart svg g.roas")));
+    assertThat(roas.getAttribute("data-roas")).isEqualTo("3.66");
+    assertThat(roas.findElement(By.cssSelector("rect")).getAttribute("class")).isEqualTo("roas-bar good");
+    browser.findElement(By.id("tab-events")).click();
+    assertThat(text("#cost-sources tbody tr[data-source='sheet']")).contains("push").contains("1");
+  }
+
+  @Test
   @DisplayName("the chart: a bar per step of the totals (clicks, starts, join requests, joins, each event) with its "
       + "count and share of the step before; a row chosen charts that row, chosen again the totals")
   void chart() {
     openFunnel();
-    waiting().until(d -> d.findElements(By.cssSelector("#funnel-chart svg rect")).size() == 8);
+    waiting().until(d -> d.findElements(By.cssSelector("#funnel-chart svg g.step rect")).size() == 8);
     assertThat(bars()).containsExactly("clicks: 3", "starts: 2, 67% of clicks", "join requests: 1, 50% of starts",
         "joins: 1, 100% of join requests", "REG: 2, 200% of joins", "FTD: 3, 150% of REG", "DEP: 1, 33% of FTD",
         "JoinRequest: 2, 200% of DEP");
-    assertThat(browser.findElements(By.cssSelector("#funnel-chart svg text.step-label")).stream()
+    assertThat(browser.findElements(By.cssSelector("#funnel-chart svg g.step text.step-label")).stream()
         .map(WebElement::getText).toList()).containsExactly("clicks", "starts", "join requests", "joins", "REG",
         "FTD", "DEP", "JoinRequest");
     assertThat(text("#funnel-chart-of")).isEqualTo("of the totals");

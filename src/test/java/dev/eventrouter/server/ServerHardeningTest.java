@@ -91,18 +91,20 @@ class ServerHardeningTest {
 
   @Test
   @DisplayName("an unauthenticated upload of 1 MiB is refused from its headers, before its body is sent, while a "
-      + "valid event is taken: to the events API, a workspace's webhook, one bot's webhook (401), an unknown bot's "
-      + "(404)")
+      + "valid event is taken: to the events API, the cost pushes (ours and Keitaro's), a workspace's webhook, one "
+      + "bot's webhook (401), an unknown bot's (404)")
   void refusedBeforeTheBody() {
     start(http -> { });
     String body = "{\"event_name\":\"REG\"," + " ".repeat(900) + "\"telegram_id\":1}";
     String webhook = "/telegram/" + WS_A + "/webhook";
-    List<String> targets = List.of(EVENTS, webhook, webhook + "/" + TestApp.BOT_A, webhook + "/no_such_bot");
+    String keitaro = "/admin_api/v1/campaigns/7/update_costs";
+    List<String> targets = List.of(EVENTS, webhook, webhook + "/" + TestApp.BOT_A, webhook + "/no_such_bot",
+        "/api/v1/costs", keitaro);
     List<RawHttp.Connection> uploads = new ArrayList<>();
     for (int i = 0; i < 100; i++) {
       String target = targets.get(i % targets.size());
-      String credential = target.equals(EVENTS) ? "x-api-key: wrong-key-" + i
-          : TelegramConfig.SECRET_HEADER + ": wrong-" + i;
+      String credential = target.equals(keitaro) ? "Api-Key: wrong-key-" + i
+          : target.startsWith("/api/") ? "x-api-key: wrong-key-" + i : TelegramConfig.SECRET_HEADER + ": wrong-" + i;
       // Only the head and the first kilobyte of a 1 MiB body: the rest is never sent.
       uploads.add(send("POST " + target + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" + credential
           + "\r\nContent-Length: 1048576\r\n\r\n" + body));
