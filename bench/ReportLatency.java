@@ -42,6 +42,15 @@ public class ReportLatency {
   private static final int SPEND_ADS = 10_000;
 
   public static void main(String[] args) throws Exception {
+    try {
+      measure(args);
+    } catch (Exception e) { // said here: the JDK 17 source launcher hides an awaited future's failure (see Settle)
+      System.err.println("bench: ReportLatency failed: " + e);
+      System.exit(1);
+    }
+  }
+
+  private static void measure(String[] args) throws Exception {
     String url = args[0];
     int port = Integer.parseInt(args[1]);
     UUID workspace = UUID.fromString(args[2]);
@@ -163,6 +172,8 @@ public class ReportLatency {
           FROM generate_series(0, $3 - 1) AS d, generate_series(0, $4 - 1) AS ad
         ON CONFLICT DO NOTHING""")
         .execute(Tuple.of(workspace, from, days, SPEND_ADS)).await();
+    pool.preparedQuery("INSERT INTO ad_spend_zones VALUES ($1, 'UTC') ON CONFLICT DO NOTHING")
+        .execute(Tuple.of(workspace)).await();
     pool.query("ANALYZE funnel_rollup, funnel_rollup_day, funnel_rollup_total, ad_spend").execute().await();
     return rows;
   }

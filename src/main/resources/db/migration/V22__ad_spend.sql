@@ -57,5 +57,13 @@ CREATE TABLE ad_spend (
     updated_at    timestamptz   NOT NULL DEFAULT now(),
     PRIMARY KEY (workspace_id, source_id, level, object_id, day)
 );
--- The report reads a workspace's days.
+-- The report reads a workspace's days (their total), and the days of the objects its clicks name.
 CREATE INDEX ad_spend_by_day ON ad_spend (workspace_id, day);
+CREATE INDEX ad_spend_by_object ON ad_spend (workspace_id, level, object_id, day);
+
+-- The zones a workspace's spend is dated in: the report works out the clicks' days in each.
+CREATE TABLE ad_spend_zones (
+    workspace_id uuid NOT NULL,
+    zone         text NOT NULL,
+    PRIMARY KEY (workspace_id, zone)
+);

@@ -34,6 +34,11 @@ public final class SpendStore {
           adset_name = EXCLUDED.adset_name, ad_name = EXCLUDED.ad_name, impressions = EXCLUDED.impressions,
           clicks = EXCLUDED.clicks, actions = EXCLUDED.actions, updated_at = now()""";
 
+  /** The zones of a page's rows, kept for the report (a zone once seen stays: it only makes the report look). */
+  static final String ZONES = """
+      INSERT INTO ad_spend_zones (workspace_id, zone) SELECT DISTINCT $1::uuid, z FROM unnest($2::text[]) AS z
+      ON CONFLICT DO NOTHING""";
+
   /** The rows of the days a poll read that it did not write: the platform no longer reports them. */
   static final String SWEEP = """
       DELETE FROM ad_spend WHERE workspace_id = $1 AND source_id = $2 AND day BETWEEN $3 AND $4
@@ -135,6 +140,8 @@ public final class SpendStore {
       tuple.addArrayOfString(column);
     }
     tuple.addArrayOfLong(impressions).addArrayOfLong(clicks).addArrayOfString(actions);
-    return client.preparedQuery(UPSERT).execute(tuple).mapEmpty();
+    return client.preparedQuery(UPSERT).execute(tuple)
+        .compose(v -> client.preparedQuery(ZONES).execute(Tuple.of(workspaceId).addArrayOfString(zones)))
+        .mapEmpty();
   }
 }

@@ -37,9 +37,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Brisbane account (UTC+10): 2 clicks at D-1 20:00 UTC (D 06:00 there) and 1 at D 15:00 UTC (D+1 01:00 there), with
  * 40.00 of spend on Brisbane's D and 10.00 on its D+1. Ad 622 is in a Los Angeles account (UTC-8): 1 click at D 05:00
  * UTC (D-1 21:00 there, DE) and 3 at D 10:00 UTC (D 02:00 there, 2 DE and 1 FR), with 5.00 on LA's D-1 and 30.00 on
- * its D. Ad 633 spent 7.00 on UTC's D with no click. FTD revenue: 100.00 on 611, 49.00 on 622.
- * So 611 cost 50.00 (ROAS 2, profit 50.00, ROI 1); 622 cost 35.00 (ROAS 1.4, profit 14.00, ROI 0.4); by UTC day,
- * 611's D-1 cost 40.00 and its D 10.00; by country DE 75.00 (611's 50, 622's 5 + 20) and FR 10.00.
+ * its D. Ad 633 spent 7.00 on UTC's D with no click. Ad 644, in a UTC account like the workspace's day rollups, spent
+ * 30.00 on D with 2 clicks at D 10:00 UTC and 1 at D 23:00 UTC (the 1st hour of D+1 in Berlin), all NL. FTD revenue:
+ * 100.00 on 611, 49.00 on 622. So 611 cost 50.00 (ROAS 2, profit 50.00, ROI 1); 622 cost 35.00 (ROAS 1.4, profit
+ * 14.00, ROI 0.4); 644 30.00; by UTC day, 611's D-1 cost 40.00 and its D 10.00, 644's D 30.00; by Berlin day 644's
+ * D 20.00 and its D+1 10.00; by country DE 75.00 (611's 50, 622's 5 + 20), FR 10.00 and NL 30.00.
  */
 @ExtendWith(VertxExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -67,6 +69,8 @@ class FunnelCostTest {
     step(d.atTime(10, 0), "622", "FR", "$click", 1, "0");
     step(d.minusDays(1).atTime(21, 0), "611", "DE", "FTD", 1, "100.00");
     step(d.atTime(11, 0), "622", "FR", "FTD", 1, "49.00");
+    step(d.atTime(10, 0), "644", "NL", "$click", 2, "0");
+    step(d.atTime(23, 0), "644", "NL", "$click", 1, "0");
     app.rows("DELETE FROM funnel_day_zone"); // the day rows made again from these hours by the next round
     Await.until("the day rows made again", DEADLINE,
         () -> app.rows("SELECT 1 FROM funnel_day_zone WHERE workspace_id = $1", WS).size() == 1);
@@ -74,7 +78,7 @@ class FunnelCostTest {
         "Australia/Brisbane", "10.00"));
     upsert("tiktok", spendRow("622", d.minusDays(1), "America/Los_Angeles", "5.00"),
         spendRow("622", d, "America/Los_Angeles", "30.00"));
-    upsert("sheet", spendRow("633", d, "UTC", "7.00"));
+    upsert("sheet", spendRow("633", d, "UTC", "7.00"), spendRow("644", d, "UTC", "30.00"));
   }
 
   @AfterAll
@@ -133,7 +137,9 @@ class FunnelCostTest {
   void byAd() {
     JsonObject report = report("group_by=ad_id");
     Map<String, JsonObject> rows = byGroup(report, "ad_id");
-    assertThat(rows.keySet()).containsExactly("611", "622");
+    assertThat(rows.keySet()).containsExactly("611", "622", "644");
+    assertThat(rows.get("644").getString("cost")).isEqualTo("30.00");
+    assertThat(rows.get("644").getValue("roas")).as("no revenue: ROAS 0").isEqualTo(0.0);
     JsonObject a = rows.get("611");
     assertThat(a.getString("cost")).isEqualTo("50.00");
     assertThat(a.getDouble("roas")).isEqualTo(2.0);
@@ -148,7 +154,7 @@ class FunnelCostTest {
     assertThat(b.getString("profit")).isEqualTo("14.00");
     assertThat(b.getDouble("roi")).isEqualTo(0.4);
     JsonObject totals = report.getJsonObject("totals");
-    assertThat(totals.getString("cost")).isEqualTo("85.00");
+    assertThat(totals.getString("cost")).isEqualTo("115.00");
     assertThat(totals.getString("revenue")).isEqualTo("149.00");
     assertThat(totals.getString("spend_unmatched")).isEqualTo("7.00");
     assertThat(totals.getJsonArray("spend_without_rate")).isEmpty();
@@ -162,7 +168,19 @@ class FunnelCostTest {
     assertThat(rows.get("611/" + d.minusDays(1)).getString("cost")).isEqualTo("40.00");
     assertThat(rows.get("611/" + d).getString("cost")).isEqualTo("10.00");
     assertThat(rows.get("622/" + d).getString("cost")).isEqualTo("35.00");
-    assertThat(rows).hasSize(3);
+    assertThat(rows.get("644/" + d).getString("cost")).isEqualTo("30.00");
+    assertThat(rows).hasSize(4);
+  }
+
+  @Test
+  @Order(2)
+  @DisplayName("by Berlin day, from the UTC day rollups: 644's UTC day is spread over its clicks, and the click of "
+      + "its last hour falls on Berlin's next day")
+  void byDayOfAnotherZone() {
+    Map<String, JsonObject> rows = byGroup(report("group_by=ad_id,day&tz=Europe/Berlin"), "ad_id", "day");
+    assertThat(rows.get("644/" + d).getString("cost")).isEqualTo("20.00");
+    assertThat(rows.get("644/" + d.plusDays(1)).getString("cost")).isEqualTo("10.00");
+    assertThat(rows.get("611/" + d.minusDays(1)).getString("cost")).isEqualTo("40.00");
   }
 
   @Test
@@ -173,6 +191,7 @@ class FunnelCostTest {
     Map<String, JsonObject> rows = byGroup(report("group_by=country"), "country");
     assertThat(rows.get("DE").getString("cost")).isEqualTo("75.00");
     assertThat(rows.get("FR").getString("cost")).isEqualTo("10.00");
+    assertThat(rows.get("NL").getString("cost")).isEqualTo("30.00");
     JsonObject fr = report("filter=country:FR").getJsonObject("totals");
     assertThat(fr.getString("cost")).isEqualTo("10.00");
     assertThat(fr.getDouble("roas")).isEqualTo(4.9);
