@@ -487,8 +487,9 @@ cost_bench() {
     wait_for "http://127.0.0.1:$port/health" 90
     java -Xmx128m -cp "$jar" bench/Settle.java "$(pg_url)" 300
     run "a-without-poll" "$plain_ws" "$key" 1 "$high" 0
-    stop_service
+    # Forgotten while the service (and with it the embedded PostgreSQL) still runs, without the source.
     java -Xmx128m -cp "$jar" bench/SpendPollWatch.java reset "$(pg_url)" || { BENCH_KEEP=1; exit 4; }
+    stop_service
     write_config "" costs
     start_service
     wait_for "http://127.0.0.1:$port/health" 90
