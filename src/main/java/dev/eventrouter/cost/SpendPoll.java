@@ -1,8 +1,8 @@
 package dev.eventrouter.cost;
 
 import dev.eventrouter.cost.SpendFailure.Kind;
-import dev.eventrouter.store.CostSourceStates;
 import dev.eventrouter.store.CostSourceStates.Claim;
+import dev.eventrouter.store.CostSourceStates;
 import dev.eventrouter.store.SpendStore;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -12,6 +12,9 @@ import java.time.DateTimeException;
 import java.time.LocalDate;
 import java.time.ZoneId;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongUnaryOperator;
 
 /**
  * One poll of one source: the account's zone, then its days from the first to be read again up to today in that
@@ -22,6 +25,8 @@ import java.util.UUID;
  */
 final class SpendPoll {
 
+  /** The least pause between pages: the window in which the host's load is seen without this poll's work. */
+  static final long MIN_PAUSE_MS = 10;
   /** How often a cut-off page is asked again (PostHog's importer: 3). */
   static final int TRUNCATED_RETRIES = 3;
 
@@ -33,9 +38,20 @@ final class SpendPoll {
   private final Claim claim;
   private final long leaseMs;
   private final long pauseUnitMs;
+  /** The pause after a page that took so many milliseconds, so a poll keeps to its share of a busy host's time. */
+  private final LongUnaryOperator budget;
+  /**
+   * Whether the host was busy since the last look: asked at the end of each pause, so what it sees is the others'
+   * work (ingest), never this poll's own pages.
+   */
+  private final BooleanSupplier busy;
+  /** Starts the window the next look at the host's load covers. */
+  private final Runnable lookFromNow;
+  /** The pause before the next page: the least while the host is idle, the budget's while it was busy. */
+  private long nextPauseMs = MIN_PAUSE_MS;
 
   SpendPoll(Vertx vertx, SpendStore spend, CostSourceStates states, UUID workspaceId, String sourceId, Claim claim,
-            long leaseMs, long pauseUnitMs) {
+            long leaseMs, long pauseUnitMs, LongUnaryOperator budget, BooleanSupplier busy, Runnable lookFromNow) {
     this.vertx = vertx;
     this.spend = spend;
     this.states = states;
@@ -44,6 +60,9 @@ final class SpendPoll {
     this.claim = claim;
     this.leaseMs = leaseMs;
     this.pauseUnitMs = pauseUnitMs;
+    this.budget = budget;
+    this.busy = busy;
+    this.lookFromNow = lookFromNow;
   }
 
   /** Reads {@code days} days before today and today; completes with the rows stored. */
@@ -87,6 +106,7 @@ final class SpendPoll {
 
     /** Reads the pages of one request; true when all were read, false when the plan shrank and it must start over. */
     private Future<Boolean> request(LocalDate from, LocalDate to, String cursor, int truncated) {
+      long started = System.nanoTime();
       return reader.page(account, from, to, plan.limit(), cursor).compose(page -> spend.upsert(workspaceId,
               sourceId, claim.pollSeq(), page.rows())
           .compose(v -> states.renew(workspaceId, sourceId, claim.pollSeq(), leaseMs))
@@ -98,12 +118,18 @@ final class SpendPoll {
             if (page.next() == null) {
               return Future.succeededFuture(true);
             }
-            long pauseMs = page.usage().pauseMs(pauseUnitMs);
+            long pageMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+            lookFromNow.run(); // the look at the pause's end sees the pause only: the page's own work is left out
+            long pauseMs = Math.max(page.usage().pauseMs(pauseUnitMs), nextPauseMs);
             if (pauseMs > leaseMs / 2) { // too long to hold the source: the next poll goes on
               return Future.failedFuture(new SpendFailure(Kind.RATE_LIMITED, "the platform reports "
                   + Math.round(page.usage().percent()) + "% of its rate limit used", pauseMs));
             }
-            return pause(pauseMs).compose(v -> request(from, to, page.next(), 0));
+            return pause(pauseMs).compose(v -> {
+              nextPauseMs = busy.getAsBoolean() ? Math.max(MIN_PAUSE_MS, Math.min(budget.applyAsLong(pageMs),
+                  leaseMs / 4)) : MIN_PAUSE_MS;
+              return request(from, to, page.next(), 0);
+            });
           }), failure -> {
             if (failure instanceof SpendFailure f && f.kind() == Kind.TRUNCATED && truncated < TRUNCATED_RETRIES) {
               return request(from, to, cursor, truncated + 1);

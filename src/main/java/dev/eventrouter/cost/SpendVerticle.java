@@ -16,6 +16,9 @@ import io.vertx.ext.web.client.WebClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import com.sun.management.OperatingSystemMXBean;
+
+import java.lang.management.ManagementFactory;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -29,14 +32,17 @@ public final class SpendVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(SpendVerticle.class);
   /** A failed poll is tried again this soon (or at its interval, if sooner). */
   static final long RETRY_MS = TimeUnit.MINUTES.toMillis(5);
+  /** The host's CPU use (0 to 1) from which a poll keeps to its budget: ingest is using the machine. */
+  static final double BUSY = 0.5;
 
   /**
    * The verticle's clock: how often it looks for due sources, how long a poll's lease lasts between pages, the unit
-   * of its pauses between pages (a second in service), and each request's timeout.
+   * of its pauses between pages (a second in service), each request's timeout, and the share of a busy host's time a
+   * poll takes (it pauses after each page for the rest, as the rollups do; 100: no pause).
    */
-  public record Pacing(long tickMs, long leaseMs, long pauseUnitMs, long requestTimeoutMs) {
+  public record Pacing(long tickMs, long leaseMs, long pauseUnitMs, long requestTimeoutMs, int busyBudgetPercent) {
     public static final Pacing SERVICE = new Pacing(TimeUnit.SECONDS.toMillis(15), TimeUnit.MINUTES.toMillis(10),
-        1_000, TimeUnit.SECONDS.toMillis(60));
+        1_000, TimeUnit.SECONDS.toMillis(60), 5);
   }
 
   private final SpendStore spend;
@@ -44,6 +50,12 @@ public final class SpendVerticle extends VerticleBase {
   private final LiveConfig live;
   private final Pacing pacing;
   private CheckedRequests requests;
+  /** How much a look at the host's load counts in {@link #recentLoad}. */
+  static final double LOAD_WEIGHT = 0.25;
+  /** The host's CPU use over the recent looks, 0 to 1; touched on the event loop only. */
+  private double recentLoad;
+  /** The host's CPU use since the previous call (the JDK's, which reads a container's cgroup limits). */
+  private final OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
   private long timer;
   private volatile boolean stopped;
   /** Looks done: a test's checkpoint. */
@@ -97,7 +109,7 @@ public final class SpendVerticle extends VerticleBase {
           int days = claim.firstRead() ? source.lookbackDays() : source.initialDays();
           long intervalMs = TimeUnit.MINUTES.toMillis(source.pollIntervalMinutes());
           return new SpendPoll(vertx, spend, states, workspace.id(), source.id(), claim, pacing.leaseMs(),
-              pacing.pauseUnitMs()).run(reader, days)
+              pacing.pauseUnitMs(), this::budgetedPauseMs, this::hostBusy, os::getCpuLoad).run(reader, days)
               .compose(rows -> states.succeeded(workspace.id(), source.id(), intervalMs),
                   failure -> failed(workspace, source, tokenHash, failure, intervalMs));
         })
@@ -121,6 +133,23 @@ public final class SpendVerticle extends VerticleBase {
     LOG.warn("cost source {} of workspace {} not read, tried again in {} s: {}", source.id(), workspace.id(),
         waitMs / 1000, f.getMessage());
     return states.failed(workspace.id(), source.id(), f.getMessage(), waitMs);
+  }
+
+  /** After a page that took {@code pageMs} on a busy host: the pause that keeps the poll to its share of the time. */
+  long budgetedPauseMs(long pageMs) {
+    int budget = pacing.busyBudgetPercent();
+    return pageMs * (100 - budget) / budget;
+  }
+
+  /**
+   * Whether the host's CPUs are busy, from the looks so far: a look covers a pause between pages (a few
+   * milliseconds, so one look alone says little), each counting a quarter in a running average (unknown counts as
+   * busy).
+   */
+  private boolean hostBusy() {
+    double load = os.getCpuLoad();
+    recentLoad = LOAD_WEIGHT * (load < 0 ? 1 : load) + (1 - LOAD_WEIGHT) * recentLoad;
+    return recentLoad >= BUSY;
   }
 
   long ticks() {

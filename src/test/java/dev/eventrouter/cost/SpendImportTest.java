@@ -48,7 +48,7 @@ class SpendImportTest {
 
   private static final UUID WS = UUID.fromString(TestApp.WS_A);
   private static final Duration DEADLINE = Duration.ofSeconds(20);
-  private static final SpendVerticle.Pacing FAST = new SpendVerticle.Pacing(50, 10_000, 1, 5_000);
+  private static final SpendVerticle.Pacing FAST = new SpendVerticle.Pacing(50, 10_000, 1, 5_000, 100);
   /** An account ten hours ahead of UTC, so its today is often not UTC's. */
   private static final String SYDNEY = "Australia/Brisbane";
 
