@@ -17,9 +17,9 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
  * packages ({@code api.*}, each standing on the ingest API's rules in {@code api.events} and the edge, never on each
  * other), the Telegram connector (whose webhook is served there too) and the edge every route shares ({@code http});
  * {@code session}, {@code conversion}, {@code read}, {@code report}, {@code cost} and {@code alert} (which sends
- * through {@code forward}'s and {@code telegram}'s clients) over {@code forward} and {@code telegram}, side by side over the
- * repositories ({@code store}) and the database they are handed pools of ({@code db}: its server, data directory,
- * migrations and partitions), both over {@code event} and {@code config}; the bus messages sit between the edge and
+ * through {@code forward}'s and {@code telegram}'s clients) over {@code forward} and {@code telegram}, side by side
+ * over the repositories ({@code store}) and the database they are handed pools of ({@code db}: its server, data
+ * directory, migrations and partitions), both over {@code event} and {@code config}; the bus messages sit between the edge and
  * the domain, and {@code common} under everything. Checked on the compiled classes, so a new upward import fails here.
  */
 class LayeringTest {

@@ -45,7 +45,8 @@ public final class SpendReports {
    * $1 workspace, $2 and $3 the range, $4 the report's zone, $5 the report currency, $6 and $7 the spend's days,
    * $8 and $9 the hours those days cover, $10 the day rows' zone as spend names it (null: the day rows are not read),
    * $11 and $12 the range's days, $13 the hours of the day rows' days that fall on another day of the report's zone
-   * (each moved from the one to the other: exact while the zones differ by whole hours). %1$s: the dimensions read, each followed by a comma; %2$s: the groups' expressions
+   * (each moved from the one to the other: exact while the zones differ by whole hours). %1$s: the dimensions read,
+   * each followed by a comma; %2$s: the groups' expressions
    * over {@code k}, each followed by a comma; %3$s: the filters over {@code k}; %4$s: as many nulls as groups;
    * %5$s: {@link #CONVERTED}. The last row is the spend of the range's days no click explains, with the currencies
    * that had no rate.

@@ -100,7 +100,8 @@ class FunnelCostTest {
         INSERT INTO funnel_rollup_total (workspace_id, hour, step, n, users, revenue, approved)
         VALUES ($1, $2, $3, $4, $5, $6, $5)
         ON CONFLICT (workspace_id, hour, step) DO UPDATE SET n = funnel_rollup_total.n + EXCLUDED.n,
-            users = funnel_rollup_total.users + EXCLUDED.users, revenue = funnel_rollup_total.revenue + EXCLUDED.revenue,
+            users = funnel_rollup_total.users + EXCLUDED.users,
+            revenue = funnel_rollup_total.revenue + EXCLUDED.revenue,
             approved = funnel_rollup_total.approved + EXCLUDED.approved""", WS, hour, step, n, users, value);
   }
 
