@@ -59,7 +59,9 @@ public class SpendPollWatch {
         io.vertx.core.json.JsonObject s = (io.vertx.core.json.JsonObject) item;
         if (source.equals(s.getString("source_id"))) {
           seen = s.encode();
-          if ("ok".equals(s.getString("state")) && s.getLong("rows") == rows) {
+          if ("ok".equals(s.getString("state")) && s.getLong("rows") == rows
+              && s.getString("last_success_at") != null && !Instant.parse(s.getString("last_success_at"))
+                  .isBefore(Instant.parse(s.getString("last_poll_at")))) {
             double took = Duration.between(Instant.parse(s.getString("last_poll_at")),
                 Instant.parse(s.getString("last_success_at"))).toMillis() / 1000.0;
             System.out.printf("RESULT rows=%d poll_seconds=%.1f%n", rows, took);

@@ -8,8 +8,6 @@ import dev.eventrouter.cost.SpendFailure.Kind;
 import dev.eventrouter.event.SpendRow;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpMethod;
-import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
@@ -39,14 +37,12 @@ final class MetaInsights implements SpendReader {
   /** Told of no wait, a rate-limited source waits this long. */
   static final long DEFAULT_WAIT_MS = TimeUnit.MINUTES.toMillis(5);
 
-  private final CheckedRequests requests;
   private final CostSourceConfig source;
-  private final long timeoutMs;
+  private final PlatformGet get;
 
   MetaInsights(CheckedRequests requests, CostSourceConfig source, long timeoutMs) {
-    this.requests = requests;
     this.source = source;
-    this.timeoutMs = timeoutMs;
+    this.get = new PlatformGet(requests, source, timeoutMs, "Meta", "Authorization", "Bearer ");
   }
 
   @Override
@@ -102,27 +98,15 @@ final class MetaInsights implements SpendReader {
   }
 
   private Future<JsonObject> send(String url, List<Usage> usage) {
-    return requests.request(HttpMethod.GET, url, source.allowPrivateNetwork(), source.proxy(),
-            "the host of the Meta api_base resolves to a loopback, link-local or private address; set "
-                + "allow_private_network to read there")
-        .compose(request -> request.timeout(timeoutMs).putHeader("Authorization", "Bearer " + source.accessToken())
-            .send())
-        .recover(e -> Future.failedFuture(e instanceof SpendFailure ? e
-            : new SpendFailure(Kind.FAILED, SpendFailure.words(e.getMessage(), source.accessToken()))))
-        .map(response -> {
-          usage.add(Usage.of(response.headers()));
-          return answer(response, usage.get(0));
-        });
+    return get.send(url).map(response -> {
+      usage.add(Usage.of(response.headers()));
+      return answer(response, usage.get(0));
+    });
   }
 
   /** The body of a 200, else the failure Meta's error says. */
   private JsonObject answer(HttpResponse<Buffer> response, Usage usage) {
-    JsonObject body;
-    try {
-      body = response.body() == null ? null : new JsonObject(response.body());
-    } catch (DecodeException | ClassCastException e) {
-      body = null;
-    }
+    JsonObject body = PlatformGet.json(response);
     if (response.statusCode() == 200) {
       if (body == null) {
         throw new SpendFailure(Kind.TRUNCATED, "Meta's answer was cut off (not whole JSON)");
@@ -139,7 +123,7 @@ final class MetaInsights implements SpendReader {
     }
     int code = error.getValue("code") instanceof Number n ? n.intValue() : 0;
     int subcode = error.getValue("error_subcode") instanceof Number n ? n.intValue() : 0;
-    String message = SpendFailure.words(error.getString("message"), source.accessToken());
+    String message = get.words(error.getString("message"));
     String words = "Meta error " + code + (subcode == 0 ? "" : "/" + subcode) + ": " + message;
     throw new SpendFailure(kind(code, subcode, message, response.statusCode()), words,
         wait(usage, response.getHeader("Retry-After")));

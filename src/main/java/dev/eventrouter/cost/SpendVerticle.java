@@ -1,6 +1,7 @@
 package dev.eventrouter.cost;
 
 import dev.eventrouter.common.CheckedRequests;
+import dev.eventrouter.common.HostLoad;
 import dev.eventrouter.common.LogSafe;
 import dev.eventrouter.common.ProxyRoutes;
 import dev.eventrouter.common.Sha256;
@@ -16,9 +17,6 @@ import io.vertx.ext.web.client.WebClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import com.sun.management.OperatingSystemMXBean;
-
-import java.lang.management.ManagementFactory;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -54,8 +52,8 @@ public final class SpendVerticle extends VerticleBase {
   static final double LOAD_WEIGHT = 0.25;
   /** The host's CPU use over the recent looks, 0 to 1; touched on the event loop only. */
   private double recentLoad;
-  /** The host's CPU use since the previous call (the JDK's, which reads a container's cgroup limits). */
-  private final OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+  /** The host's CPU use in the pauses between pages (the poll's own work left out). */
+  private final HostLoad.Window hostLoad = HostLoad.host().window();
   private long timer;
   private volatile boolean stopped;
   /** Looks done: a test's checkpoint. */
@@ -109,7 +107,7 @@ public final class SpendVerticle extends VerticleBase {
           int days = claim.firstRead() ? source.lookbackDays() : source.initialDays();
           long intervalMs = TimeUnit.MINUTES.toMillis(source.pollIntervalMinutes());
           return new SpendPoll(vertx, spend, states, workspace.id(), source.id(), claim, pacing.leaseMs(),
-              pacing.pauseUnitMs(), this::budgetedPauseMs, this::hostBusy, os::getCpuLoad).run(reader, days)
+              pacing.pauseUnitMs(), this::budgetedPauseMs, this::hostBusy, hostLoad::mark).run(reader, days)
               .compose(rows -> states.succeeded(workspace.id(), source.id(), intervalMs),
                   failure -> failed(workspace, source, tokenHash, failure, intervalMs));
         })
@@ -147,8 +145,7 @@ public final class SpendVerticle extends VerticleBase {
    * busy).
    */
   private boolean hostBusy() {
-    double load = os.getCpuLoad();
-    recentLoad = LOAD_WEIGHT * (load < 0 ? 1 : load) + (1 - LOAD_WEIGHT) * recentLoad;
+    recentLoad = LOAD_WEIGHT * hostLoad.look() + (1 - LOAD_WEIGHT) * recentLoad;
     return recentLoad >= BUSY;
   }
 

@@ -7,8 +7,6 @@ import dev.eventrouter.config.CostSourceConfig;
 import dev.eventrouter.cost.SpendFailure.Kind;
 import dev.eventrouter.event.SpendRow;
 import io.vertx.core.Future;
-import io.vertx.core.http.HttpMethod;
-import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -32,14 +30,12 @@ final class TikTokReports implements SpendReader {
       .encode();
   static final String DIMENSIONS = new JsonArray().add("ad_id").add("stat_time_day").encode();
 
-  private final CheckedRequests requests;
   private final CostSourceConfig source;
-  private final long timeoutMs;
+  private final PlatformGet get;
 
   TikTokReports(CheckedRequests requests, CostSourceConfig source, long timeoutMs) {
-    this.requests = requests;
     this.source = source;
-    this.timeoutMs = timeoutMs;
+    this.get = new PlatformGet(requests, source, timeoutMs, "TikTok", "Access-Token", "");
   }
 
   /** TikTok's report does not say its zone: the config's; the currency comes with each row. */
@@ -55,37 +51,26 @@ final class TikTokReports implements SpendReader {
         + "&service_type=AUCTION&report_type=BASIC&data_level=AUCTION_AD&dimensions="
         + ReportFields.encode(DIMENSIONS) + "&metrics=" + ReportFields.encode(METRICS) + "&start_date=" + from
         + "&end_date=" + to + "&page=" + page + "&page_size=" + limit;
-    return requests.request(HttpMethod.GET, url, source.allowPrivateNetwork(), source.proxy(),
-            "the host of the TikTok api_base resolves to a loopback, link-local or private address; set "
-                + "allow_private_network to read there")
-        .compose(request -> request.timeout(timeoutMs).putHeader("Access-Token", source.accessToken()).send())
-        .recover(e -> Future.failedFuture(e instanceof SpendFailure ? e
-            : new SpendFailure(Kind.FAILED, SpendFailure.words(e.getMessage(), source.accessToken()))))
-        .map(response -> {
-          if (response.statusCode() == 429) {
-            long after = RetryAfter.millis(response.getHeader("Retry-After"));
-            throw new SpendFailure(Kind.RATE_LIMITED, "TikTok answered HTTP 429",
-                after > 0 ? after : MetaInsights.DEFAULT_WAIT_MS);
-          }
-          if (response.statusCode() != 200) {
-            throw new SpendFailure(Kind.FAILED, "TikTok answered HTTP " + response.statusCode());
-          }
-          JsonObject body;
-          try {
-            body = response.body() == null ? null : new JsonObject(response.body());
-          } catch (DecodeException | ClassCastException e) {
-            body = null;
-          }
-          if (body == null || !(body.getValue("code") instanceof Number code)) {
-            throw new SpendFailure(Kind.TRUNCATED, "TikTok's answer was cut off (not whole JSON)");
-          }
-          if (code.intValue() != 0) {
-            String message = SpendFailure.words(body.getString("message"), source.accessToken());
-            throw new SpendFailure(kind(code.intValue(), message), "TikTok error " + code + ": " + message,
-                MetaInsights.DEFAULT_WAIT_MS);
-          }
-          return page(body.getJsonObject("data", new JsonObject()), account, page);
-        });
+    return get.send(url).map(response -> {
+      if (response.statusCode() == 429) {
+        long after = RetryAfter.millis(response.getHeader("Retry-After"));
+        throw new SpendFailure(Kind.RATE_LIMITED, "TikTok answered HTTP 429",
+            after > 0 ? after : MetaInsights.DEFAULT_WAIT_MS);
+      }
+      if (response.statusCode() != 200) {
+        throw new SpendFailure(Kind.FAILED, "TikTok answered HTTP " + response.statusCode());
+      }
+      JsonObject body = PlatformGet.json(response);
+      if (body == null || !(body.getValue("code") instanceof Number code)) {
+        throw new SpendFailure(Kind.TRUNCATED, "TikTok's answer was cut off (not whole JSON)");
+      }
+      if (code.intValue() != 0) {
+        String message = get.words(body.getString("message"));
+        throw new SpendFailure(kind(code.intValue(), message), "TikTok error " + code + ": " + message,
+            MetaInsights.DEFAULT_WAIT_MS);
+      }
+      return page(body.getJsonObject("data", new JsonObject()), account, page);
+    });
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.eventrouter.report;
 
+import dev.eventrouter.common.HostLoad;
 import dev.eventrouter.common.LogSafe;
 import dev.eventrouter.config.LiveConfig;
 import dev.eventrouter.config.ReportsConfig;
@@ -14,9 +15,6 @@ import io.vertx.core.VerticleBase;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import com.sun.management.OperatingSystemMXBean;
-
-import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -55,9 +53,8 @@ public final class RollupVerticle extends VerticleBase {
   /** Where the rollups reach, read as the report reads it. */
   private final FunnelReports report;
   private final LiveConfig live;
-  /** The host's CPU use since the previous call (the JDK's, which reads a container's cgroup limits). */
-  private final OperatingSystemMXBean os =
-      (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+  /** The host's CPU use between the rounds (the rounds' own work left out). */
+  private final HostLoad.Window hostLoad = HostLoad.host().window();
   private String ratesRead;
   private long timer;
   /** Set on undeploy: a round still running then schedules no other. */
@@ -124,7 +121,7 @@ public final class RollupVerticle extends VerticleBase {
       }
       boolean behind = done.succeeded() && done.result() != null && done.result().behind();
       long budgetedMs = budgetedPauseMs(roundMs, reports().rollupBudgetPercent());
-      os.getCpuLoad(); // the host's use is measured from now, leaving this round's own work out
+      hostLoad.mark(); // the host's use is measured from now, leaving this round's own work out
       long pauseMs = behind ? CATCH_UP_PAUSE_MS : reports().rollupEveryMs();
       timer = vertx.setTimer(pauseMs, id -> whenDue(ended + TimeUnit.MILLISECONDS.toNanos(budgetedMs)));
     });
@@ -162,8 +159,7 @@ public final class RollupVerticle extends VerticleBase {
 
   /** Whether the host's CPUs were busy since the last call (unknown counts as busy). */
   private boolean hostBusy() {
-    double load = os.getCpuLoad();
-    return load < 0 || load >= BUSY;
+    return hostLoad.look() >= BUSY;
   }
 
   /**

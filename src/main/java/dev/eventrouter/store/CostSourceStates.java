@@ -67,7 +67,9 @@ public final class CostSourceStates {
 
   /** Each polled source's state, and every source's rows (pushed sources have rows only). */
   static final String LIST = """
-      SELECT coalesce(s.source_id, a.source_id) AS id, coalesce(s.kind, 'push') AS type, s.state, s.last_poll_at,
+      SELECT coalesce(s.source_id, a.source_id) AS id, coalesce(s.kind, 'push') AS type,
+             CASE WHEN s.state = 'ok' AND s.last_success_at IS NULL THEN 'new' ELSE s.state END AS state,
+             s.last_poll_at,
              s.last_success_at, s.next_poll_at, s.account_zone, s.account_currency, s.last_error,
              coalesce(a.rows, 0) AS rows, a.first_day, a.last_day
         FROM (SELECT * FROM cost_sources WHERE workspace_id = $1) s

@@ -168,6 +168,8 @@ class SpendImportTest {
         FakeMetaInsights.Row.of("612", today.minusDays(1), "0.99", 10, 1),
         FakeMetaInsights.Row.of("613", today.minusDays(29), "100", 1, 1),
         FakeMetaInsights.Row.of("614", today.minusDays(31), "5", 1, 1)); // before the first read's 30 days
+    Await.result(new CostSourceStates(database.pool()).ensure(WS, "fb-main", "meta"));
+    assertThat(state("fb-main").getString("state")).as("no poll has succeeded yet").isEqualTo("new");
     deploy(config(FakeMetaInsights.TOKEN, FakeTikTokReports.TOKEN, false));
     JsonObject state = polled("fb-main", "ok");
     assertThat(spend("fb-main")).containsExactlyInAnyOrderEntriesOf(Map.of(
