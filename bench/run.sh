@@ -473,29 +473,37 @@ EOF
 }
 
 # cost_bench: after a warm-up run, in rounds, scenario (a) at the higher connection count without a cost poll, then
-# with one: the service restarted with the report workspace's Meta cost source and its state forgotten, so its first
-# poll (30 days of the fake's ads) starts with the service and runs beside the measured seconds (paced by the host's
-# load); then, the poll done, its state forgotten again, how long the next first poll takes on the idle service.
+# with one: PostgreSQL left quiet after each run (bench/Settle.java), the service restarted with the report
+# workspace's Meta cost source and its state forgotten, so its first poll (30 days of the fake's ads) starts with the
+# service and runs beside the measured seconds (paced by the host's load); then, the poll done, its state forgotten
+# again, how long the next first poll takes on the idle service.
 cost_bench() {
   local round rows=$((30 * cost_ads))
+  # Rollups a second behind (as the report benchmark's), so caught_up can tell when a run's events are in them.
+  local rollups='{"rollup_every_ms": 1000, "rollup_lag_ms": 1000}'
   : > "$work/polls.txt"
   run "a-warm-up" "$plain_ws" "$key" 1 "$high" 0
   for round in $(seq "$cost_rounds"); do
     stop_service
-    write_config
+    write_config "$rollups"
     start_service
     wait_for "http://127.0.0.1:$port/health" 90
     java -Xmx128m -cp "$jar" bench/Settle.java "$(pg_url)" 300
     run "a-without-poll" "$plain_ws" "$key" 1 "$high" 0
-    # Forgotten while the service (and with it the embedded PostgreSQL) still runs, without the source.
+    # The run's events rolled up and PostgreSQL left quiet again, so the run with the poll does not carry the one
+    # without's leftovers; then forgotten while the service (and with it the embedded PostgreSQL) still runs,
+    # without the source.
+    caught_up 900
+    java -Xmx128m -cp "$jar" bench/Settle.java "$(pg_url)" 300
     java -Xmx128m -cp "$jar" bench/SpendPollWatch.java reset "$(pg_url)" || { BENCH_KEEP=1; exit 4; }
     stop_service
-    write_config "" costs
+    write_config "$rollups" costs
     start_service
     wait_for "http://127.0.0.1:$port/health" 90
     run "a-with-poll" "$plain_ws" "$key" 1 "$high" 0
     java -Xmx128m -cp "$jar" bench/SpendPollWatch.java wait "$port" "$key3" bench-meta "$rows" 1800 \
       > /dev/null || { BENCH_KEEP=1; exit 4; }
+    caught_up 900
     java -Xmx128m -cp "$jar" bench/SpendPollWatch.java reset "$(pg_url)" || { BENCH_KEEP=1; exit 4; }
     java -Xmx128m -cp "$jar" bench/SpendPollWatch.java wait "$port" "$key3" bench-meta "$rows" 600 \
       >> "$work/polls.txt" || { BENCH_KEEP=1; exit 4; }
