@@ -29,8 +29,9 @@ import java.util.Map;
  *
  * <p>Spend dated in the zone of the workspace's day rollups (its report zone, usually the ad account's too) meets
  * the clicks of the day rows; spend of another zone meets the hourly clicks, whose days in that zone are worked out
- * hour by hour. The clicks are read first, then only the spend of the objects they name (by the object's index); one
- * pass over the range's days gives their total, so the spend no click explains is that total less what was charged.
+ * hour by hour. The clicks are read first, then only the spend of the objects they name (each object's days by its
+ * index: a lookup per object, whatever the planner guesses of the clicks); the range's daily totals (ad_spend_days,
+ * kept by triggers) give its whole spend, so the spend no click explains is that total less what was charged.
  */
 public final class SpendReports {
 
@@ -85,8 +86,10 @@ public final class SpendReports {
           UNION SELECT 'campaign', campaign_id FROM c WHERE campaign_id <> ''),
       s AS (
           SELECT a.level, a.object_id, a.day, a.zone, sum(%5$s) AS cost
-            FROM named JOIN ad_spend a ON a.workspace_id = $1 AND a.level = named.level AND a.object_id = named.id
-                                      AND a.day BETWEEN $6 AND $7
+            FROM named CROSS JOIN LATERAL (
+                SELECT * FROM ad_spend a WHERE a.workspace_id = $1 AND a.level = named.level
+                                           AND a.object_id = named.id AND a.day BETWEEN $6 AND $7
+                OFFSET 0) a
            GROUP BY a.level, a.object_id, a.day, a.zone),
       k AS (
           SELECT c.*, coalesce(a.level, b.level, p.level) AS level,
@@ -104,7 +107,7 @@ public final class SpendReports {
           SELECT coalesce(sum(%5$s), 0) AS spend,
                  array_agg(DISTINCT currency) FILTER (WHERE currency <> $5
                      AND (fx_per_eur($5, day) IS NULL OR fx_per_eur(currency, day) IS NULL)) AS no_rate
-            FROM ad_spend WHERE workspace_id = $1 AND day >= $11 AND day < $12)
+            FROM ad_spend_days WHERE workspace_id = $1 AND day >= $11 AND day < $12)
       SELECT false AS unmatched, %2$s sum(k.cost * k.n / m.clicks) AS cost, NULL::text[] AS no_rate
         FROM k JOIN m USING (level, object_id, sday, zone)
        WHERE k.in_range %3$s

@@ -80,7 +80,7 @@ class SpendImportTest {
       vertx.undeploy(id).await();
     }
     deployments.clear();
-    database.pool().query("TRUNCATE ad_spend, cost_sources").execute().await();
+    database.pool().query("TRUNCATE ad_spend, ad_spend_days, cost_sources").execute().await();
     if (meta != null) {
       meta.close();
       meta = null;
@@ -212,6 +212,10 @@ class SpendImportTest {
         "611@" + yesterday + " " + SYDNEY + " AUD", "17.25",
         // Ten days back is past the re-read's 3 days: kept as the first read left it.
         "613@" + yesterday.minusDays(10) + " " + SYDNEY + " AUD", "9"));
+    assertThat(database.pool().query("SELECT day::text || ' ' || currency || ' ' || trim_scale(spend) AS t "
+        + "FROM ad_spend_days WHERE spend <> 0 ORDER BY day").execute().await().stream()
+        .map(r -> r.getString("t")).toList()).as("the daily totals the report reads, after the sweep")
+        .containsExactly(yesterday.minusDays(10) + " AUD 9", yesterday + " AUD 17.25");
     String since = new JsonObject(meta.received().get(meta.received().size() - 1).params().get("time_range"))
         .getString("since");
     assertThat(since).isEqualTo(today(SYDNEY).minusDays(3).toString());

@@ -52,6 +52,7 @@ class CostsApiTest {
   @AfterEach
   void clear() {
     app.rows("DELETE FROM ad_spend");
+    app.rows("DELETE FROM ad_spend_days");
   }
 
   @AfterAll
@@ -101,6 +102,20 @@ class CostsApiTest {
     assertThat(second.statusCode()).isEqualTo(200);
     assertThat(stored()).containsExactlyInAnyOrderEntriesOf(Map.of(
         "sheet ad 611 2026-11-20 UTC", "10", "sheet ad 613 2026-11-21 UTC", "1.25"));
+    assertThat(dayTotals()).as("the daily totals the report reads follow the replace")
+        .containsExactlyInAnyOrderEntriesOf(Map.of("2026-11-20 USD", "10", "2026-11-21 USD", "1.25"));
+    app.rows("DELETE FROM ad_spend WHERE object_id = '613'");
+    assertThat(dayTotals()).containsEntry("2026-11-21 USD", "0");
+  }
+
+  /** The workspace's spend by day and currency as ad_spend_days keeps it (its triggers' sums). */
+  private Map<String, String> dayTotals() {
+    Map<String, String> totals = new TreeMap<>();
+    for (Row row : app.rows("SELECT day, currency, spend FROM ad_spend_days")) {
+      totals.put(row.getLocalDate("day") + " " + row.getString("currency"),
+          row.getBigDecimal("spend").stripTrailingZeros().toPlainString());
+    }
+    return totals;
   }
 
   @Test
