@@ -14,6 +14,9 @@ import java.util.function.LongSupplier;
  */
 public final class HostLoad {
 
+  /** The CPU use (0 to 1) from which a pacer keeps to its budget: ingest is using the machine. */
+  public static final double BUSY = 0.5;
+
   private static final HostLoad HOST = new HostLoad(
       ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())::getCpuLoad, System::nanoTime);
 
@@ -22,7 +25,6 @@ public final class HostLoad {
   private long sampledAt;
   /** Nanoseconds the host's CPUs were busy, summed over every call so far (busy share times elapsed time). */
   private double busyNanos;
-  private double lastLoad;
 
   HostLoad(DoubleSupplier sincePreviousCall, LongSupplier nanoClock) {
     this.sincePreviousCall = sincePreviousCall;
@@ -36,24 +38,37 @@ public final class HostLoad {
     return HOST;
   }
 
+  /**
+   * How long after work that took {@code workMs} a pacer may go on while the host is busy, to keep to
+   * {@code budgetPercent} of the time (100: no pause). The rollups' rounds and the cost polls' pages both cost
+   * PostgreSQL work that on a host ingest keeps busy would come out of ingest, so past the budget they fall behind
+   * instead.
+   */
+  public static long budgetedPauseMs(long workMs, int budgetPercent) {
+    return workMs * (100 - budgetPercent) / budgetPercent;
+  }
+
   /** A window that starts now. */
   public Window window() {
     return new Window();
   }
 
-  /** Folds in the use since the previous call (unknown counts as busy); returns {now, busy sum}. */
-  private synchronized double[] sample() {
+  /** One look: when it was taken, the busy sum then, and the share of the stretch it closed. */
+  private record Sample(long at, double busyNanos, double load) {}
+
+  /** Folds in the use since the previous call (unknown counts as busy). */
+  private synchronized Sample sample() {
     double load = sincePreviousCall.getAsDouble();
     long now = nanoClock.getAsLong();
-    lastLoad = load < 0 ? 1 : Math.min(1, load);
-    busyNanos += lastLoad * (now - sampledAt);
+    double share = load < 0 ? 1 : Math.min(1, load);
+    busyNanos += share * (now - sampledAt);
     sampledAt = now;
-    return new double[] {now, busyNanos, lastLoad};
+    return new Sample(now, busyNanos, share);
   }
 
   /** One caller's stretch of the host's use; used from one thread at a time. */
   public final class Window {
-    private double from;
+    private long from;
     private double busyFrom;
 
     private Window() {
@@ -62,19 +77,21 @@ public final class HostLoad {
 
     /** Starts the window from now (leaving out the caller's own work before now). */
     public void mark() {
-      double[] sample = sample();
-      from = sample[0];
-      busyFrom = sample[1];
+      start(sample());
     }
 
     /** The host's CPU use since the window started, 0 to 1; the next window starts now. */
     public double look() {
-      double[] sample = sample();
-      double elapsed = sample[0] - from;
-      double load = elapsed > 0 ? (sample[1] - busyFrom) / elapsed : sample[2];
-      from = sample[0];
-      busyFrom = sample[1];
+      Sample now = sample();
+      long elapsed = now.at() - from;
+      double load = elapsed > 0 ? (now.busyNanos() - busyFrom) / elapsed : now.load();
+      start(now);
       return load;
+    }
+
+    private void start(Sample sample) {
+      from = sample.at();
+      busyFrom = sample.busyNanos();
     }
   }
 }

@@ -30,8 +30,6 @@ public final class SpendVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(SpendVerticle.class);
   /** A failed poll is tried again this soon (or at its interval, if sooner). */
   static final long RETRY_MS = TimeUnit.MINUTES.toMillis(5);
-  /** The host's CPU use (0 to 1) from which a poll keeps to its budget: ingest is using the machine. */
-  static final double BUSY = 0.5;
 
   /**
    * The verticle's clock: how often it looks for due sources, how long a poll's lease lasts between pages, the unit
@@ -107,7 +105,8 @@ public final class SpendVerticle extends VerticleBase {
           int days = claim.firstRead() ? source.lookbackDays() : source.initialDays();
           long intervalMs = TimeUnit.MINUTES.toMillis(source.pollIntervalMinutes());
           return new SpendPoll(vertx, spend, states, workspace.id(), source.id(), claim, pacing.leaseMs(),
-              pacing.pauseUnitMs(), this::budgetedPauseMs, this::hostBusy, hostLoad::mark).run(reader, days)
+              pacing.pauseUnitMs(), pageMs -> HostLoad.budgetedPauseMs(pageMs, pacing.busyBudgetPercent()),
+              this::hostBusy, hostLoad::mark).run(reader, days)
               .compose(rows -> states.succeeded(workspace.id(), source.id(), intervalMs),
                   failure -> failed(workspace, source, tokenHash, failure, intervalMs));
         })
@@ -133,12 +132,6 @@ public final class SpendVerticle extends VerticleBase {
     return states.failed(workspace.id(), source.id(), f.getMessage(), waitMs);
   }
 
-  /** After a page that took {@code pageMs} on a busy host: the pause that keeps the poll to its share of the time. */
-  long budgetedPauseMs(long pageMs) {
-    int budget = pacing.busyBudgetPercent();
-    return pageMs * (100 - budget) / budget;
-  }
-
   /**
    * Whether the host's CPUs are busy, from the looks so far: a look covers a pause between pages (a few
    * milliseconds, so one look alone says little), each counting a quarter in a running average (unknown counts as
@@ -146,7 +139,7 @@ public final class SpendVerticle extends VerticleBase {
    */
   private boolean hostBusy() {
     recentLoad = LOAD_WEIGHT * hostLoad.look() + (1 - LOAD_WEIGHT) * recentLoad;
-    return recentLoad >= BUSY;
+    return recentLoad >= HostLoad.BUSY;
   }
 
   long ticks() {

@@ -37,8 +37,6 @@ public final class RollupVerticle extends VerticleBase {
   /** The most a round takes on: an hour of writes. */
   static final long MAX_SPAN_MS = TimeUnit.HOURS.toMillis(1);
   static final long MIN_SPAN_MS = 1_000;
-  /** The host's CPU use (0 to 1) from which rounds keep to their budget: ingest is using the machine. */
-  static final double BUSY = 0.5;
   /** The pause between rounds while behind: a window in which to see whether the host is still idle. */
   static final long CATCH_UP_PAUSE_MS = 100;
   /** The longest a round should take while the host is busy. */
@@ -120,7 +118,7 @@ public final class RollupVerticle extends VerticleBase {
         return;
       }
       boolean behind = done.succeeded() && done.result() != null && done.result().behind();
-      long budgetedMs = budgetedPauseMs(roundMs, reports().rollupBudgetPercent());
+      long budgetedMs = HostLoad.budgetedPauseMs(roundMs, reports().rollupBudgetPercent());
       hostLoad.mark(); // the host's use is measured from now, leaving this round's own work out
       long pauseMs = behind ? CATCH_UP_PAUSE_MS : reports().rollupEveryMs();
       timer = vertx.setTimer(pauseMs, id -> whenDue(ended + TimeUnit.MILLISECONDS.toNanos(budgetedMs)));
@@ -159,17 +157,7 @@ public final class RollupVerticle extends VerticleBase {
 
   /** Whether the host's CPUs were busy since the last call (unknown counts as busy). */
   private boolean hostBusy() {
-    return hostLoad.look() >= BUSY;
-  }
-
-  /**
-   * How long after a round the next may start while the host is busy, for rounds to keep to their share of the time.
-   * A round costs PostgreSQL work per event written (mostly the unique-user index insert, see bench/RESULTS.md); on a
-   * host that ingest keeps busy that work would come out of ingest, so past the budget the report falls behind
-   * instead.
-   */
-  static long budgetedPauseMs(long roundMs, int budgetPercent) {
-    return roundMs * (100 - budgetPercent) / budgetPercent;
+    return hostLoad.look() >= HostLoad.BUSY;
   }
 
   /** Reads the rates file when it changed since it was last read (by size and time) and stores its rates. */

@@ -54,6 +54,17 @@ class HostLoadUnitTest {
   }
 
   @Test
+  @DisplayName("while the host is busy, a pacer keeps to its share of the time: the pause after its work is that "
+      + "much longer than the work")
+  void budgetedPause() {
+    assertThat(HostLoad.budgetedPauseMs(10, 5)).as("5%: 10 ms, then 190 without").isEqualTo(190);
+    assertThat(HostLoad.budgetedPauseMs(2_000, 5)).as("2 s in 40").isEqualTo(38_000);
+    assertThat(HostLoad.budgetedPauseMs(2_000, 50)).isEqualTo(2_000);
+    assertThat(HostLoad.budgetedPauseMs(2_000, 100)).as("no limit").isZero();
+    assertThat(HostLoad.budgetedPauseMs(0, 1)).isZero();
+  }
+
+  @Test
   @DisplayName("the host's own answers a share between 0 and 1")
   void realHost() {
     double use = HostLoad.host().window().look();

@@ -8,17 +8,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 class RollupPauseTest {
 
   @Test
-  @DisplayName("while the host is busy, rounds keep to their share of the time: the pause after one is that much "
-      + "longer than the round")
-  void budgetedPause() {
-    assertThat(RollupVerticle.budgetedPauseMs(10, 5)).as("5%: 10 ms, then 190 without").isEqualTo(190);
-    assertThat(RollupVerticle.budgetedPauseMs(2_000, 5)).as("2 s in 40").isEqualTo(38_000);
-    assertThat(RollupVerticle.budgetedPauseMs(2_000, 50)).isEqualTo(2_000);
-    assertThat(RollupVerticle.budgetedPauseMs(2_000, 100)).as("no limit").isZero();
-    assertThat(RollupVerticle.budgetedPauseMs(0, 1)).isZero();
-  }
-
-  @Test
   @DisplayName("a round's span: a quarter after a failure, cut to a short round while the host is busy, else doubled,"
       + " within a second and an hour")
   void span() {
