@@ -47,10 +47,9 @@ public final class SpendReports {
    * $8 and $9 the hours those days cover, $10 the day rows' zone as spend names it (null: the day rows are not read),
    * $11 and $12 the range's days, $13 the hours of the day rows' days that fall on another day of the report's zone
    * (each moved from the one to the other: exact while the zones differ by whole hours). %1$s: the dimensions read,
-   * each followed by a comma; %2$s: the groups' expressions
-   * over {@code k}, each followed by a comma; %3$s: the filters over {@code k}; %4$s: as many nulls as groups;
-   * %5$s: {@link #CONVERTED}. The last row is the spend of the range's days no click explains, with the currencies
-   * that had no rate.
+   * each followed by a comma; %2$s: the groups' expressions over {@code k}, each followed by a comma; %3$s: the
+   * filters over {@code k}; %4$s: as many nulls as groups; %5$s: {@link #CONVERTED}. The last row is the spend of
+   * the range's days no click explains, with the currencies that had no rate.
    */
   private static final String COSTS = """
       WITH z AS (SELECT zone FROM ad_spend_zones WHERE workspace_id = $1 AND zone IS DISTINCT FROM $10),

@@ -80,7 +80,8 @@ public final class SpendStore {
   /**
    * A zone as PostgreSQL reads it the way java.time does. A fixed offset is written as a POSIX zone, whose offset
    * PostgreSQL reads with the sign flipped
-   * (https://www.postgresql.org/docs/current/datetime-posix-timezone-specs.html): {@code +10:00} becomes {@code <+1000>-10:00}; UTC as {@code UTC}; a region id as it is.
+   * (https://www.postgresql.org/docs/current/datetime-posix-timezone-specs.html): {@code +10:00} becomes
+   * {@code <+1000>-10:00}; UTC as {@code UTC}; a region id as it is.
    */
   public static String pgZone(String zone) {
     ZoneOffset offset;
