@@ -207,7 +207,8 @@ function renderFunnel() {
   const unmatched = report.totals.spend_unmatched;
   $('funnel-meta').textContent = report.from + ' to ' + report.to + ', ' + report.tz + ' · revenue and cost in '
     + report.currency + ' · counted up to ' + timeInZone(report.rolled_up_to, report.tz)
-    + (unmatched && Number(unmatched) > 0 ? ' · spend no click explains: ' + unmatched : '');
+    + (unmatched && Number(unmatched) > 0 ? ' · spend no click explains: ' + unmatched : '')
+    + (report.totals.cost_cut ? ' · no cost: too many clicks to spread it over, narrow the range or the groups' : '');
   $('funnel-truncated').textContent = report.truncated ? 'Only the first ' + report.rows.length + ' groups are '
     + 'shown (the totals count all): filter to see the rest.' : '';
   show($('funnel-truncated'), report.truncated);

@@ -19,8 +19,8 @@ public record DatabaseConfig(String url, Path dataDir, int poolSize, int writeBa
   public static final int DEFAULT_RETENTION_DAYS = 30;
 
   /**
-   * Connections of the read pool (lookups, lists, the readiness probe), and as many of the report pool: half the
-   * write pool's, at least 2.
+   * Connections of the read pool (lookups, lists, the readiness probe): half the write pool's, at least 2. The report
+   * pool has twice as many: a report reads its sums and its cost side by side.
    */
   public int readPoolSize() {
     return Math.max(2, poolSize / 2);

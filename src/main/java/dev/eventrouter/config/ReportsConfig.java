@@ -10,7 +10,7 @@ package dev.eventrouter.config;
  * @param retentionDays how long the hourly rollups are kept
  * @param rollupBudgetPercent the most of the time rounds may take while the host is busy (100: no limit), so under
  *                      heavy load the report falls behind instead of the ingest rate
- * @param maxConcurrent reports running at once on a node, at most the report pool's connections; one more is
+ * @param maxConcurrent reports running at once on a node, at most the read pool's connections; one more is
  *                      answered 429
  * @param maxConcurrentPerWorkspace reports of one workspace running at once on a node, so one workspace's reports
  *                      cannot take every report connection
@@ -18,6 +18,6 @@ package dev.eventrouter.config;
 public record ReportsConfig(String ratesFile, long rollupEveryMs, long rollupLagMs, int retentionDays,
                             int rollupBudgetPercent, int maxConcurrent, int maxConcurrentPerWorkspace) {
 
-  /** With the default database's pool (8 connections: a read pool, and a report pool, of 4). */
+  /** With the default database's pool (8 connections: a read pool of 4, and a report pool of 8). */
   public static final ReportsConfig DEFAULT = new ReportsConfig(null, 15_000, 60_000, 400, 3, 4, 2);
 }

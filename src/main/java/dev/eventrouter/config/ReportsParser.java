@@ -5,9 +5,10 @@ import io.vertx.core.json.JsonObject;
 import java.util.Set;
 
 /**
- * The {@code reports} section. How many reports may run at once is bounded by the report pool's connections (as
- * many as the read pool's, {@link DatabaseConfig#readPoolSize}), and by default is that many, half of them for one
- * workspace: a report holds one connection while it runs, so the caps keep reports from ever waiting for one.
+ * The {@code reports} section. How many reports may run at once is bounded by the read pool's connections
+ * ({@link DatabaseConfig#readPoolSize}), and by default is that many, half of them for one workspace: a report holds
+ * two of the report pool's (twice the read pool's) at most while it runs, so the caps keep reports from ever waiting
+ * for one.
  */
 final class ReportsParser {
 

@@ -73,11 +73,11 @@ public final class Database {
             pool(vertx, prepared.server, options("event-router-write", config.poolSize()), requestTimeoutMs, 0),
             pool(vertx, prepared.server, options("event-router-read", reads), READ_STATEMENT_TIMEOUT_MS,
                 readLockTimeoutMs),
-            // The HTTP edge lets no more reports run than there are connections (reports.max_concurrent), each
-            // holding one at a time, so none waits for one; a report still running after its requester gave up is
-            // what the queue is for. Bounded: what finds it full fails at once (ConnectionPoolTooBusyException),
-            // answered 503, instead of queueing without end.
-            pool(vertx, prepared.server, options("event-router-report", reads).setMaxWaitQueueSize(reads)
+            // The HTTP edge lets no more reports run than the read pool has connections (reports.max_concurrent),
+            // each holding two at most (its sums and its cost, read side by side), so none waits for one; a report
+            // still running after its requester gave up is what the queue is for. Bounded: what finds it full fails
+            // at once (ConnectionPoolTooBusyException), answered 503, instead of queueing without end.
+            pool(vertx, prepared.server, options("event-router-report", 2 * reads).setMaxWaitQueueSize(reads)
                     .setConnectionTimeout((int) requestTimeoutMs).setConnectionTimeoutUnit(TimeUnit.MILLISECONDS),
                 READ_STATEMENT_TIMEOUT_MS, readLockTimeoutMs),
             prepared.nodeId, prepared.schemaVersion, config.retentionDays(), Clock.systemUTC()))

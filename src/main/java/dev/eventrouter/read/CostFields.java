@@ -20,7 +20,10 @@ final class CostFields {
 
   private CostFields() {}
 
-  /** Adds the cost fields to every row (by its group's values, in group-by order) and to the totals. */
+  /**
+   * Adds the cost fields to every row (by its group's values, in group-by order) and to the totals. A cost cut (too
+   * many clicks to spread it over) leaves them all null, and the totals say so.
+   */
   static void add(JsonObject report, List<String> groupBy, Costs costs) {
     BigDecimal total = null;
     for (BigDecimal cost : costs.byGroup().values()) {
@@ -34,8 +37,9 @@ final class CostFields {
     }
     JsonObject totals = report.getJsonObject("totals");
     fields(totals, total);
-    totals.put("spend_unmatched", money(costs.unmatched()))
-        .put("spend_without_rate", new JsonArray(List.copyOf(costs.noRate())));
+    totals.put("spend_unmatched", costs.cut() ? null : money(costs.unmatched()))
+        .put("spend_without_rate", new JsonArray(List.copyOf(costs.noRate())))
+        .put("cost_cut", costs.cut());
   }
 
   static void fields(JsonObject row, BigDecimal cost) {

@@ -108,20 +108,20 @@ public final class ReadVerticle extends VerticleBase {
   }
 
   /**
-   * A funnel report: how far the rollups reach (read first: the sums' snapshot has at least that), the sums by group
-   * (one row more than a report shows, to tell a cut one), and the totals. One after another, so a report holds one
-   * of the report pool's connections at a time, as the HTTP edge's count of running reports assumes.
+   * A funnel report: how far the rollups reach (read first: the sums' snapshot has at least that), then side by side
+   * the sums by group (one row more than a report shows, to tell a cut one) with the totals, and the cost. A report
+   * holds two of the report pool's connections at most, as the pool's size assumes.
    */
   private Future<Optional<JsonObject>> funnel(JsonObject body) {
     FunnelQuery query = FunnelQuery.fromJson(body);
     int limit = MAX_SUM_ROWS;
     Future<OffsetDateTime> upto = funnel.rolledUpTo();
+    Future<SpendReports.Costs> costs = upto.compose(v -> spend.costs(query));
     Future<List<FunnelReports.Sums>> sums = upto.compose(v -> funnel.sums(query, query.groupBy(), limit + 1));
     // The groups' sums added up are the totals (the rollups' counts add up across groups), unless some were cut.
     Future<List<FunnelReports.Sums>> totals = sums.compose(rows -> rows.size() > limit
         ? funnel.sums(query, List.of(), limit) : Future.succeededFuture(FunnelReport.totals(rows)));
-    Future<SpendReports.Costs> costs = totals.compose(v -> spend.costs(query));
-    return costs.map(v -> {
+    return Future.all(totals, costs).map(v -> {
       boolean cut = sums.result().size() > limit;
       List<FunnelReports.Sums> rows = cut ? dropLastGroup(sums.result().subList(0, limit)) : sums.result();
       JsonObject report = FunnelReport.of(query, rows, totals.result(), cut)

@@ -1,6 +1,8 @@
 package dev.eventrouter.read;
 
+import dev.eventrouter.event.FunnelQuery;
 import dev.eventrouter.event.SpendRow;
+import dev.eventrouter.store.SpendReports;
 import dev.eventrouter.store.SpendStore;
 import dev.eventrouter.support.Await;
 import dev.eventrouter.support.TestApp;
@@ -29,7 +31,9 @@ import java.util.TreeMap;
 import java.util.UUID;
 
 import static dev.eventrouter.support.TestApp.KEY_A;
+import static dev.eventrouter.support.TestApp.KEY_B;
 import static dev.eventrouter.support.TestApp.WS_A;
+import static dev.eventrouter.support.TestApp.WS_B;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -50,6 +54,9 @@ class FunnelCostTest {
 
   private static final Duration DEADLINE = Duration.ofSeconds(30);
   private static final UUID WS = UUID.fromString(WS_A);
+  /** A workspace whose spend is all dated in its day rollups' zone (UTC): ad 655, 3 clicks at D 12:00 UTC and 1 at
+   *  D 23:00 (Berlin's D+1), 40.00 spent on D and 8.00 on D+1 with no click. */
+  private static final UUID WS_B_ID = UUID.fromString(WS_B);
 
   private TestApp app;
   private SpendStore spend;
@@ -71,14 +78,18 @@ class FunnelCostTest {
     step(d.atTime(11, 0), "622", "FR", "FTD", 1, "49.00");
     step(d.atTime(10, 0), "644", "NL", "$click", 2, "0");
     step(d.atTime(23, 0), "644", "NL", "$click", 1, "0");
+    step(WS_B_ID, d.atTime(12, 0), "655", "NL", "$click", 3, "0");
+    step(WS_B_ID, d.atTime(23, 0), "655", "NL", "$click", 1, "0");
     app.rows("DELETE FROM funnel_day_zone"); // the day rows made again from these hours by the next round
     Await.until("the day rows made again", DEADLINE,
-        () -> app.rows("SELECT 1 FROM funnel_day_zone WHERE workspace_id = $1", WS).size() == 1);
+        () -> app.rows("SELECT 1 FROM funnel_day_zone WHERE workspace_id IN ($1, $2)", WS, WS_B_ID).size() == 2);
     upsert("meta", spendRow("611", d, "Australia/Brisbane", "40.00"), spendRow("611", d.plusDays(1),
         "Australia/Brisbane", "10.00"));
     upsert("tiktok", spendRow("622", d.minusDays(1), "America/Los_Angeles", "5.00"),
         spendRow("622", d, "America/Los_Angeles", "30.00"));
     upsert("sheet", spendRow("633", d, "UTC", "7.00"), spendRow("644", d, "UTC", "30.00"));
+    Await.result(spend.upsert(WS_B_ID, "sheet", 1, List.of(spendRow("655", d, "UTC", "40.00"),
+        spendRow("655", d.plusDays(1), "UTC", "8.00"))));
   }
 
   @AfterAll
@@ -87,6 +98,11 @@ class FunnelCostTest {
   }
 
   private void step(LocalDateTime utcHour, String ad, String country, String step, long n, String revenue) {
+    step(WS, utcHour, ad, country, step, n, revenue);
+  }
+
+  private void step(UUID ws, LocalDateTime utcHour, String ad, String country, String step, long n,
+                    String revenue) {
     Object hour = utcHour.atOffset(ZoneOffset.UTC);
     BigDecimal value = new BigDecimal(revenue);
     long users = "$click".equals(step) ? 0 : n;
@@ -95,14 +111,14 @@ class FunnelCostTest {
                                    campaign_id, adset_id, ad_id, placement, bot, channel, country, step, n, users,
                                    revenue, approved)
         VALUES ($1, $2, 'facebook', '', '', '', '', 'c' || $3, 'as' || $3, $3, '', '', '', $4, $5, $6, $7, $8, $7)""",
-        WS, hour, ad, country, step, n, users, value);
+        ws, hour, ad, country, step, n, users, value);
     app.rows("""
         INSERT INTO funnel_rollup_total (workspace_id, hour, step, n, users, revenue, approved)
         VALUES ($1, $2, $3, $4, $5, $6, $5)
         ON CONFLICT (workspace_id, hour, step) DO UPDATE SET n = funnel_rollup_total.n + EXCLUDED.n,
             users = funnel_rollup_total.users + EXCLUDED.users,
             revenue = funnel_rollup_total.revenue + EXCLUDED.revenue,
-            approved = funnel_rollup_total.approved + EXCLUDED.approved""", WS, hour, step, n, users, value);
+            approved = funnel_rollup_total.approved + EXCLUDED.approved""", ws, hour, step, n, users, value);
   }
 
   private static SpendRow spendRow(String ad, LocalDate day, String zone, String amount) {
@@ -114,7 +130,11 @@ class FunnelCostTest {
   }
 
   private JsonObject report(String query) {
-    var r = app.get("/api/v1/reports/funnel?from=" + d.minusDays(1) + "&to=" + d.plusDays(1) + "&" + query, KEY_A);
+    return report(query, KEY_A);
+  }
+
+  private JsonObject report(String query, String key) {
+    var r = app.get("/api/v1/reports/funnel?from=" + d.minusDays(1) + "&to=" + d.plusDays(1) + "&" + query, key);
     assertThat(r.statusCode()).as(r.bodyAsString()).isEqualTo(200);
     return r.bodyAsJsonObject().getJsonObject("data");
   }
@@ -216,5 +236,42 @@ class FunnelCostTest {
     assertThat(report.getJsonObject("totals").getString("cost")).isNull();
     assertThat(report.getJsonObject("totals").getValue("roas")).isNull();
     assertThat(report.getJsonObject("totals").getValue("profit")).isNull();
+  }
+
+  @Test
+  @Order(2)
+  @DisplayName("spend all in the day rollups' zone: read from the day rows alone, and in Berlin's days with the "
+      + "hour that moves to the next day")
+  void spendOfTheDayZoneOnly() {
+    JsonObject report = report("group_by=ad_id", KEY_B);
+    assertThat(byGroup(report, "ad_id").get("655").getString("cost")).isEqualTo("40.00");
+    assertThat(report.getJsonObject("totals").getString("spend_unmatched")).isEqualTo("8.00");
+    assertThat(report.getJsonObject("totals").getBoolean("cost_cut")).isFalse();
+    Map<String, JsonObject> berlin = byGroup(report("group_by=day&tz=Europe/Berlin", KEY_B), "day");
+    assertThat(berlin.get(d.toString()).getString("cost")).isEqualTo("30.00");
+    assertThat(berlin.get(d.plusDays(1).toString()).getString("cost")).isEqualTo("10.00");
+  }
+
+  @Test
+  @Order(6)
+  @DisplayName("a cost over more click rows than the bound is cut: no cost anywhere, and the totals say so")
+  void cut() {
+    FunnelQuery query = new FunnelQuery(WS, d.minusDays(1).atStartOfDay().toInstant(ZoneOffset.UTC),
+        d.plusDays(2).atStartOfDay().toInstant(ZoneOffset.UTC), ZoneOffset.UTC, List.of("ad_id"), Map.of(), "USD",
+        List.of("FTD"), ZoneOffset.UTC);
+    SpendReports.Costs whole = Await.result(new SpendReports(app.pool(), 100).costs(query));
+    assertThat(whole.cut()).isFalse();
+    assertThat(whole.byGroup().get(List.of("611"))).isEqualByComparingTo("30.00");
+    SpendReports.Costs cut = Await.result(new SpendReports(app.pool(), 2).costs(query));
+    assertThat(cut.cut()).isTrue();
+    assertThat(cut.byGroup()).isEmpty();
+
+    JsonObject report = report("group_by=ad_id");
+    CostFields.add(report, List.of("ad_id"), cut);
+    JsonObject totals = report.getJsonObject("totals");
+    assertThat(totals.getBoolean("cost_cut")).isTrue();
+    assertThat(totals.getValue("spend_unmatched")).isNull();
+    assertThat(totals.getValue("cost")).isNull();
+    assertThat(byGroup(report, "ad_id").get("611").getValue("roas")).isNull();
   }
 }
