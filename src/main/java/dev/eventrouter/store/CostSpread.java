@@ -1,5 +1,7 @@
 package dev.eventrouter.store;
 
+import dev.eventrouter.event.SpendRow;
+
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.time.LocalDate;
@@ -19,10 +21,6 @@ import java.util.Set;
  * taking its clicks' share.
  */
 final class CostSpread {
-
-  static final String AD = "ad";
-  static final String ADSET = "adset";
-  static final String CAMPAIGN = "campaign";
 
   /** The spend of one object on one day of its account's zone. */
   record Key(String level, String id, String zone, LocalDate day) {}
@@ -47,7 +45,8 @@ final class CostSpread {
       campaigns.add(row.campaignId());
     }
     List<String[]> named = new ArrayList<>();
-    for (Map.Entry<String, Set<String>> level : Map.of(AD, ads, ADSET, adsets, CAMPAIGN, campaigns).entrySet()) {
+    Map<String, Set<String>> levels = Map.of(SpendRow.AD, ads, SpendRow.ADSET, adsets, SpendRow.CAMPAIGN, campaigns);
+    for (Map.Entry<String, Set<String>> level : levels.entrySet()) {
       level.getValue().stream().filter(id -> !id.isEmpty()).forEach(id -> named.add(new String[] {level.getKey(), id}));
     }
     return named;
@@ -107,12 +106,13 @@ final class CostSpread {
 
   /** The spend a row's clicks are charged by: its ad's day, else its ad set's, else its campaign's; or none. */
   private static Integer charging(Map<Key, Integer> index, Clicks row) {
-    Integer key = row.adId().isEmpty() ? null : index.get(new Key(AD, row.adId(), row.zone(), row.sday()));
+    Integer key = row.adId().isEmpty() ? null
+        : index.get(new Key(SpendRow.AD, row.adId(), row.zone(), row.sday()));
     if (key == null && !row.adsetId().isEmpty()) {
-      key = index.get(new Key(ADSET, row.adsetId(), row.zone(), row.sday()));
+      key = index.get(new Key(SpendRow.ADSET, row.adsetId(), row.zone(), row.sday()));
     }
     if (key == null && !row.campaignId().isEmpty()) {
-      key = index.get(new Key(CAMPAIGN, row.campaignId(), row.zone(), row.sday()));
+      key = index.get(new Key(SpendRow.CAMPAIGN, row.campaignId(), row.zone(), row.sday()));
     }
     return key;
   }
