@@ -75,9 +75,10 @@ public final class Database {
                 readLockTimeoutMs),
             // The HTTP edge lets no more reports run than the read pool has connections (reports.max_concurrent),
             // each holding two at most (its sums and its cost, read side by side), so none waits for one; a report
-            // still running after its requester gave up is what the queue is for. Bounded: what finds it full fails
+            // still running after its requester gave up is what the queue is for: as long as the pool, so the reports
+            // let in while every connection is taken can each queue both halves. Bounded: what finds it full fails
             // at once (ConnectionPoolTooBusyException), answered 503, instead of queueing without end.
-            pool(vertx, prepared.server, options("event-router-report", 2 * reads).setMaxWaitQueueSize(reads)
+            pool(vertx, prepared.server, options("event-router-report", 2 * reads).setMaxWaitQueueSize(2 * reads)
                     .setConnectionTimeout((int) requestTimeoutMs).setConnectionTimeoutUnit(TimeUnit.MILLISECONDS),
                 READ_STATEMENT_TIMEOUT_MS, readLockTimeoutMs),
             prepared.nodeId, prepared.schemaVersion, config.retentionDays(), Clock.systemUTC()))
