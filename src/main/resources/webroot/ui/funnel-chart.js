@@ -12,7 +12,7 @@ export function stepLabel(step) {
   return step === 'join_requests' ? 'join requests' : step;
 }
 
-function svg(tag, attributes, text) {
+export function svg(tag, attributes, text) {
   const node = document.createElementNS(SVG, tag);
   for (const [name, value] of Object.entries(attributes || {})) node.setAttribute(name, String(value));
   if (text !== undefined) node.textContent = String(text);

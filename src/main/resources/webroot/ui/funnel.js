@@ -4,6 +4,7 @@ import { $, api, apiFile, show } from './dom.js';
 import { failed, sameSignIn } from './session.js';
 import { forgetValues, funnelQuery, lastDays, rememberValues, setUpForm } from './funnel-form.js';
 import { forgetReport, showReport } from './funnel-table.js';
+import { forgetCohorts, wireCohorts } from './cohorts.js';
 
 const funnel = {
   asked: false, // a report was asked for since sign-in
@@ -75,6 +76,7 @@ export function forgetFunnel() {
   funnel.csvUrl = null;
   funnel.generation++;
   forgetReport();
+  forgetCohorts();
   forgetValues();
   $('funnel-view').replaceWith(pristine.cloneNode(true));
   wireFunnel();
@@ -95,6 +97,7 @@ function wireFunnel() {
     });
   }
   $('funnel-csv').addEventListener('click', downloadFunnel);
+  wireCohorts();
 }
 
 export function setUpFunnel() {

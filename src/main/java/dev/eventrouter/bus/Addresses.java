@@ -92,6 +92,12 @@ public final class Addresses {
    */
   public static final String REPORTS_FUNNEL = "event-router.reports.funnel";
 
+  /**
+   * HttpVerticle -> ReadVerticle: a {@code CohortQuery}, answered with the cohort report (revenue and payers by days
+   * since the click, cost, ROAS) read from the cohort rollups.
+   */
+  public static final String REPORTS_COHORTS = "event-router.reports.cohorts";
+
   /** HttpVerticle -> CostStoreVerticle: a {@link SpendPush}, answered once stored with the rows it holds. */
   public static final String COSTS_PUSH = "event-router.costs.push";
 

@@ -4,8 +4,10 @@ import dev.eventrouter.bus.Addresses;
 import dev.eventrouter.bus.EventRef;
 import dev.eventrouter.db.Database;
 import dev.eventrouter.event.DeliveryFilter;
+import dev.eventrouter.event.CohortQuery;
 import dev.eventrouter.event.EventFilter;
 import dev.eventrouter.event.FunnelQuery;
+import dev.eventrouter.store.CohortReports;
 import dev.eventrouter.store.DeliveryViews;
 import dev.eventrouter.store.EventViews;
 import dev.eventrouter.store.FunnelReports;
@@ -17,6 +19,7 @@ import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Optional;
@@ -36,12 +39,15 @@ public final class ReadVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(ReadVerticle.class);
   /** Rows of sums (a group's steps each) read for one report at most. */
   static final int MAX_SUM_ROWS = 50_000;
+  /** Cohorts shown in one report at most. */
+  static final int MAX_COHORTS = 10_000;
 
   private final Database database;
   private EventViews events;
   private DeliveryViews deliveries;
   private FunnelReports funnel;
   private SpendReports spend;
+  private CohortReports cohorts;
 
   public ReadVerticle(Database database) {
     this.database = database;
@@ -53,13 +59,15 @@ public final class ReadVerticle extends VerticleBase {
     deliveries = new DeliveryViews(database.pool(), database.readPool());
     funnel = new FunnelReports(database.reportPool());
     spend = new SpendReports(database.reportPool());
+    cohorts = new CohortReports(database.reportPool());
     // Local consumers, as for the writes: the node that took a request answers it.
     return Future.all(List.of(
         consumer(Addresses.EVENTS_GET, this::find),
         consumer(Addresses.EVENTS_LIST, this::listEvents),
         consumer(Addresses.DELIVERIES_LIST, this::listDeliveries),
         consumer(Addresses.INTEGRATIONS_SUMMARY, this::summary),
-        consumer(Addresses.REPORTS_FUNNEL, this::funnel)));
+        consumer(Addresses.REPORTS_FUNNEL, this::funnel),
+        consumer(Addresses.REPORTS_COHORTS, this::cohorts)));
   }
 
   private Future<Void> consumer(String address, Function<JsonObject, Future<Optional<JsonObject>>> read) {
@@ -129,6 +137,20 @@ public final class ReadVerticle extends VerticleBase {
       CostFields.add(report, query.groupBy(), costs.result());
       return Optional.of(report);
     });
+  }
+
+  /**
+   * A cohort report: the cohorts (their reach read in the same snapshot), then their cost, one after the other as
+   * the funnel's parts are. An age is reached when its day ended before the day the cohorts' reach falls on.
+   */
+  private Future<Optional<JsonObject>> cohorts(JsonObject body) {
+    CohortQuery query = CohortQuery.fromJson(body);
+    return cohorts.cohorts(query, MAX_COHORTS).compose(read -> spend.costs(query.funnel()).map(costs -> {
+      boolean cut = read.rows().size() > MAX_COHORTS;
+      LocalDate reached = LocalDate.ofInstant(read.rolledUpTo().toInstant(), query.funnel().zone());
+      return Optional.of(CohortReport.of(query, cut ? read.rows().subList(0, MAX_COHORTS) : read.rows(), costs,
+          reached, cut).put("rolled_up_to", read.rolledUpTo().toInstant().toString()));
+    }));
   }
 
   /** Sums cut at a row limit end in a group that may lack steps: it is left out whole. */

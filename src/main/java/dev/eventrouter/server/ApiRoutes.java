@@ -7,6 +7,7 @@ import dev.eventrouter.api.deliveries.IntegrationsApi;
 import dev.eventrouter.api.events.EventsApi;
 import dev.eventrouter.api.events.IngestCounter;
 import dev.eventrouter.api.postbacks.PostbacksApi;
+import dev.eventrouter.api.reports.CohortsApi;
 import dev.eventrouter.api.reports.ReportsApi;
 import dev.eventrouter.api.sessions.SessionsApi;
 import dev.eventrouter.bus.Addresses;
@@ -77,6 +78,7 @@ final class ApiRoutes {
     post(api, "/deliveries/redeliver", deliveries::redeliver);
     authenticated(api.get("/integrations")).handler(integrations::summary);
     authenticated(api.get("/reports/funnel")).handler(new ReportsApi(store, reports)::funnel);
+    authenticated(api.get("/reports/cohorts")).handler(new CohortsApi(store, reports)::cohorts);
     // Spend pushed as JSON or CSV, and the cost sources for the debugger (docs/costs.md).
     CostsApi costs = new CostsApi(store);
     readBody(authenticated(api.post("/costs")), CostsApi.MAX_BODY_BYTES).handler(costs::push);

@@ -176,7 +176,7 @@ final class CostClicks {
     return moved;
   }
 
-  private static String column(String dimension) {
+  static String column(String dimension) {
     if (!FunnelQuery.DIMENSIONS.contains(dimension)) {
       throw new IllegalArgumentException("not a dimension: " + dimension);
     }

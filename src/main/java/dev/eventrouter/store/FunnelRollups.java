@@ -36,7 +36,7 @@ public final class FunnelRollups {
   static final String EVENTS_IN_SPAN = "e.event_id >= event_id_floor($1) AND e.event_id < event_id_floor($2)";
 
   /** The dimensions of a fact through its click session {@code c} ('' where unknown). */
-  private static String dims(String bot, String channel) {
+  static String dims(String bot, String channel) {
     return """
         coalesce(c.utm->>'utm_source', ''), coalesce(c.utm->>'utm_medium', ''), coalesce(c.utm->>'utm_campaign', ''),
                coalesce(c.utm->>'utm_content', ''), coalesce(c.utm->>'utm_term', ''),
@@ -48,7 +48,7 @@ public final class FunnelRollups {
   private static final String CLICK_OF = "LEFT JOIN click_sessions c ON c.workspace_id = %1$s.workspace_id"
       + " AND c.session_id = %1$s.session_id";
 
-  private static final String COLUMNS = String.join(", ", FunnelQuery.DIMENSIONS);
+  static final String COLUMNS = String.join(", ", FunnelQuery.DIMENSIONS);
   /** The counts and amounts of a rollup row, which add up across rows, hours and days. */
   static final List<String> SUMS = List.of("n", "users", "revenue", "unconverted", "pending", "approved",
       "rejected", "chargeback");
@@ -172,11 +172,12 @@ public final class FunnelRollups {
       SUMMED);
 
   static final String PURGE = """
-      WITH daily AS (
+      WITH cohorts AS (%s),
+      daily AS (
           DELETE FROM funnel_rollup_day WHERE day < (now() - make_interval(days => $1)) AT TIME ZONE 'UTC'),
       total AS (
           DELETE FROM funnel_rollup_total WHERE hour < now() - make_interval(days => $1))
-      DELETE FROM funnel_rollup WHERE hour < now() - make_interval(days => $1)""";
+      DELETE FROM funnel_rollup WHERE hour < now() - make_interval(days => $1)""".formatted(CohortRollups.PURGE);
 
   /** What one round did: the instant the rollups now reach, and whether the backlog goes on past it. */
   public record Round(OffsetDateTime upto, boolean behind) {}
@@ -212,8 +213,9 @@ public final class FunnelRollups {
       return rezone(conn, workspaces, valuesOf(workspaces, reportZones))
           .compose(v -> ReportCurrency.convert(conn, span))
           .compose(v -> conn.preparedQuery(ROLL_UP).execute(Tuple.of(from, to)))
-          .compose(v -> conn.preparedQuery(ADVANCE).execute(Tuple.of(to)))
-          .map(v -> new Round(to, !to.isBefore(from.plus(Duration.ofMillis(spanMs)))));
+          .compose(v -> CohortRollups.rollUp(conn, to, spanMs))
+          .compose(cohortsBehind -> conn.preparedQuery(ADVANCE).execute(Tuple.of(to))
+              .map(v -> new Round(to, cohortsBehind || !to.isBefore(from.plus(Duration.ofMillis(spanMs))))));
     }));
   }
 

@@ -328,6 +328,67 @@ class FunnelViewBrowserTest {
   }
 
   @Test
+  @DisplayName("cohorts: by campaign and click day 60 days ago, each age's revenue and ROAS shaded good or bad, an "
+      + "age not reached a dash, the totals, and a ROAS curve per campaign, the costliest first")
+  void cohorts() {
+    LocalDate day = LocalDate.now(ZoneOffset.UTC).minusDays(60);
+    TestApp app = data.app();
+    for (Object[] clicks : new Object[][] {{"north", 4}, {"south", 2}}) {
+      app.rows("""
+          INSERT INTO funnel_rollup_day (workspace_id, day, utm_source, utm_medium, utm_campaign, utm_content,
+                                         utm_term, campaign_id, adset_id, ad_id, placement, bot, channel, country,
+                                         step, n)
+          VALUES ($1, $2, '', '', '', '', '', $3, '', '', '', '', '', '', '$click', $4)""",
+          java.util.UUID.fromString(TestApp.WS_A), day, clicks[0], clicks[1]);
+    }
+    for (Object[] cohort : new Object[][] {{"north", 0, "30.00"}, {"north", 3, "50.00"}, {"south", 0, "5.00"}}) {
+      app.rows("""
+          INSERT INTO funnel_cohort (workspace_id, click_day, age, utm_source, utm_medium, utm_campaign, utm_content,
+                                     utm_term, campaign_id, adset_id, ad_id, placement, bot, channel, country,
+                                     revenue, payers)
+          VALUES ($1, $2, $3, '', '', '', '', '', $4, '', '', '', '', '', '', $5::numeric, 1)""",
+          java.util.UUID.fromString(TestApp.WS_A), day, cohort[1], cohort[0], cohort[2]);
+    }
+    JsonArray spend = new JsonArray();
+    for (Object[] cost : new Object[][] {{"north", 40}, {"south", 20}}) {
+      spend.add(new JsonObject().put("date", day.toString()).put("timezone", "UTC").put("level", "campaign")
+          .put("id", cost[0]).put("cost", cost[1]).put("currency", "USD"));
+    }
+    HttpResponse<Buffer> pushed = app.postJson("/api/v1/costs", KEY_A, new JsonObject().put("source", "cohort-sheet")
+        .put("rows", spend));
+    assertThat(pushed.statusCode()).as(pushed.bodyAsString()).isEqualTo(200);
+
+    openFunnel();
+    set("from", day.toString());
+    set("to", day.toString());
+    set("group1", "campaign_id");
+    set("group2", "");
+    WebElement ages = browser.findElement(By.cssSelector("#cohort-form [name=ages]"));
+    ages.clear();
+    ages.sendKeys("0,3,7,90");
+    browser.findElement(By.cssSelector("#cohort-form button[type=submit]")).click();
+    String north = "#cohort-table tbody tr[data-group='north · " + day + "']";
+    waiting().withMessage(() -> "the cohorts; error: " + browser.findElement(By.id("cohort-error")).getText())
+        .until(d -> !d.findElements(By.cssSelector(north)).isEmpty());
+    assertThat(text(north)).startsWith("north · " + day + " 4 40.00");
+    WebElement d0 = browser.findElement(By.cssSelector(north + " td[data-age='0']"));
+    assertThat(d0.getText()).isEqualTo("30.00\n0.75×");
+    assertThat(d0.getAttribute("class")).isEqualTo("heat bad");
+    WebElement d3 = browser.findElement(By.cssSelector(north + " td[data-age='3']"));
+    assertThat(d3.getText()).isEqualTo("80.00\n2.00×");
+    assertThat(d3.getAttribute("class")).isEqualTo("heat good");
+    assertThat(browser.findElement(By.cssSelector(north + " td[data-age='90']")).getAttribute("class"))
+        .isEqualTo("unreached");
+    assertThat(text("#cohort-table tbody tr[data-group='south · " + day + "'] td[data-age='7']"))
+        .isEqualTo("5.00\n0.25×");
+    assertThat(text("#cohort-table tfoot tr")).startsWith("total 6 60.00 35.00\n0.58× 85.00\n1.42× 85.00\n1.42× —");
+    List<String> curves = browser.findElements(By.cssSelector("#cohort-chart svg g.curve")).stream()
+        .map(g -> g.getAttribute("data-group")).toList();
+    assertThat(curves).containsExactly("north · " + day, "south · " + day);
+    assertThat(text("#cohort-meta")).contains("Click days " + day + " to " + day + " (UTC), revenue in USD");
+  }
+
+  @Test
   @DisplayName("the chart: a bar per step of the totals (clicks, starts, join requests, joins, each event) with its "
       + "count and share of the step before; a row chosen charts that row, chosen again the totals")
   void chart() {

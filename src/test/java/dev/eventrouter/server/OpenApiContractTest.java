@@ -409,6 +409,7 @@ class OpenApiContractTest {
         .put("channel", "-1001234567890").put("country", "de")), 200);
     assertConforms(post(API + "/events/custom", DemoKey.KEY, event.copy().put("currency", "usdt")), 200);
     assertConforms(get(API + "/reports/funnel?group_by=utm_campaign,day&filter=utm_source:fb", DemoKey.KEY), 200);
+    assertConforms(get(API + "/reports/cohorts?group_by=campaign_id,click_week&ages=0,7", DemoKey.KEY), 200);
 
     // What the description says the schemas cannot check: the service refuses it, the schema lets it through.
     Exchange unknownCurrency = post(API + "/events/custom", DemoKey.KEY, event.copy().put("currency", "XYZ"));

@@ -90,7 +90,7 @@ final class FunnelCsv {
     return cells;
   }
 
-  private static void line(StringBuilder csv, List<String> cells) {
+  static void line(StringBuilder csv, List<String> cells) {
     for (int i = 0; i < cells.size(); i++) {
       if (i > 0) {
         csv.append(',');

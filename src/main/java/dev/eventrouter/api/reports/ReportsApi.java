@@ -114,7 +114,7 @@ public final class ReportsApi {
   }
 
   /** The zone named, else the workspace's report zone. */
-  private static ZoneId zone(String text, ZoneId fallback, List<FieldError> errors) {
+  static ZoneId zone(String text, ZoneId fallback, List<FieldError> errors) {
     if (text == null) {
       return fallback;
     }
@@ -126,7 +126,7 @@ public final class ReportsApi {
     return zone;
   }
 
-  private static LocalDate day(String text, String field, LocalDate fallback, List<FieldError> errors) {
+  static LocalDate day(String text, String field, LocalDate fallback, List<FieldError> errors) {
     if (text == null) {
       return fallback;
     }
@@ -153,7 +153,7 @@ public final class ReportsApi {
   }
 
   /** {@code filter=<dimension>:<value>}, repeatable: the same dimension twice allows either value. */
-  private static Map<String, List<String>> filters(List<String> given, List<FieldError> errors) {
+  static Map<String, List<String>> filters(List<String> given, List<FieldError> errors) {
     Map<String, List<String>> filters = new LinkedHashMap<>();
     if (given.size() > MAX_FILTERS) {
       errors.add(new FieldError("filter", "at most " + MAX_FILTERS + " filters"));

@@ -1,0 +1,138 @@
+package dev.eventrouter.store;
+
+import dev.eventrouter.event.CohortQuery;
+import io.vertx.core.Future;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.SqlConnection;
+import io.vertx.sqlclient.Tuple;
+
+import java.math.BigDecimal;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * SQL of the cohort report (docs/reports.md#cohorts): per group, the clicks of its click days (the funnel's day
+ * rollups) and, for each age asked for, the revenue and the payers those clicks had brought by then (the cohort
+ * rollups, summed over the ages up to it), in one read-only snapshot with the cohorts' reach.
+ */
+public final class CohortReports {
+
+  /** $1 workspace, $2 and $3 the click days; %1$s the groups, %2$s the sums by age, %3$s the filters. */
+  private static final String COHORTS = """
+      SELECT %1$s %2$s FROM funnel_cohort
+       WHERE workspace_id = $1 AND click_day BETWEEN $2 AND $3 %3$s
+       GROUP BY %1$s 1""";
+
+  private static final String CLICKS = """
+      SELECT %1$s sum(n) AS clicks FROM funnel_rollup_day
+       WHERE workspace_id = $1 AND step = '$click' AND day BETWEEN $2 AND $3 %3$s
+       GROUP BY %1$s 1""";
+
+  /** A group's cohort: its clicks, and the revenue and payers by each age asked for (cumulative). */
+  public record Cohort(List<String> group, long clicks, List<BigDecimal> revenue, List<Long> payers) {}
+
+  /** The cohorts and the instant their rollups reach. */
+  public record Cohorts(List<Cohort> rows, OffsetDateTime rolledUpTo) {}
+
+  private final Pool readPool;
+
+  public CohortReports(Pool readPool) {
+    this.readPool = readPool;
+  }
+
+  public Future<Cohorts> cohorts(CohortQuery query, int limit) {
+    return readPool.withTransaction(conn -> conn.query(FunnelReports.SNAPSHOT).execute()
+        .compose(v -> conn.preparedQuery(FunnelReports.READ_SETTINGS).execute(Tuple.of(query.workspaceId())))
+        .compose(v -> conn.query(CohortRollups.READ_CURSOR).execute())
+        .compose(cursor -> read(conn, query, limit)
+            .map(rows -> new Cohorts(rows, cursor.iterator().next().getOffsetDateTime("upto")))));
+  }
+
+  private static Future<List<Cohort>> read(SqlConnection conn, CohortQuery query, int limit) {
+    List<Object> params = new ArrayList<>(List.of(query.workspaceId(), query.from(), query.to()));
+    StringBuilder where = new StringBuilder();
+    for (Map.Entry<String, List<String>> filter : query.filters().entrySet()) {
+      params.add(filter.getValue().toArray(String[]::new));
+      where.append(" AND ").append(CostClicks.column(filter.getKey())).append(" = ANY($").append(params.size())
+          .append("::text[])");
+    }
+    // The ages are numbers the API checked (0 to 365), written into the SQL as such.
+    List<String> sums = new ArrayList<>();
+    for (int age : query.ages()) {
+      sums.add("sum(revenue) FILTER (WHERE age <= " + age + ")");
+      sums.add("sum(payers) FILTER (WHERE age <= " + age + ")");
+    }
+    String order = String.join(", ", java.util.stream.IntStream.rangeClosed(1, query.groupBy().size())
+        .mapToObj(String::valueOf).toList());
+    String cohortSql = COHORTS.formatted(groups(query, "click_day"), String.join(", ", sums), where) + " ORDER BY "
+        + order + " LIMIT " + (limit + 1);
+    String clickSql = CLICKS.formatted(groups(query, "day"), "", where);
+    Tuple tuple = Tuple.from(params);
+    return conn.preparedQuery(clickSql).execute(tuple).compose(clickRows -> {
+      Map<List<String>, Long> clicks = new LinkedHashMap<>();
+      for (Row row : clickRows) {
+        clicks.put(group(row, query.groupBy().size()), row.getLong("clicks"));
+      }
+      return conn.preparedQuery(cohortSql).execute(tuple).map(rows -> {
+        Map<List<String>, Cohort> cohorts = new LinkedHashMap<>();
+        int groupCount = query.groupBy().size();
+        for (Row row : rows) {
+          List<String> group = group(row, groupCount);
+          List<BigDecimal> revenue = new ArrayList<>();
+          List<Long> payers = new ArrayList<>();
+          for (int i = 0; i < query.ages().size(); i++) {
+            BigDecimal r = row.getBigDecimal(groupCount + 2 * i);
+            Long p = row.getLong(groupCount + 2 * i + 1);
+            revenue.add(r == null ? BigDecimal.ZERO : r);
+            payers.add(p == null ? 0L : p);
+          }
+          cohorts.put(group, new Cohort(group, clicks.getOrDefault(group, 0L), revenue, payers));
+        }
+        // Groups with clicks and no revenue yet are cohorts too.
+        List<BigDecimal> none = query.ages().stream().map(a -> BigDecimal.ZERO).toList();
+        List<Long> nobody = query.ages().stream().map(a -> 0L).toList();
+        clicks.forEach((group, n) -> cohorts.putIfAbsent(group, new Cohort(group, n, none, nobody)));
+        List<Cohort> sorted = new ArrayList<>(cohorts.values());
+        sorted.sort((a, b) -> compare(a.group(), b.group()));
+        return sorted;
+      });
+    });
+  }
+
+  /** The group-by list as SQL over a table whose day column is {@code day}, each followed by a comma. */
+  private static String groups(CohortQuery query, String day) {
+    StringBuilder sql = new StringBuilder();
+    for (String group : query.groupBy()) {
+      String column = switch (group) {
+        case CohortQuery.CLICK_DAY -> day + "::text";
+        case CohortQuery.CLICK_WEEK -> "date_trunc('week', " + day + ")::date::text";
+        default -> CostClicks.column(group);
+      };
+      sql.append(column).append(", ");
+    }
+    return sql.toString();
+  }
+
+  /** By the first group value, then the next. */
+  private static int compare(List<String> a, List<String> b) {
+    for (int i = 0; i < a.size(); i++) {
+      int order = a.get(i).compareTo(b.get(i));
+      if (order != 0) {
+        return order;
+      }
+    }
+    return 0;
+  }
+
+  private static List<String> group(Row row, int count) {
+    List<String> group = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      group.add(row.getString(i));
+    }
+    return List.copyOf(group);
+  }
+}
