@@ -44,11 +44,11 @@ for arg in "$@"; do
 done
 if [ "$mode" = smoke ]; then
   warmup=1; duration=3; forward_duration=3; drain=20; high=16; low=8
-  report_days=2; report_events=200000; report_requests=5; report_rounds=1
+  report_days=2; report_events=200000; report_requests=5; report_rounds=1; cohort_days=7
   cost_ads=1000; cost_rounds=1
 else # (c) runs a minute: long enough to see whether its backlog grows
   warmup=10; duration=20; forward_duration=60; drain=120; high=256; low=64
-  report_days=30; report_events=10000000; report_requests=40; report_rounds=3
+  report_days=30; report_events=10000000; report_requests=40; report_rounds=3; cohort_days=90
   cost_ads=10000; cost_rounds=3
 fi
 
@@ -428,9 +428,13 @@ report_bench() {
   java -Xmx256m -cp "$jar" bench/ReportLatency.java "$(pg_url)" "$port" "$report_ws" "$key3" "$report_days" \
     "$report_events" "$report_requests" > "$work/report.txt" 2>&1 \
     || { cat "$work/report.txt" >&2; BENCH_KEEP=1; exit 4; }
-  python3 - "$results" "$work/report.txt" "$mode" "$high" "$work/lags.txt" << 'EOF'
+  # The cohorts over 90 click days (a week in the smoke run) of the same workspace, after the funnel's shapes.
+  java -Xmx256m -cp "$jar" bench/CohortLatency.java "$(pg_url)" "$port" "$report_ws" "$key3" "$cohort_days" \
+    "$report_events" "$report_requests" > "$work/cohorts.txt" 2>&1 \
+    || { cat "$work/cohorts.txt" >&2; BENCH_KEEP=1; exit 4; }
+  python3 - "$results" "$work/report.txt" "$mode" "$high" "$work/lags.txt" "$work/cohorts.txt" << 'EOF'
 import json, statistics, sys
-results, report, mode, conns, lag_file = sys.argv[1:]
+results, report, mode, conns, lag_file, cohort_file = sys.argv[1:]
 rows = [json.loads(line) for line in open(results)]
 variants = ("without", "with", "unbudgeted")
 rates = {v: [r["per_second"] for r in rows if r["scenario"] == f"a-{v}-rollups"] for v in variants}
@@ -462,13 +466,26 @@ for line in (l for l in lines if l.startswith("SHAPE ")):
 refused = sum(int(fields(l)["refused"]) for l in lines if l.startswith("SHAPE "))
 print(f"| **all shapes** | {result['p50_ms']} | {result['p95_ms']} | {result['max_ms']} "
       f"| {result['requests']} | {refused} |")
+cohort_lines = open(cohort_file).read().splitlines()
+cohorts = fields(next(l for l in cohort_lines if l.startswith("RESULT ")))
+print(f"\nthe cohorts over {cohorts['days']} click days ({int(cohorts['rows']):,} cohort rows), the default ages, "
+      f"one request at a time\n")
+print("| shape | p50 ms | p95 ms | max ms | answered |")
+print("|---|---|---|---|---|")
+for line in (l for l in cohort_lines if l.startswith("SHAPE ")):
+    f = fields(line)
+    print(f"| {f['name']} | {f['p50_ms']} | {f['p95_ms']} | {f['max_ms']} | {f['requests']} |")
+print(f"| **both** | {cohorts['p50_ms']} | {cohorts['p95_ms']} | {cohorts['max_ms']} | {cohorts['requests']} |")
 verdict = lambda ok: "met" if ok else "MISSED"
 p95 = float(result["p95_ms"])
+cohort_p95 = float(cohorts["p95_ms"])
 print("\ntargets:")
 print(f"  ingest with the rollups (default budget): {share:.1%} of without (target 95% at least): "
       f"{verdict(share >= 0.95)}")
 print(f"  report p95: {p95:.0f} ms (target 300 ms at most{'' if mode == 'full' else ', over the full run only'}):"
       f" {verdict(p95 <= 300)}")
+print(f"  cohorts p95: {cohort_p95:.0f} ms (target 300 ms at most{'' if mode == 'full' else ', over the full run only'}):"
+      f" {verdict(cohort_p95 <= 300)}")
 EOF
 }
 

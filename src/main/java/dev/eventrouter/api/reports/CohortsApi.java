@@ -1,6 +1,7 @@
 package dev.eventrouter.api.reports;
 
 import dev.eventrouter.bus.Addresses;
+import dev.eventrouter.config.ReportZone;
 import dev.eventrouter.config.WorkspaceConfig;
 import dev.eventrouter.event.CohortQuery;
 import dev.eventrouter.event.FunnelQuery;
@@ -75,8 +76,11 @@ public final class CohortsApi {
     params.names().stream().filter(name -> !known.contains(name)).sorted()
         .forEach(name -> errors.add(new FieldError(name, "is not a parameter of this report")));
     ZoneId zone = workspace.report().zone();
-    ZoneId asked = ReportsApi.zone(params.get("tz"), zone, errors);
-    if (!asked.normalized().equals(zone.normalized())) {
+    String tz = params.get("tz");
+    ZoneId asked = tz == null ? zone : ReportZone.of(tz);
+    if (asked == null) {
+      errors.add(new FieldError("tz", ReportZone.RULE));
+    } else if (!asked.normalized().equals(zone.normalized())) {
       errors.add(new FieldError("tz", "cohorts are kept in the workspace's report_timezone, "
           + ReportsApi.tz(zone) + ": name that zone or none"));
     }

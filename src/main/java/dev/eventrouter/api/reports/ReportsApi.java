@@ -114,7 +114,7 @@ public final class ReportsApi {
   }
 
   /** The zone named, else the workspace's report zone. */
-  static ZoneId zone(String text, ZoneId fallback, List<FieldError> errors) {
+  private static ZoneId zone(String text, ZoneId fallback, List<FieldError> errors) {
     if (text == null) {
       return fallback;
     }

@@ -184,6 +184,7 @@ class CohortsEdgeUnitTest {
       + "filter, an age out of range, three dimensions, two day groups, a bad format, from after to")
   void refusals() {
     assertRefused("?tz=UTC", "tz");
+    assertRefused("?tz=%2B14:00", "tz");
     assertRefused("?colour=red", "colour");
     assertRefused("?filter=day:2026-11-01", "filter");
     assertRefused("?ages=0,366", "ages");

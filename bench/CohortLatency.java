@@ -1,0 +1,138 @@
+import io.vertx.core.Vertx;
+import io.vertx.pgclient.PgBuilder;
+import io.vertx.pgclient.PgConnectOptions;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.PoolOptions;
+import io.vertx.sqlclient.Tuple;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * The cohort report's latency over 90 click days of a large workspace: seeds what {@code EVENTS} events over those
+ * days leave in the rollups the report reads (each day's clicks of 240 ads in 2 countries, and their conversions'
+ * revenue and payers at ten ages from day 0 to day 30), then asks the running service's
+ * {@code GET /api/v1/reports/cohorts} by campaign and by ad with the default ages, and prints each shape's p50 / p95
+ * / max and the p95 of both. The ads' daily spend is seeded beside them, as the funnel's benchmark seeds it.
+ *
+ * <p>Run from bench/run.sh: {@code java -cp target/event-router.jar bench/CohortLatency.java PG_URL PORT WORKSPACE
+ * KEY DAYS EVENTS REQUESTS}.
+ */
+public class CohortLatency {
+
+  private static final int ADS = 240;
+  private static final int COUNTRIES = 2;
+  private static final Integer[] AGES = {0, 1, 2, 3, 5, 7, 10, 14, 21, 30};
+
+  public static void main(String[] args) throws Exception {
+    try {
+      measure(args);
+    } catch (Exception e) { // said here: the JDK 17 source launcher hides an awaited future's failure (see Settle)
+      System.err.println("bench: CohortLatency failed: " + e);
+      System.exit(1);
+    }
+  }
+
+  private static void measure(String[] args) throws Exception {
+    String url = args[0];
+    int port = Integer.parseInt(args[1]);
+    UUID workspace = UUID.fromString(args[2]);
+    String key = args[3];
+    int days = Integer.parseInt(args[4]);
+    long events = Long.parseLong(args[5]);
+    int requests = Integer.parseInt(args[6]);
+    Vertx vertx = Vertx.vertx();
+    Pool pool = PgBuilder.pool().connectingTo(PgConnectOptions.fromUri(url)).with(new PoolOptions().setMaxSize(1))
+        .using(vertx).build();
+    try {
+      LocalDate to = LocalDate.now(ZoneOffset.UTC).minusDays(1);
+      LocalDate from = to.minusDays(days - 1);
+      long rows = seed(pool, workspace, from, days, events);
+      System.out.println("seeded " + rows + " cohort rows for " + events + " events over " + days + " click days");
+      Map<String, String> shapes = new LinkedHashMap<>();
+      String range = "from=" + from + "&to=" + to;
+      shapes.put("cohorts-by-campaign", range + "&group_by=campaign_id");
+      shapes.put("cohorts-by-ad", range + "&group_by=ad_id");
+      HttpClient http = HttpClient.newHttpClient();
+      List<Double> all = new ArrayList<>();
+      for (Map.Entry<String, String> shape : shapes.entrySet()) {
+        List<Double> times = new ArrayList<>();
+        for (int i = 0; i < requests + 2; i++) {
+          HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+              + "/api/v1/reports/cohorts?" + shape.getValue())).header("x-api-key", key).GET().build();
+          long started = System.nanoTime();
+          HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+          double ms = (System.nanoTime() - started) / 1e6;
+          if (response.statusCode() != 200) {
+            throw new IllegalStateException(shape.getKey() + ": HTTP " + response.statusCode() + " "
+                + response.body());
+          }
+          if (i >= 2) { // the first two warm the plan cache and the pages
+            times.add(ms);
+          }
+        }
+        all.addAll(times);
+        System.out.printf("SHAPE name=%s p50_ms=%.1f p95_ms=%.1f max_ms=%.1f requests=%d refused=0%n",
+            shape.getKey(), percentile(times, 0.5), percentile(times, 0.95), percentile(times, 1.0), times.size());
+      }
+      System.out.printf("RESULT rows=%d events=%d days=%d p50_ms=%.1f p95_ms=%.1f max_ms=%.1f requests=%d%n", rows,
+          events, days, percentile(all, 0.5), percentile(all, 0.95), percentile(all, 1.0), all.size());
+    } finally {
+      pool.close().await();
+      vertx.close().await();
+    }
+  }
+
+  /** The click day rows, the cohort rows and the spend of the days, written by PostgreSQL itself (generate_series). */
+  private static long seed(Pool pool, UUID workspace, LocalDate from, int days, long events) {
+    double clicksPerCombo = 3.0 * events / (8.5 * days * ADS * COUNTRIES);
+    String dims = "utm_source, utm_medium, utm_campaign, utm_content, utm_term, campaign_id, adset_id, ad_id, "
+        + "placement, bot, channel, country";
+    String values = """
+        CASE WHEN ad % 2 = 0 THEN 'fb' ELSE 'tt' END, 'cpc', 'campaign-' || (ad / 20), 'ad-' || ad, '',
+        (1000 + ad / 20)::text, (2000 + ad / 5)::text, (3000 + ad)::text,
+        (ARRAY['Facebook_Mobile_Feed', 'Instagram_Stories', 'Instagram_Reels', 'TikTok'])[1 + ad % 4],
+        (ARRAY['signals_bot', 'signals_backup_bot'])[1 + ad % 2],
+        (ARRAY['-1001234567890', '-1009876543210', '@signals_es'])[1 + ad % 3], (ARRAY['DE', 'BR'])[1 + c]""";
+    pool.preparedQuery("INSERT INTO funnel_day_zone VALUES ($1, 'Z') ON CONFLICT DO NOTHING")
+        .execute(Tuple.of(workspace)).await();
+    pool.preparedQuery("INSERT INTO funnel_rollup_day (workspace_id, day, " + dims + ", step, n) SELECT $1, "
+        + "$2::date + d, " + values + ", '$click', greatest(1, round($3 * (0.5 + ((d * 31 + ad * 7 + c) % 10) "
+        + "/ 10.0)))::bigint FROM generate_series(0, $4 - 1) AS d, generate_series(0, $5 - 1) AS ad, "
+        + "generate_series(0, $6 - 1) AS c ON CONFLICT DO NOTHING")
+        .execute(Tuple.of(workspace, from, clicksPerCombo, days, ADS, COUNTRIES)).await();
+    // Revenue falls off with age: a first deposit on day 0, redeposits later.
+    long rows = pool.preparedQuery("INSERT INTO funnel_cohort (workspace_id, click_day, age, " + dims
+        + ", revenue, payers) SELECT $1, $2::date + d, a, " + values + ", round($3 * 40.0 / (1 + a), 2), "
+        + "CASE WHEN a = 0 THEN greatest(1, round($3 * 0.06))::bigint ELSE (a % 3 = 0)::int END "
+        + "FROM generate_series(0, $4 - 1) AS d, generate_series(0, $5 - 1) AS ad, generate_series(0, $6 - 1) AS c, "
+        + "unnest($7::int[]) AS a WHERE $2::date + d + a < current_date ON CONFLICT DO NOTHING")
+        .execute(Tuple.of(workspace, from, clicksPerCombo, days, ADS, COUNTRIES, AGES)).await().rowCount();
+    pool.preparedQuery("""
+        INSERT INTO ad_spend (workspace_id, source_id, level, object_id, day, zone, currency, spend, campaign_id,
+                              adset_id)
+        SELECT $1, 'bench-meta', 'ad', (3000 + ad)::text, $2::date + d, 'UTC', 'USD', 1 + ad % 97 + (d % 10) / 10.0,
+               (1000 + ad / 20)::text, (2000 + ad / 5)::text
+          FROM generate_series(0, $3 - 1) AS d, generate_series(0, $4 - 1) AS ad
+        ON CONFLICT DO NOTHING""").execute(Tuple.of(workspace, from, days, ADS)).await();
+    pool.preparedQuery("INSERT INTO ad_spend_zones VALUES ($1, 'UTC') ON CONFLICT DO NOTHING")
+        .execute(Tuple.of(workspace)).await();
+    pool.query("ANALYZE funnel_rollup_day, funnel_cohort, ad_spend").execute().await();
+    return rows;
+  }
+
+  private static double percentile(List<Double> values, double p) {
+    List<Double> sorted = new ArrayList<>(values);
+    sorted.sort(Double::compare);
+    return sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(p * sorted.size()) - 1));
+  }
+}
