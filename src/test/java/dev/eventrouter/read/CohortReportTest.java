@@ -1,6 +1,7 @@
 package dev.eventrouter.read;
 
 import dev.eventrouter.event.SpendRow;
+import dev.eventrouter.store.FunnelRollups;
 import dev.eventrouter.store.SpendStore;
 import dev.eventrouter.support.Await;
 import dev.eventrouter.support.TestApp;
@@ -87,9 +88,15 @@ class CohortReportTest {
           UPDATE funnel_cursor SET upto = '%1$s';
           UPDATE cohort_cursor SET upto = '%1$s';
         END $$""".formatted(before));
+    // Rounds of a month's span each, run here (the service's own are an hour each): the catch-up takes a few.
     OffsetDateTime started = OffsetDateTime.now();
-    Await.until("the rollups caught up", DEADLINE, () -> !app.rows(
-        "SELECT 1 FROM cohort_cursor WHERE upto >= $1", started).isEmpty());
+    FunnelRollups rollups = new FunnelRollups(app.pool());
+    Map<UUID, String> currencies = Map.of(WS, "USD", UUID.fromString(TestApp.WS_B), "USD");
+    Map<UUID, String> zones = Map.of(WS, "Z", UUID.fromString(TestApp.WS_B), "Z");
+    Await.until("the rollups caught up", DEADLINE, () -> {
+      Await.result(rollups.rollUp(0, Duration.ofDays(30).toMillis(), currencies, zones));
+      return !app.rows("SELECT 1 FROM cohort_cursor WHERE upto >= $1", started).isEmpty();
+    });
   }
 
   @AfterAll
@@ -113,7 +120,7 @@ class CohortReportTest {
         INSERT INTO events (event_id, workspace_id, event_name, telegram_id, session_id, session_source, value,
                             currency, status, received_at)
         VALUES ($1, $2, $3, $4, $5, 'passed', $6::numeric, 'USD', 'processed', $7)""",
-        id, WS, name, telegramId, session, value, time);
+        id, WS, name, telegramId, session, value == null ? null : new BigDecimal(value), time);
     return id;
   }
 

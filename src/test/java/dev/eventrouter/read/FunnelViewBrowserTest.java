@@ -347,7 +347,8 @@ class FunnelViewBrowserTest {
                                      utm_term, campaign_id, adset_id, ad_id, placement, bot, channel, country,
                                      revenue, payers)
           VALUES ($1, $2, $3, '', '', '', '', '', $4, '', '', '', '', '', '', $5::numeric, 1)""",
-          java.util.UUID.fromString(TestApp.WS_A), day, cohort[1], cohort[0], cohort[2]);
+          java.util.UUID.fromString(TestApp.WS_A), day, cohort[1], cohort[0],
+          new java.math.BigDecimal((String) cohort[2]));
     }
     JsonArray spend = new JsonArray();
     for (Object[] cost : new Object[][] {{"north", 40}, {"south", 20}}) {
@@ -381,7 +382,9 @@ class FunnelViewBrowserTest {
         .isEqualTo("unreached");
     assertThat(text("#cohort-table tbody tr[data-group='south · " + day + "'] td[data-age='7']"))
         .isEqualTo("5.00\n0.25×");
-    assertThat(text("#cohort-table tfoot tr")).startsWith("total 6 60.00 35.00\n0.58× 85.00\n1.42× 85.00\n1.42× —");
+    assertThat(text("#cohort-table tfoot tr")).startsWith("total 6 60.00 35.00\n0.58×");
+    assertThat(text("#cohort-table tfoot td[data-age='3']")).isEqualTo("85.00\n1.42×");
+    assertThat(text("#cohort-table tfoot td[data-age='90']")).isEqualTo("—");
     List<String> curves = browser.findElements(By.cssSelector("#cohort-chart svg g.curve")).stream()
         .map(g -> g.getAttribute("data-group")).toList();
     assertThat(curves).containsExactly("north · " + day, "south · " + day);
