@@ -7,7 +7,8 @@
 #   bench/run.sh --soak     scenario (a) until 20 million events are stored (BENCH_SOAK_EVENTS), printing the
 #                           insert rate of each million
 #   bench/run.sh --report   the funnel report instead: scenario (a)'s rate without the report's rollups, with them
-#                           (default budget) and unbudgeted (in turn, the service restarted between), how far behind
+#                           (default budget), unbudgeted, and without the cohorts (in turn, the service restarted
+#                           between), how far behind
 #                           each run left the rollups and how long they took to catch up, then the report's latency over a month
 #                           of rollups seeded as 10 million events leave them (bench/ReportLatency.java); with
 #                           --smoke, the same in small
@@ -377,15 +378,16 @@ EOF
 # service restarted between and PostgreSQL left quiet before each (bench/Settle.java); then the report's latency over
 # a month.
 # rollup_lag: seconds from the rollups' reach (the report's rolled_up_to) to now.
+# rollup_lag [REPORT]: how many seconds behind now the funnel's rollups reach (REPORT cohorts: the cohorts').
 rollup_lag() {
-  curl -fs -H "x-api-key: $key" "http://127.0.0.1:$port/api/v1/reports/funnel" | python3 -c 'import datetime, json, sys
+  curl -fs -H "x-api-key: $key" "http://127.0.0.1:$port/api/v1/reports/${1:-funnel}" | python3 -c 'import datetime, json, sys
 upto = datetime.datetime.fromisoformat(json.load(sys.stdin)["data"]["rolled_up_to"].replace("Z", "+00:00"))
 print(int((datetime.datetime.now(datetime.timezone.utc) - upto).total_seconds()))'
 }
-# caught_up SECONDS: waits until the rollups reach within 5 s of now.
+# caught_up SECONDS [REPORT]: waits until the rollups (REPORT cohorts: the cohorts) reach within 5 s of now.
 caught_up() {
   local deadline=$((SECONDS + $1)) lag
-  until lag=$(rollup_lag) && [ "$lag" -lt 5 ]; do
+  until lag=$(rollup_lag "${2:-funnel}") && [ "$lag" -lt 5 ]; do
     [ $SECONDS -lt $deadline ] || { echo "bench: the rollups did not catch up within $1 s" >&2; BENCH_KEEP=1; exit 4; }
     sleep 1
   done
@@ -393,7 +395,7 @@ caught_up() {
 
 report_bench() {
   local round i variant started
-  local variants=(without with unbudgeted)
+  local variants=(without with unbudgeted nocohorts)
   : > "$work/lags.txt"
   # A first run, not counted, on the service already started: the machine's and the fresh database's first minute is
   # slower than the rest (seen: a first run at half the rate of the next), and would fall on whichever variant came
@@ -402,19 +404,22 @@ report_bench() {
   for round in $(seq "$report_rounds"); do
     # Each round starts with the next variant (a Latin square), so a drift of the machine during the benchmark falls
     # on every variant alike instead of on the one that always runs first.
-    for i in 0 1 2; do
-      variant=${variants[$(( (i + round - 1) % 3 ))]}
+    for i in 0 1 2 3; do
+      variant=${variants[$(( (i + round - 1) % 4 ))]}
       stop_service
       case $variant in
         without) write_config '{"rollup_every_ms": 3600000}' ;;
         with) write_config '{"rollup_every_ms": 1000, "rollup_lag_ms": 1000}' ;;
         unbudgeted) write_config '{"rollup_every_ms": 1000, "rollup_lag_ms": 1000, "rollup_budget_percent": 100}' ;;
+        nocohorts) write_config '{"rollup_every_ms": 1000, "rollup_lag_ms": 1000, "cohorts": false}' ;;
       esac
       start_service
       wait_for "http://127.0.0.1:$port/health" 90
       # The runs without leave their events to the next run with: rolled up before it is measured, so it pays for
       # its own events only.
       [ "$variant" = without ] || caught_up 900
+      # A run that keeps the cohorts pays for its own events' only: those of a run without them are caught up first.
+      [ "$variant" = without ] || [ "$variant" = nocohorts ] || caught_up 900 cohorts
       # Every run starts on a quiet database: the dirty pages and autovacuums the run and catch-up before it left are
       # done first, so each run pays for its own events only.
       java -Xmx128m -cp "$jar" bench/Settle.java "$(pg_url)" 300
@@ -436,23 +441,27 @@ report_bench() {
 import json, statistics, sys
 results, report, mode, conns, lag_file, cohort_file = sys.argv[1:]
 rows = [json.loads(line) for line in open(results)]
-variants = ("without", "with", "unbudgeted")
+variants = ("without", "with", "unbudgeted", "nocohorts")
 rates = {v: [r["per_second"] for r in rows if r["scenario"] == f"a-{v}-rollups"] for v in variants}
-lags = {v: [line.split()[1:] for line in open(lag_file) if line.split()[0] == v] for v in variants[1:]}
+lags = {v: [line.split()[1:] for line in open(lag_file) if line.split()[0] == v] for v in variants[1:3]}
 print(f"\n{mode} report run: scenario (a) at {conns} connections after an uncounted warm-up run, runs in turn without "
       f"the rollups, with them (a round every second, 1 s behind) within the default budget (3% of the time), and "
-      f"unbudgeted, each round starting with the next of the three; after each, how far behind the rollups were and "
-      f"the seconds they took to catch up\n")
+      f"unbudgeted, and with them but without the cohorts' bookkeeping (reports.cohorts false), each round starting "
+      f"with the next of the four; after each, how far behind the rollups were and the seconds they took to catch up"
+      f"\n")
 print("| run | events/s without | events/s with (budget 3%) | with / without | behind, caught up after | "
-      "events/s unbudgeted | unbudgeted / without | behind, caught up after |")
-print("|---|---|---|---|---|---|---|---|")
-for i, (a, b, c) in enumerate(zip(rates["without"], rates["with"], rates["unbudgeted"])):
+      "events/s unbudgeted | unbudgeted / without | behind, caught up after | events/s with, no cohorts | "
+      "with / with no cohorts |")
+print("|---|---|---|---|---|---|---|---|---|---|")
+for i, (a, b, c, n) in enumerate(zip(rates["without"], rates["with"], rates["unbudgeted"], rates["nocohorts"])):
     (lb, cb), (lu, cu) = lags["with"][i], lags["unbudgeted"][i]
-    print(f"| {i + 1} | {a:,.0f} | {b:,.0f} | {b / a:.1%} | {lb} s, {cb} s | {c:,.0f} | {c / a:.1%} | {lu} s, {cu} s |")
+    print(f"| {i + 1} | {a:,.0f} | {b:,.0f} | {b / a:.1%} | {lb} s, {cb} s | {c:,.0f} | {c / a:.1%} | {lu} s, {cu} s "
+          f"| {n:,.0f} | {b / n:.1%} |")
 mean = {v: statistics.mean(rates[v]) for v in variants}
 share = mean["with"] / mean["without"]
+cohort_share = mean["with"] / mean["nocohorts"]
 print(f"| mean | {mean['without']:,.0f} | {mean['with']:,.0f} | {share:.1%} | | {mean['unbudgeted']:,.0f} | "
-      f"{mean['unbudgeted'] / mean['without']:.1%} | |")
+      f"{mean['unbudgeted'] / mean['without']:.1%} | | {mean['nocohorts']:,.0f} | {cohort_share:.1%} |")
 lines = open(report).read().splitlines()
 fields = lambda line: dict(kv.split("=", 1) for kv in line.split()[1:])
 result = fields(next(l for l in lines if l.startswith("RESULT ")))
@@ -482,6 +491,8 @@ cohort_p95 = float(cohorts["p95_ms"])
 print("\ntargets:")
 print(f"  ingest with the rollups (default budget): {share:.1%} of without (target 95% at least): "
       f"{verdict(share >= 0.95)}")
+print(f"  ingest with the cohorts' bookkeeping: {cohort_share:.1%} of without it (target 95% at least): "
+      f"{verdict(cohort_share >= 0.95)}")
 print(f"  report p95: {p95:.0f} ms (target 300 ms at most{'' if mode == 'full' else ', over the full run only'}):"
       f" {verdict(p95 <= 300)}")
 print(f"  cohorts p95: {cohort_p95:.0f} ms (target 300 ms at most{'' if mode == 'full' else ', over the full run only'}):"

@@ -14,10 +14,13 @@ package dev.eventrouter.config;
  *                      answered 429
  * @param maxConcurrentPerWorkspace reports of one workspace running at once on a node, so one workspace's reports
  *                      cannot take every report connection
+ * @param cohorts       whether the rounds keep the cohorts (revenue by days since the click); off, the cohorts stop
+ *                      where they are (the cohort report's reach says so) and catch up once turned on again
  */
 public record ReportsConfig(String ratesFile, long rollupEveryMs, long rollupLagMs, int retentionDays,
-                            int rollupBudgetPercent, int maxConcurrent, int maxConcurrentPerWorkspace) {
+                            int rollupBudgetPercent, int maxConcurrent, int maxConcurrentPerWorkspace,
+                            boolean cohorts) {
 
   /** With the default database's pool (8 connections: a read pool of 4, and a report pool of 8). */
-  public static final ReportsConfig DEFAULT = new ReportsConfig(null, 15_000, 60_000, 400, 3, 4, 2);
+  public static final ReportsConfig DEFAULT = new ReportsConfig(null, 15_000, 60_000, 400, 3, 4, 2, true);
 }

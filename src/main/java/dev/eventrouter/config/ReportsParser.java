@@ -13,7 +13,7 @@ import java.util.Set;
 final class ReportsParser {
 
   private static final Set<String> KEYS = Set.of("rates_file", "rollup_every_ms", "rollup_lag_ms", "retention_days",
-      "rollup_budget_percent", "max_concurrent", "max_concurrent_per_workspace");
+      "rollup_budget_percent", "max_concurrent", "max_concurrent_per_workspace", "cohorts");
 
   private final JsonReader r;
 
@@ -34,6 +34,7 @@ final class ReportsParser {
             100),
         perNode,
         (int) r.integer(json, "max_concurrent_per_workspace", "reports.max_concurrent_per_workspace",
-            Math.max(1, perNode / 2), 1, perNode));
+            Math.max(1, perNode / 2), 1, perNode),
+        r.bool(json, "cohorts", "reports.cohorts", d.cohorts()));
   }
 }

@@ -140,17 +140,21 @@ public final class ReadVerticle extends VerticleBase {
   }
 
   /**
-   * A cohort report: the cohorts (their reach read in the same snapshot), then their cost, one after the other as
-   * the funnel's parts are. An age is reached when its day ended before the day the cohorts' reach falls on.
+   * A cohort report: the cohorts (their reach read in the same snapshot) and their cost, side by side as the
+   * funnel's sums and cost are. An age is reached when its day ended before the day the cohorts' reach falls on.
    */
   private Future<Optional<JsonObject>> cohorts(JsonObject body) {
     CohortQuery query = CohortQuery.fromJson(body);
-    return cohorts.cohorts(query, MAX_COHORTS).compose(read -> spend.costs(query.funnel()).map(costs -> {
-      boolean cut = read.rows().size() > MAX_COHORTS;
-      LocalDate reached = LocalDate.ofInstant(read.rolledUpTo().toInstant(), query.funnel().zone());
-      return Optional.of(CohortReport.of(query, cut ? read.rows().subList(0, MAX_COHORTS) : read.rows(), costs,
-          reached, cut).put("rolled_up_to", read.rolledUpTo().toInstant().toString()));
-    }));
+    Future<CohortReports.Cohorts> read = cohorts.cohorts(query, MAX_COHORTS);
+    Future<SpendReports.Costs> costs = spend.costs(query.funnel());
+    return Future.all(read, costs).map(v -> {
+      List<CohortReports.Cohort> rows = read.result().rows();
+      boolean cut = rows.size() > MAX_COHORTS;
+      OffsetDateTime upto = read.result().rolledUpTo();
+      LocalDate reached = LocalDate.ofInstant(upto.toInstant(), query.funnel().zone());
+      return Optional.of(CohortReport.of(query, cut ? rows.subList(0, MAX_COHORTS) : rows, costs.result(), reached,
+          cut).put("rolled_up_to", upto.toInstant().toString()));
+    });
   }
 
   /** Sums cut at a row limit end in a group that may lack steps: it is left out whole. */

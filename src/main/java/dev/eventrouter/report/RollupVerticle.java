@@ -101,7 +101,7 @@ public final class RollupVerticle extends VerticleBase {
       zones.put(workspace.id(), workspace.report().zone().getId());
     }
     long started = System.nanoTime();
-    rollups.rollUp(reports().rollupLagMs(), spanMs, currencies, zones).onComplete(done -> {
+    rollups.rollUp(reports().rollupLagMs(), spanMs, currencies, zones, reports().cohorts()).onComplete(done -> {
       long ended = System.nanoTime();
       long roundMs = TimeUnit.NANOSECONDS.toMillis(ended - started);
       spanMs = nextSpanMs(spanMs, roundMs, done.failed(), busy);

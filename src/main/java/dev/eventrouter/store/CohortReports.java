@@ -21,11 +21,17 @@ import java.util.Map;
  */
 public final class CohortReports {
 
-  /** $1 workspace, $2 and $3 the click days; %1$s the groups, %2$s the sums by age, %3$s the filters. */
+  /**
+   * $1 workspace, $2 and $3 the click days; %1$s the groups (each named g1, g2, followed by a comma), %2$s the sums
+   * by age, %3$s the filters, %4$d the oldest age asked for, %5$s the groups' names. Each group's ages are summed
+   * first, so the sums up to each age asked for add up a few hundred rows rather than every dimension's.
+   */
   private static final String COHORTS = """
-      SELECT %1$s %2$s FROM funnel_cohort
-       WHERE workspace_id = $1 AND click_day BETWEEN $2 AND $3 %3$s
-       GROUP BY %1$s 1""";
+      SELECT %5$s, %2$s FROM (
+          SELECT %1$s age, sum(revenue) AS revenue, sum(payers) AS payers FROM funnel_cohort
+           WHERE workspace_id = $1 AND click_day BETWEEN $2 AND $3 AND age <= %4$d %3$s
+           GROUP BY %5$s, age) c
+       GROUP BY %5$s""";
 
   private static final String CLICKS = """
       SELECT %1$s sum(n) AS clicks FROM funnel_rollup_day
@@ -68,9 +74,12 @@ public final class CohortReports {
     }
     String order = String.join(", ", java.util.stream.IntStream.rangeClosed(1, query.groupBy().size())
         .mapToObj(String::valueOf).toList());
-    String cohortSql = COHORTS.formatted(groups(query, "click_day"), String.join(", ", sums), where) + " ORDER BY "
+    String names = String.join(", ", java.util.stream.IntStream.rangeClosed(1, query.groupBy().size())
+        .mapToObj(i -> "g" + i).toList());
+    String cohortSql = COHORTS.formatted(groups(query, "click_day", true), String.join(", ", sums), where,
+        query.ages().stream().mapToInt(Integer::intValue).max().orElse(0), names) + " ORDER BY "
         + order + " LIMIT " + (limit + 1);
-    String clickSql = CLICKS.formatted(groups(query, "day"), "", where);
+    String clickSql = CLICKS.formatted(groups(query, "day", false), "", where);
     Tuple tuple = Tuple.from(params);
     return conn.preparedQuery(clickSql).execute(tuple).compose(clickRows -> {
       Map<List<String>, Long> clicks = new LinkedHashMap<>();
@@ -103,16 +112,21 @@ public final class CohortReports {
     });
   }
 
-  /** The group-by list as SQL over a table whose day column is {@code day}, each followed by a comma. */
-  private static String groups(CohortQuery query, String day) {
+  /**
+   * The group-by list as SQL over a table whose day column is {@code day}, each followed by a comma; {@code named}:
+   * each as g1, g2.
+   */
+  private static String groups(CohortQuery query, String day, boolean named) {
     StringBuilder sql = new StringBuilder();
+    int n = 0;
     for (String group : query.groupBy()) {
+      n++;
       String column = switch (group) {
         case CohortQuery.CLICK_DAY -> day + "::text";
         case CohortQuery.CLICK_WEEK -> "date_trunc('week', " + day + ")::date::text";
         default -> CostClicks.column(group);
       };
-      sql.append(column).append(", ");
+      sql.append(column).append(named ? " AS g" + n : "").append(", ");
     }
     return sql.toString();
   }

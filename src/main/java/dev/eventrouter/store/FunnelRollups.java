@@ -194,9 +194,10 @@ public final class FunnelRollups {
    *
    * @param reportCurrencies each configured workspace's report currency
    * @param reportZones      each configured workspace's report zone (an id java.time and PostgreSQL both read)
+   * @param cohorts          whether the round keeps the cohorts too ({@link CohortRollups})
    */
   public Future<Round> rollUp(long lagMs, long spanMs, Map<UUID, String> reportCurrencies,
-                              Map<UUID, String> reportZones) {
+                              Map<UUID, String> reportZones, boolean cohorts) {
     UUID[] workspaces = reportCurrencies.keySet().toArray(UUID[]::new);
     String[] currencies = valuesOf(workspaces, reportCurrencies);
     return pool.withTransaction(conn -> conn.preparedQuery(CLAIM).execute(Tuple.of(lagMs, spanMs)).compose(rows -> {
@@ -213,7 +214,7 @@ public final class FunnelRollups {
       return rezone(conn, workspaces, valuesOf(workspaces, reportZones))
           .compose(v -> ReportCurrency.convert(conn, span))
           .compose(v -> conn.preparedQuery(ROLL_UP).execute(Tuple.of(from, to)))
-          .compose(v -> CohortRollups.rollUp(conn, to, spanMs))
+          .compose(v -> cohorts ? CohortRollups.rollUp(conn, to, spanMs) : Future.succeededFuture(false))
           .compose(cohortsBehind -> conn.preparedQuery(ADVANCE).execute(Tuple.of(to))
               .map(v -> new Round(to, cohortsBehind || !to.isBefore(from.plus(Duration.ofMillis(spanMs))))));
     }));

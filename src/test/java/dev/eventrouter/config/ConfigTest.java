@@ -213,7 +213,7 @@ class ConfigTest {
     assertThat(defaults.reports()).isEqualTo(ReportsConfig.DEFAULT);
     JsonObject json = valid().put("reports", new JsonObject().put("rates_file", "conf/rates.csv")
         .put("rollup_every_ms", 100).put("rollup_lag_ms", 0).put("retention_days", 3650)
-        .put("rollup_budget_percent", 100));
+        .put("rollup_budget_percent", 100).put("cohorts", false));
     ws(json).put("report_currency", "eur").put("currency_aliases", new JsonObject().put("usdt", "usd")
         .put("Ab", "GBP").put("X123456789", "jpy")).put("funnel_events", new JsonArray().add("Reg").add("FTD 2"))
         .put("report_timezone", "Europe/Kyiv");
@@ -236,10 +236,10 @@ class ConfigTest {
     ws(json).put("report_timezone", "Europe/Kyiv");
     assertThat(config.workspaces().get(0).report().unaliased("usdt")).isEqualTo("USD");
     assertThat(config.workspaces().get(0).report().unaliased("eur")).isEqualTo("eur");
-    assertThat(config.reports()).isEqualTo(new ReportsConfig("conf/rates.csv", 100, 0, 3650, 100, 4, 2));
+    assertThat(config.reports()).isEqualTo(new ReportsConfig("conf/rates.csv", 100, 0, 3650, 100, 4, 2, false));
 
     JsonObject bad = valid().put("reports", new JsonObject().put("rollup_every_ms", 99).put("rollup_lag_ms", -1)
-        .put("retention_days", 0).put("rollup_budget_percent", 0).put("keep", true));
+        .put("retention_days", 0).put("rollup_budget_percent", 0).put("keep", true).put("cohorts", "no"));
     ws(bad).put("report_currency", "XYZ").put("currency_aliases", new JsonObject().put("U", "USD")
         .put("USDT", "XYZ").put("X1234567890", "USD").put("US-T", "USD").put("USDC", 840))
         .put("funnel_events", new JsonArray().add("bad/name")).put("report_timezone", "Mars/Base");
@@ -250,6 +250,7 @@ class ConfigTest {
         .hasMessageContaining("reports.rollup_lag_ms: must be")
         .hasMessageContaining("reports.retention_days: must be")
         .hasMessageContaining("reports.rollup_budget_percent: must be")
+        .hasMessageContaining("reports.cohorts: must be true or false")
         .hasMessageContaining("workspaces[0].report_currency: must be a 3-letter ISO 4217 code such as USD")
         .hasMessageContaining("workspaces[0].currency_aliases.U: must map")
         .hasMessageContaining("workspaces[0].currency_aliases.USDT: must map")

@@ -20,7 +20,7 @@ class ReportSlotsUnitTest {
   private static ReportsConfig limits(int perNode, int perWorkspace) {
     ReportsConfig d = ReportsConfig.DEFAULT;
     return new ReportsConfig(d.ratesFile(), d.rollupEveryMs(), d.rollupLagMs(), d.retentionDays(),
-        d.rollupBudgetPercent(), perNode, perWorkspace);
+        d.rollupBudgetPercent(), perNode, perWorkspace, d.cohorts());
   }
 
   private static void refused(ReportSlots slots, UUID workspace, String message) {

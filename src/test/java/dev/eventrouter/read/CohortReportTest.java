@@ -58,7 +58,7 @@ class CohortReportTest {
   @BeforeAll
   void start(Vertx vertx) {
     JsonObject config = TestApp.config(TestDatabase.freshDatabaseUrl())
-        .put("reports", new JsonObject().put("rollup_every_ms", 100).put("rollup_lag_ms", 0));
+        .put("reports", new JsonObject().put("rollup_every_ms", 100).put("rollup_lag_ms", 0).put("cohorts", false));
     app = TestApp.start(vertx, config);
     Await.until("the first day zones", DEADLINE, () -> app.rows("SELECT 1 FROM funnel_day_zone").size() >= 2);
     click("s1", "c1", "611", d.atTime(10, 0));
@@ -88,13 +88,21 @@ class CohortReportTest {
           UPDATE funnel_cursor SET upto = '%1$s';
           UPDATE cohort_cursor SET upto = '%1$s';
         END $$""".formatted(before));
-    // Rounds of a month's span each, run here (the service's own are an hour each): the catch-up takes a few.
+    // Rounds without the cohorts (reports.cohorts false, as the service's own are here; a month's span each, run
+    // here): the funnel's catch up, the cohorts stay where they were.
     OffsetDateTime started = OffsetDateTime.now();
     FunnelRollups rollups = new FunnelRollups(app.pool());
     Map<UUID, String> currencies = Map.of(WS, "USD", UUID.fromString(TestApp.WS_B), "USD");
     Map<UUID, String> zones = Map.of(WS, "Z", UUID.fromString(TestApp.WS_B), "Z");
-    Await.until("the rollups caught up", DEADLINE, () -> {
-      Await.result(rollups.rollUp(0, Duration.ofDays(30).toMillis(), currencies, zones));
+    Await.until("the funnel's rounds caught up", DEADLINE, () -> {
+      Await.result(rollups.rollUp(0, Duration.ofDays(30).toMillis(), currencies, zones, false));
+      return !app.rows("SELECT 1 FROM funnel_cursor WHERE upto >= $1", started).isEmpty();
+    });
+    assertThat(app.rows("SELECT upto FROM cohort_cursor").get(0).getOffsetDateTime("upto")).isAtSameInstantAs(before);
+    assertThat(app.rows("SELECT 1 FROM funnel_cohort")).isEmpty();
+    // Turned on: the cohorts catch up from where they stopped.
+    Await.until("the cohorts caught up", DEADLINE, () -> {
+      Await.result(rollups.rollUp(0, Duration.ofDays(30).toMillis(), currencies, zones, true));
       return !app.rows("SELECT 1 FROM cohort_cursor WHERE upto >= $1", started).isEmpty();
     });
   }

@@ -75,7 +75,7 @@ class CohortsEdgeUnitTest {
     AccessControl access = new AccessControl(List.of(workspace), http, System::nanoTime);
     ReportsConfig d = ReportsConfig.DEFAULT;
     slots = new ReportSlots(new ReportsConfig(d.ratesFile(), d.rollupEveryMs(), d.rollupLagMs(), d.retentionDays(),
-        d.rollupBudgetPercent(), 2, 2));
+        d.rollupBudgetPercent(), 2, 2, d.cohorts()));
     port = EdgeServer.deploy(vertx, new HttpVerticle(http, access,
         new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), HealthChecks.create(vertx), new ServerBudget(http.limits()),
         slots));

@@ -89,7 +89,7 @@ class ReportsEdgeUnitTest {
   private static ReportsConfig limits(int perNode, int perWorkspace) {
     ReportsConfig d = ReportsConfig.DEFAULT;
     return new ReportsConfig(d.ratesFile(), d.rollupEveryMs(), d.rollupLagMs(), d.retentionDays(),
-        d.rollupBudgetPercent(), perNode, perWorkspace);
+        d.rollupBudgetPercent(), perNode, perWorkspace, d.cohorts());
   }
 
   private static WorkspaceConfig workspace(UUID id, String key) {
