@@ -117,6 +117,13 @@ public class CohortLatency {
         + "FROM generate_series(0, $4 - 1) AS d, generate_series(0, $5 - 1) AS ad, generate_series(0, $6 - 1) AS c, "
         + "unnest($7::int[]) AS a WHERE $2::date + d + a < current_date ON CONFLICT DO NOTHING")
         .execute(Tuple.of(workspace, from, clicksPerCombo, days, ADS, COUNTRIES, AGES)).await().rowCount();
+    // The layer by the click's ids alone, as the rounds keep it beside the other.
+    pool.preparedQuery("""
+        INSERT INTO funnel_cohort_ads (workspace_id, click_day, age, campaign_id, adset_id, ad_id, revenue, payers)
+        SELECT workspace_id, click_day, age, campaign_id, adset_id, ad_id, sum(revenue), sum(payers)
+          FROM funnel_cohort WHERE workspace_id = $1 AND click_day >= $2
+         GROUP BY workspace_id, click_day, age, campaign_id, adset_id, ad_id
+        ON CONFLICT DO NOTHING""").execute(Tuple.of(workspace, from)).await();
     pool.preparedQuery("""
         INSERT INTO ad_spend (workspace_id, source_id, level, object_id, day, zone, currency, spend, campaign_id,
                               adset_id)
@@ -126,7 +133,7 @@ public class CohortLatency {
         ON CONFLICT DO NOTHING""").execute(Tuple.of(workspace, from, days, ADS)).await();
     pool.preparedQuery("INSERT INTO ad_spend_zones VALUES ($1, 'UTC') ON CONFLICT DO NOTHING")
         .execute(Tuple.of(workspace)).await();
-    pool.query("ANALYZE funnel_rollup_day, funnel_cohort, ad_spend").execute().await();
+    pool.query("ANALYZE funnel_rollup_day, funnel_cohort, funnel_cohort_ads, ad_spend").execute().await();
     return rows;
   }
 

@@ -25,6 +25,20 @@ CREATE TABLE funnel_cohort (
                  campaign_id, adset_id, ad_id, placement, bot, channel, country)
 );
 
+-- The same cohorts by the click's ids alone (its campaign, ad set and ad): what a report grouped and filtered by
+-- those reads, so it adds up the rows of the ads rather than of every utm value, placement and country beside them.
+CREATE TABLE funnel_cohort_ads (
+    workspace_id uuid    NOT NULL,
+    click_day    date    NOT NULL,
+    age          int     NOT NULL,
+    campaign_id  text    NOT NULL,
+    adset_id     text    NOT NULL,
+    ad_id        text    NOT NULL,
+    revenue      numeric NOT NULL DEFAULT 0,
+    payers       bigint  NOT NULL DEFAULT 0,
+    PRIMARY KEY (workspace_id, click_day, age, campaign_id, adset_id, ad_id)
+);
+
 -- Who has paid (a conversion with a value, not rejected when it came): a user counts as a payer once, at the age of
 -- that first payment. A Telegram user by id, else the click session.
 CREATE TABLE cohort_payers (

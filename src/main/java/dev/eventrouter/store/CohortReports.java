@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * SQL of the cohort report (docs/reports.md#cohorts): per group, the clicks of its click days (the funnel's day
@@ -23,12 +24,13 @@ public final class CohortReports {
 
   /**
    * $1 workspace, $2 and $3 the click days; %1$s the groups (each named g1, g2, followed by a comma), %2$s the sums
-   * by age, %3$s the filters, %4$d the oldest age asked for, %5$s the groups' names. Each group's ages are summed
-   * first, so the sums up to each age asked for add up a few hundred rows rather than every dimension's.
+   * by age, %3$s the filters, %4$d the oldest age asked for, %5$s the groups' names, %6$s the layer read. Each
+   * group's ages are summed first, so the sums up to each age asked for add up a few hundred rows rather than every
+   * dimension's.
    */
   private static final String COHORTS = """
       SELECT %5$s, %2$s FROM (
-          SELECT %1$s age, sum(revenue) AS revenue, sum(payers) AS payers FROM funnel_cohort
+          SELECT %1$s age, sum(revenue) AS revenue, sum(payers) AS payers FROM %6$s
            WHERE workspace_id = $1 AND click_day BETWEEN $2 AND $3 AND age <= %4$d %3$s
            GROUP BY %5$s, age) c
        GROUP BY %5$s""";
@@ -77,7 +79,7 @@ public final class CohortReports {
     String names = String.join(", ", java.util.stream.IntStream.rangeClosed(1, query.groupBy().size())
         .mapToObj(i -> "g" + i).toList());
     String cohortSql = COHORTS.formatted(groups(query, "click_day", true), String.join(", ", sums), where,
-        query.ages().stream().mapToInt(Integer::intValue).max().orElse(0), names) + " ORDER BY "
+        query.ages().stream().mapToInt(Integer::intValue).max().orElse(0), names, layer(query)) + " ORDER BY "
         + order + " LIMIT " + (limit + 1);
     String clickSql = CLICKS.formatted(groups(query, "day", false), "", where);
     Tuple tuple = Tuple.from(params);
@@ -129,6 +131,17 @@ public final class CohortReports {
       sql.append(column).append(named ? " AS g" + n : "").append(", ");
     }
     return sql.toString();
+  }
+
+  /**
+   * The cohorts' layer a report reads: by the click's ids alone when it groups and filters by nothing else (the rows
+   * of the ads, not of every utm value, placement and country beside them), else by every dimension.
+   */
+  static String layer(CohortQuery query) {
+    Set<String> ids = Set.of("campaign_id", "adset_id", "ad_id");
+    boolean byIds = query.groupBy().stream().allMatch(g -> ids.contains(g) || CohortQuery.CLICK_DAY.equals(g)
+        || CohortQuery.CLICK_WEEK.equals(g)) && ids.containsAll(query.filters().keySet());
+    return byIds ? "funnel_cohort_ads" : "funnel_cohort";
   }
 
   /** By the first group value, then the next. */

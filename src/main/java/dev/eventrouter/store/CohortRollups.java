@@ -60,22 +60,32 @@ final class CohortRollups {
           SELECT DISTINCT ON (f.workspace_id, f.payer) f.event_id
             FROM facts f JOIN new_payers USING (workspace_id, payer)
            WHERE f.paid
-           ORDER BY f.workspace_id, f.payer, f.event_id)
-      INSERT INTO funnel_cohort (workspace_id, click_day, age, %2$s, revenue, payers)
-      SELECT f.workspace_id, (f.clicked_at AT TIME ZONE z.zone)::date,
-             least(%5$s, greatest(0, (f.at AT TIME ZONE z.zone)::date - (f.clicked_at AT TIME ZONE z.zone)::date)),
-             %2$s, sum(f.revenue), count(p.event_id)
-        FROM facts f JOIN funnel_day_zone z ON z.workspace_id = f.workspace_id
-        LEFT JOIN first_paid p ON f.paid AND p.event_id = f.event_id
-       GROUP BY 1, 2, 3, %2$s
-      HAVING sum(f.revenue) <> 0 OR count(p.event_id) > 0
-      ON CONFLICT (workspace_id, click_day, age, %2$s) DO UPDATE
-         SET revenue = funnel_cohort.revenue + EXCLUDED.revenue, payers = funnel_cohort.payers + EXCLUDED.payers"""
+           ORDER BY f.workspace_id, f.payer, f.event_id),
+      delta AS (
+          SELECT f.workspace_id, (f.clicked_at AT TIME ZONE z.zone)::date AS click_day,
+                 least(%5$s, greatest(0, (f.at AT TIME ZONE z.zone)::date - (f.clicked_at AT TIME ZONE z.zone)::date))
+                   AS age, %2$s, sum(f.revenue) AS revenue, count(p.event_id) AS payers
+            FROM facts f JOIN funnel_day_zone z ON z.workspace_id = f.workspace_id
+            LEFT JOIN first_paid p ON f.paid AND p.event_id = f.event_id
+           GROUP BY 1, 2, 3, %2$s
+          HAVING sum(f.revenue) <> 0 OR count(p.event_id) > 0),
+      wide AS (
+          INSERT INTO funnel_cohort (workspace_id, click_day, age, %2$s, revenue, payers)
+          SELECT * FROM delta
+          ON CONFLICT (workspace_id, click_day, age, %2$s) DO UPDATE
+             SET revenue = funnel_cohort.revenue + EXCLUDED.revenue, payers = funnel_cohort.payers + EXCLUDED.payers)
+      INSERT INTO funnel_cohort_ads (workspace_id, click_day, age, campaign_id, adset_id, ad_id, revenue, payers)
+      SELECT workspace_id, click_day, age, campaign_id, adset_id, ad_id, sum(revenue), sum(payers) FROM delta
+       GROUP BY workspace_id, click_day, age, campaign_id, adset_id, ad_id
+      ON CONFLICT (workspace_id, click_day, age, campaign_id, adset_id, ad_id) DO UPDATE
+         SET revenue = funnel_cohort_ads.revenue + EXCLUDED.revenue,
+             payers = funnel_cohort_ads.payers + EXCLUDED.payers"""
       .formatted(FunnelRollups.EVENTS_IN_SPAN, COLUMNS, FunnelRollups.dims("c.bot", "c.channel"),
           "JOIN click_sessions c ON c.workspace_id = e.workspace_id AND c.session_id = e.session_id", LAST_AGE);
 
   static final String PURGE = "DELETE FROM funnel_cohort WHERE click_day < (now() - make_interval(days => $1)) "
       + "AT TIME ZONE 'UTC'";
+  static final String PURGE_ADS = PURGE.replace("funnel_cohort", "funnel_cohort_ads");
 
   private CohortRollups() {}
 

@@ -173,11 +173,13 @@ public final class FunnelRollups {
 
   static final String PURGE = """
       WITH cohorts AS (%s),
+      cohort_ads AS (%s),
       daily AS (
           DELETE FROM funnel_rollup_day WHERE day < (now() - make_interval(days => $1)) AT TIME ZONE 'UTC'),
       total AS (
           DELETE FROM funnel_rollup_total WHERE hour < now() - make_interval(days => $1))
-      DELETE FROM funnel_rollup WHERE hour < now() - make_interval(days => $1)""".formatted(CohortRollups.PURGE);
+      DELETE FROM funnel_rollup WHERE hour < now() - make_interval(days => $1)""".formatted(CohortRollups.PURGE,
+      CohortRollups.PURGE_ADS);
 
   /** What one round did: the instant the rollups now reach, and whether the backlog goes on past it. */
   public record Round(OffsetDateTime upto, boolean behind) {}

@@ -188,6 +188,13 @@ class CohortReportTest {
     Map<String, JsonObject> rows = byGroup(report("group_by=ad_id&ages=0,7"));
     assertThat(ages(rows.get("611"))).containsExactly("100.00/1/1.6667", "150.00/2/2.5");
     assertThat(ages(rows.get("622"))).containsExactly("40.00/1/2.0", "40.00/1/2.0");
+    // Grouped or filtered by a dimension besides the ids, the cohorts are read from the layer of every dimension:
+    // the same figures.
+    Map<String, JsonObject> wide = byGroup(report("group_by=utm_source,ad_id&ages=0,7"));
+    assertThat(ages(wide.get("/611"))).containsExactly("100.00/1/1.6667", "150.00/2/2.5");
+    assertThat(ages(wide.get("/622"))).containsExactly("40.00/1/2.0", "40.00/1/2.0");
+    Map<String, JsonObject> filtered = byGroup(report("group_by=ad_id&ages=0,7&filter=country:"));
+    assertThat(ages(filtered.get("611"))).containsExactly("100.00/1/1.6667", "150.00/2/2.5");
   }
 
   @Test
