@@ -25,6 +25,9 @@ public record FunnelQuery(UUID workspaceId, Instant from, Instant to, ZoneId zon
   public static final List<String> DIMENSIONS = List.of("utm_source", "utm_medium", "utm_campaign", "utm_content",
       "utm_term", "campaign_id", "adset_id", "ad_id", "placement", "bot", "channel", "country");
 
+  /** The dimensions that are the click's ad ids: the layers kept by them alone serve reports of nothing else. */
+  public static final List<String> CLICK_IDS = List.of("campaign_id", "adset_id", "ad_id");
+
   /** The local day (in the report's zone) of an hour: a dimension of its own. */
   public static final String DAY = "day";
 

@@ -1,6 +1,7 @@
 package dev.eventrouter.store;
 
 import dev.eventrouter.event.CohortQuery;
+import dev.eventrouter.event.FunnelQuery;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
@@ -8,12 +9,14 @@ import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 
 import java.math.BigDecimal;
+import java.time.DayOfWeek;
+import java.time.LocalDate;
 import java.time.OffsetDateTime;
+import java.time.temporal.TemporalAdjusters;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * SQL of the cohort report (docs/reports.md#cohorts): per group, the clicks of its click days (the funnel's day
@@ -36,8 +39,8 @@ public final class CohortReports {
        GROUP BY %5$s""";
 
   private static final String CLICKS = """
-      SELECT %1$s sum(n) AS clicks FROM funnel_rollup_day
-       WHERE workspace_id = $1 AND step = '$click' AND day BETWEEN $2 AND $3 %3$s
+      SELECT %1$s sum(n) AS clicks FROM %2$s
+       WHERE workspace_id = $1 AND day BETWEEN $2 AND $3 %3$s
        GROUP BY %1$s 1""";
 
   /** A group's cohort: its clicks, and the revenue and payers by each age asked for (cumulative). */
@@ -78,17 +81,20 @@ public final class CohortReports {
         .mapToObj(String::valueOf).toList());
     String names = String.join(", ", java.util.stream.IntStream.rangeClosed(1, query.groupBy().size())
         .mapToObj(i -> "g" + i).toList());
+    List<Object> cohortParams = new ArrayList<>(params);
     String cohortSql = COHORTS.formatted(groups(query, "click_day", true), String.join(", ", sums), where,
-        query.ages().stream().mapToInt(Integer::intValue).max().orElse(0), names, layer(query)) + " ORDER BY "
-        + order + " LIMIT " + (limit + 1);
-    String clickSql = CLICKS.formatted(groups(query, "day", false), "", where);
+        query.ages().stream().mapToInt(Integer::intValue).max().orElse(0), names, layer(query, cohortParams))
+        + " ORDER BY " + order + " LIMIT " + (limit + 1);
+    boolean byIds = byIds(query);
+    String clickSql = CLICKS.formatted(groups(query, "day", false), byIds ? AdClicks.TABLE : "funnel_rollup_day",
+        where + (byIds ? "" : " AND step = '$click'"));
     Tuple tuple = Tuple.from(params);
     return conn.preparedQuery(clickSql).execute(tuple).compose(clickRows -> {
       Map<List<String>, Long> clicks = new LinkedHashMap<>();
       for (Row row : clickRows) {
         clicks.put(group(row, query.groupBy().size()), row.getLong("clicks"));
       }
-      return conn.preparedQuery(cohortSql).execute(tuple).map(rows -> {
+      return conn.preparedQuery(cohortSql).execute(Tuple.from(cohortParams)).map(rows -> {
         Map<List<String>, Cohort> cohorts = new LinkedHashMap<>();
         int groupCount = query.groupBy().size();
         for (Row row : rows) {
@@ -138,10 +144,43 @@ public final class CohortReports {
    * of the ads, not of every utm value, placement and country beside them), else by every dimension.
    */
   static String layer(CohortQuery query) {
-    Set<String> ids = Set.of("campaign_id", "adset_id", "ad_id");
-    boolean byIds = query.groupBy().stream().allMatch(g -> ids.contains(g) || CohortQuery.CLICK_DAY.equals(g)
-        || CohortQuery.CLICK_WEEK.equals(g)) && ids.containsAll(query.filters().keySet());
-    return byIds ? "funnel_cohort_ads" : "funnel_cohort";
+    return byIds(query) ? "funnel_cohort_ads" : "funnel_cohort";
+  }
+
+  /**
+   * The layer as read, its bounds added to {@code params}: by ids, the whole weeks of the range (when it is not
+   * grouped by day) from the weeks' rows, a row per ad, week and age rather than seven, and its days before and
+   * after them from the days' rows.
+   */
+  private static String layer(CohortQuery query, List<Object> params) {
+    LocalDate firstWeek = query.from().with(TemporalAdjusters.nextOrSame(DayOfWeek.MONDAY));
+    LocalDate lastWeek = query.to().minusDays(6).with(TemporalAdjusters.previousOrSame(DayOfWeek.MONDAY));
+    if (!byIds(query) || query.groupBy().contains(CohortQuery.CLICK_DAY) || firstWeek.isAfter(lastWeek)) {
+      return layer(query);
+    }
+    String before = bind(params, firstWeek.minusDays(1));
+    String after = bind(params, lastWeek.plusDays(7));
+    String first = bind(params, firstWeek);
+    String last = bind(params, lastWeek);
+    return """
+        (SELECT workspace_id, click_day, age, campaign_id, adset_id, ad_id, revenue, payers FROM funnel_cohort_ads
+          WHERE workspace_id = $1 AND (click_day BETWEEN $2 AND %s OR click_day BETWEEN %s AND $3)
+         UNION ALL
+         SELECT workspace_id, click_week, age, campaign_id, adset_id, ad_id, revenue, payers
+           FROM funnel_cohort_ad_weeks WHERE workspace_id = $1 AND click_week BETWEEN %s AND %s) AS ads"""
+        .formatted(before, after, first, last);
+  }
+
+  private static String bind(List<Object> params, Object value) {
+    params.add(value);
+    return "$" + params.size();
+  }
+
+  /** Whether a report groups and filters by the click's ids and days alone: the layers by ids serve it. */
+  private static boolean byIds(CohortQuery query) {
+    return query.groupBy().stream().allMatch(g -> FunnelQuery.CLICK_IDS.contains(g)
+        || CohortQuery.CLICK_DAY.equals(g) || CohortQuery.CLICK_WEEK.equals(g))
+        && FunnelQuery.CLICK_IDS.containsAll(query.filters().keySet());
   }
 
   /** By the first group value, then the next. */

@@ -73,19 +73,30 @@ final class CohortRollups {
           INSERT INTO funnel_cohort (workspace_id, click_day, age, %2$s, revenue, payers)
           SELECT * FROM delta
           ON CONFLICT (workspace_id, click_day, age, %2$s) DO UPDATE
-             SET revenue = funnel_cohort.revenue + EXCLUDED.revenue, payers = funnel_cohort.payers + EXCLUDED.payers)
-      INSERT INTO funnel_cohort_ads (workspace_id, click_day, age, campaign_id, adset_id, ad_id, revenue, payers)
-      SELECT workspace_id, click_day, age, campaign_id, adset_id, ad_id, sum(revenue), sum(payers) FROM delta
-       GROUP BY workspace_id, click_day, age, campaign_id, adset_id, ad_id
-      ON CONFLICT (workspace_id, click_day, age, campaign_id, adset_id, ad_id) DO UPDATE
-         SET revenue = funnel_cohort_ads.revenue + EXCLUDED.revenue,
-             payers = funnel_cohort_ads.payers + EXCLUDED.payers"""
+             SET revenue = funnel_cohort.revenue + EXCLUDED.revenue, payers = funnel_cohort.payers + EXCLUDED.payers),
+      ads AS (
+          INSERT INTO funnel_cohort_ads (workspace_id, click_day, age, campaign_id, adset_id, ad_id, revenue, payers)
+          SELECT workspace_id, click_day, age, campaign_id, adset_id, ad_id, sum(revenue), sum(payers) FROM delta
+           GROUP BY workspace_id, click_day, age, campaign_id, adset_id, ad_id
+          ON CONFLICT (workspace_id, click_day, age, campaign_id, adset_id, ad_id) DO UPDATE
+             SET revenue = funnel_cohort_ads.revenue + EXCLUDED.revenue,
+                 payers = funnel_cohort_ads.payers + EXCLUDED.payers)
+      INSERT INTO funnel_cohort_ad_weeks (workspace_id, click_week, age, campaign_id, adset_id, ad_id, revenue, payers)
+      SELECT workspace_id, date_trunc('week', click_day::timestamp)::date, age, campaign_id, adset_id, ad_id, sum(revenue),
+             sum(payers) FROM delta
+       GROUP BY workspace_id, date_trunc('week', click_day::timestamp)::date, age, campaign_id, adset_id, ad_id
+      ON CONFLICT (workspace_id, click_week, age, campaign_id, adset_id, ad_id) DO UPDATE
+         SET revenue = funnel_cohort_ad_weeks.revenue + EXCLUDED.revenue,
+             payers = funnel_cohort_ad_weeks.payers + EXCLUDED.payers"""
       .formatted(FunnelRollups.EVENTS_IN_SPAN, COLUMNS, FunnelRollups.dims("c.bot", "c.channel"),
           "JOIN click_sessions c ON c.workspace_id = e.workspace_id AND c.session_id = e.session_id", LAST_AGE);
 
   static final String PURGE = "DELETE FROM funnel_cohort WHERE click_day < (now() - make_interval(days => $1)) "
       + "AT TIME ZONE 'UTC'";
   static final String PURGE_ADS = PURGE.replace("funnel_cohort", "funnel_cohort_ads");
+  /** A week goes with its last day. */
+  static final String PURGE_AD_WEEKS = "DELETE FROM funnel_cohort_ad_weeks WHERE click_week + 6 < (now() - "
+      + "make_interval(days => $1)) AT TIME ZONE 'UTC'";
 
   private CohortRollups() {}
 

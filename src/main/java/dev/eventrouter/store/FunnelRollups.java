@@ -174,12 +174,14 @@ public final class FunnelRollups {
   static final String PURGE = """
       WITH cohorts AS (%s),
       cohort_ads AS (%s),
+      cohort_ad_weeks AS (%s),
+      ad_clicks AS (%s),
       daily AS (
           DELETE FROM funnel_rollup_day WHERE day < (now() - make_interval(days => $1)) AT TIME ZONE 'UTC'),
       total AS (
           DELETE FROM funnel_rollup_total WHERE hour < now() - make_interval(days => $1))
       DELETE FROM funnel_rollup WHERE hour < now() - make_interval(days => $1)""".formatted(CohortRollups.PURGE,
-      CohortRollups.PURGE_ADS);
+      CohortRollups.PURGE_ADS, CohortRollups.PURGE_AD_WEEKS, AdClicks.PURGE);
 
   /** What one round did: the instant the rollups now reach, and whether the backlog goes on past it. */
   public record Round(OffsetDateTime upto, boolean behind) {}
@@ -216,6 +218,7 @@ public final class FunnelRollups {
       return rezone(conn, workspaces, valuesOf(workspaces, reportZones))
           .compose(v -> ReportCurrency.convert(conn, span))
           .compose(v -> conn.preparedQuery(ROLL_UP).execute(Tuple.of(from, to)))
+          .compose(v -> conn.preparedQuery(AdClicks.ROLL_UP).execute(Tuple.of(from, to)))
           .compose(v -> cohorts ? CohortRollups.rollUp(conn, to, spanMs) : Future.succeededFuture(false))
           .compose(cohortsBehind -> conn.preparedQuery(ADVANCE).execute(Tuple.of(to))
               .map(v -> new Round(to, cohortsBehind || !to.isBefore(from.plus(Duration.ofMillis(spanMs))))));
@@ -229,7 +232,9 @@ public final class FunnelRollups {
       Future<Void> done = Future.succeededFuture();
       for (Row row : stale) {
         Tuple workspace = Tuple.of(row.getUUID("workspace_id"), row.getString("zone"));
-        done = done.compose(v -> run(conn, REZONE, workspace)).compose(v -> run(conn, REZONE_FILL, workspace));
+        done = done.compose(v -> run(conn, REZONE, workspace)).compose(v -> run(conn, REZONE_FILL, workspace))
+            .compose(v -> run(conn, AdClicks.REZONE, Tuple.of(workspace.getUUID(0))))
+            .compose(v -> run(conn, AdClicks.REZONE_FILL, workspace));
       }
       return done;
     });

@@ -45,16 +45,17 @@ public final class SpendReports {
 
   /**
    * $1 workspace, $2 the report currency, $3 and $4 the spend's days, $5 and $6 the range's days, $7 and $8 the
-   * levels and ids of the objects the clicks name. The last row is the range's whole spend, with the currencies that
-   * had no rate.
+   * levels and ids of the objects the clicks name: their rows (from the index alone, V26), an object's day once per
+   * ad account, summed here (summed in SQL, a 90-day report's 20,000 rows took half the statement's time). The last
+   * row is the range's whole spend, with the currencies that had no rate.
    */
   private static final String SPEND = """
-      SELECT false AS total, a.level, a.object_id, a.day, a.zone, sum(%1$s) AS cost, NULL::text[] AS no_rate
+      SELECT false AS total, a.level, a.object_id, a.day, a.zone, %1$s AS cost, NULL::text[] AS no_rate
         FROM unnest($7::text[], $8::text[]) AS named(level, id) CROSS JOIN LATERAL (
-            SELECT * FROM ad_spend a WHERE a.workspace_id = $1 AND a.level = named.level AND a.object_id = named.id
-                                       AND a.day BETWEEN $3 AND $4
+            SELECT level, object_id, day, zone, currency, spend FROM ad_spend a
+             WHERE a.workspace_id = $1 AND a.level = named.level AND a.object_id = named.id
+               AND a.day BETWEEN $3 AND $4
             OFFSET 0) a
-       GROUP BY a.level, a.object_id, a.day, a.zone
       UNION ALL
       SELECT true, NULL, NULL, NULL, NULL, coalesce(sum(%1$s), 0),
              array_agg(DISTINCT currency) FILTER (WHERE currency <> $2
@@ -114,8 +115,12 @@ public final class SpendReports {
             String[] currencies = row.getArrayOfStrings("no_rate");
             noRate = currencies == null ? List.of() : List.of(currencies);
           } else {
-            spend.put(new CostSpread.Key(row.getString("level"), row.getString("object_id"), row.getString("zone"),
-                row.getLocalDate("day")), row.getBigDecimal("cost"));
+            CostSpread.Key key = new CostSpread.Key(row.getString("level"), row.getString("object_id"),
+                row.getString("zone"), row.getLocalDate("day"));
+            BigDecimal cost = row.getBigDecimal("cost");
+            BigDecimal before = spend.get(key);
+            // As SQL's sum: rows with no rate (a null cost) count for nothing beside rows with one.
+            spend.put(key, before == null ? cost : cost == null ? before : before.add(cost));
           }
         }
         return CostSpread.spread(rows, spend, total, noRate, firstDay, lastDay);

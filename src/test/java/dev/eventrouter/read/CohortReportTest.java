@@ -18,11 +18,13 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.math.BigDecimal;
+import java.time.DayOfWeek;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.time.temporal.TemporalAdjusters;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -195,6 +197,51 @@ class CohortReportTest {
     assertThat(ages(wide.get("/622"))).containsExactly("40.00/1/2.0", "40.00/1/2.0");
     Map<String, JsonObject> filtered = byGroup(report("group_by=ad_id&ages=0,7&filter=country:"));
     assertThat(ages(filtered.get("611"))).containsExactly("100.00/1/1.6667", "150.00/2/2.5");
+  }
+
+  @Test
+  @DisplayName("by ad over whole weeks: read from the weeks' rows with the days' around them, the same figures")
+  void byAdOverWeeks() {
+    assertThat(app.rows("SELECT 1 FROM funnel_cohort_ad_weeks")).isNotEmpty();
+    // D-7 to D+8: D's week and D+1's are whole, so both clicks' cohorts come from the weeks' rows.
+    var r = app.get("/api/v1/reports/cohorts?from=" + d.minusDays(7) + "&to=" + d.plusDays(8)
+        + "&group_by=ad_id&ages=0,1", KEY_A);
+    assertThat(r.statusCode()).as(r.bodyAsString()).isEqualTo(200);
+    Map<String, JsonObject> rows = byGroup(r.bodyAsJsonObject().getJsonObject("data"));
+    assertThat(rows).containsOnlyKeys("611", "622");
+    assertThat(rows.get("611").getLong("clicks")).isEqualTo(2);
+    assertThat(ages(rows.get("611"))).containsExactly("100.00/1/1.6667", "100.00/2/1.6667");
+    assertThat(rows.get("622").getLong("clicks")).isEqualTo(1);
+    assertThat(ages(rows.get("622"))).containsExactly("40.00/1/2.0", "40.00/1/2.0");
+  }
+
+  @Test
+  @DisplayName("purged with the rollups: the layers by ids lose their days past the retention, a week with its last "
+      + "day")
+  void purge() {
+    UUID other = UUID.fromString(TestApp.WS_B);
+    LocalDate today = LocalDate.now(ZoneOffset.UTC);
+    LocalDate old = today.minusDays(400);
+    LocalDate kept = today.minusDays(300);
+    LocalDate oldWeek = today.minusDays(380).with(TemporalAdjusters.previousOrSame(DayOfWeek.MONDAY));
+    LocalDate lastWeek = today.minusDays(364).with(TemporalAdjusters.previousOrSame(DayOfWeek.MONDAY));
+    for (LocalDate day : List.of(old, kept)) {
+      app.rows("INSERT INTO funnel_ad_clicks (workspace_id, day, campaign_id, adset_id, ad_id, n) "
+          + "VALUES ($1, $2, 'c9', 'as9', '999', 1)", other, day);
+      app.rows("INSERT INTO funnel_cohort_ads (workspace_id, click_day, age, campaign_id, adset_id, ad_id, revenue) "
+          + "VALUES ($1, $2, 0, 'c9', 'as9', '999', 1)", other, day);
+    }
+    for (LocalDate week : List.of(oldWeek, lastWeek)) {
+      app.rows("INSERT INTO funnel_cohort_ad_weeks (workspace_id, click_week, age, campaign_id, adset_id, ad_id, "
+          + "revenue) VALUES ($1, $2, 0, 'c9', 'as9', '999', 1)", other, week);
+    }
+    Await.result(new FunnelRollups(app.pool()).purge(365));
+    assertThat(app.rows("SELECT day FROM funnel_ad_clicks WHERE workspace_id = $1", other))
+        .extracting(row -> row.getLocalDate("day")).containsExactly(kept);
+    assertThat(app.rows("SELECT click_day FROM funnel_cohort_ads WHERE workspace_id = $1", other))
+        .extracting(row -> row.getLocalDate("click_day")).containsExactly(kept);
+    assertThat(app.rows("SELECT click_week FROM funnel_cohort_ad_weeks WHERE workspace_id = $1", other))
+        .extracting(row -> row.getLocalDate("click_week")).containsExactly(lastWeek);
   }
 
   @Test
