@@ -117,13 +117,27 @@ public class CohortLatency {
         + "FROM generate_series(0, $4 - 1) AS d, generate_series(0, $5 - 1) AS ad, generate_series(0, $6 - 1) AS c, "
         + "unnest($7::int[]) AS a WHERE $2::date + d + a < current_date ON CONFLICT DO NOTHING")
         .execute(Tuple.of(workspace, from, clicksPerCombo, days, ADS, COUNTRIES, AGES)).await().rowCount();
-    // The layer by the click's ids alone, as the rounds keep it beside the other.
+    // The layers by the click's ids alone (clicks, cohorts by day and by week), as the rounds keep them.
+    pool.preparedQuery("""
+        INSERT INTO funnel_ad_clicks (workspace_id, day, campaign_id, adset_id, ad_id, n)
+        SELECT workspace_id, day, campaign_id, adset_id, ad_id, sum(n) FROM funnel_rollup_day
+         WHERE workspace_id = $1 AND step = '$click' GROUP BY workspace_id, day, campaign_id, adset_id, ad_id
+        ON CONFLICT (workspace_id, day, campaign_id, adset_id, ad_id) DO UPDATE SET n = EXCLUDED.n""")
+        .execute(Tuple.of(workspace)).await();
     pool.preparedQuery("""
         INSERT INTO funnel_cohort_ads (workspace_id, click_day, age, campaign_id, adset_id, ad_id, revenue, payers)
         SELECT workspace_id, click_day, age, campaign_id, adset_id, ad_id, sum(revenue), sum(payers)
           FROM funnel_cohort WHERE workspace_id = $1 AND click_day >= $2
          GROUP BY workspace_id, click_day, age, campaign_id, adset_id, ad_id
         ON CONFLICT DO NOTHING""").execute(Tuple.of(workspace, from)).await();
+    pool.preparedQuery("""
+        INSERT INTO funnel_cohort_ad_weeks (workspace_id, click_week, age, campaign_id, adset_id, ad_id, revenue,
+                                            payers)
+        SELECT workspace_id, date_trunc('week', click_day::timestamp)::date, age, campaign_id, adset_id, ad_id,
+               sum(revenue), sum(payers) FROM funnel_cohort_ads WHERE workspace_id = $1
+         GROUP BY 1, 2, 3, 4, 5, 6
+        ON CONFLICT (workspace_id, click_week, age, campaign_id, adset_id, ad_id) DO UPDATE
+           SET revenue = EXCLUDED.revenue, payers = EXCLUDED.payers""").execute(Tuple.of(workspace)).await();
     pool.preparedQuery("""
         INSERT INTO ad_spend (workspace_id, source_id, level, object_id, day, zone, currency, spend, campaign_id,
                               adset_id)
@@ -133,7 +147,8 @@ public class CohortLatency {
         ON CONFLICT DO NOTHING""").execute(Tuple.of(workspace, from, days, ADS)).await();
     pool.preparedQuery("INSERT INTO ad_spend_zones VALUES ($1, 'UTC') ON CONFLICT DO NOTHING")
         .execute(Tuple.of(workspace)).await();
-    pool.query("ANALYZE funnel_rollup_day, funnel_cohort, funnel_cohort_ads, ad_spend").execute().await();
+    pool.query("ANALYZE funnel_rollup_day, funnel_ad_clicks, funnel_cohort, funnel_cohort_ads, "
+        + "funnel_cohort_ad_weeks, ad_spend").execute().await();
     return rows;
   }
 

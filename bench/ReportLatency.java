@@ -148,8 +148,8 @@ public class ReportLatency {
         ON CONFLICT DO NOTHING""".replace("STEPS", steps);
     long rows = pool.preparedQuery(sql).execute(Tuple.of(workspace, from.atStartOfDay().atOffset(ZoneOffset.UTC),
         perCombo, days * 24, ADS, COUNTRIES)).await().rowCount();
-    // The coarser layers, as the rounds keep them: the days of the workspace's report zone (UTC here), the hours'
-    // totals.
+    // The coarser layers, as the rounds keep them: the days of the workspace's report zone (UTC here), their clicks
+    // by ids, the hours' totals.
     String dims = "utm_source, utm_medium, utm_campaign, utm_content, utm_term, campaign_id, adset_id, ad_id, "
         + "placement, bot, channel, country";
     String sums = "sum(n), sum(users), sum(revenue), sum(unconverted), sum(pending), sum(approved), sum(rejected), "
@@ -159,6 +159,13 @@ public class ReportLatency {
     pool.preparedQuery("INSERT INTO funnel_rollup_day SELECT workspace_id, (hour AT TIME ZONE 'UTC')::date, " + dims
         + ", step, " + sums + " FROM funnel_rollup WHERE workspace_id = $1 GROUP BY workspace_id,"
         + " (hour AT TIME ZONE 'UTC')::date, " + dims + ", step ON CONFLICT DO NOTHING")
+        .execute(Tuple.of(workspace)).await();
+    // The day rows' clicks by the click's ids alone.
+    pool.preparedQuery("""
+        INSERT INTO funnel_ad_clicks (workspace_id, day, campaign_id, adset_id, ad_id, n)
+        SELECT workspace_id, day, campaign_id, adset_id, ad_id, sum(n) FROM funnel_rollup_day
+         WHERE workspace_id = $1 AND step = '$click' GROUP BY workspace_id, day, campaign_id, adset_id, ad_id
+        ON CONFLICT (workspace_id, day, campaign_id, adset_id, ad_id) DO UPDATE SET n = EXCLUDED.n""")
         .execute(Tuple.of(workspace)).await();
     pool.preparedQuery("INSERT INTO funnel_rollup_total SELECT workspace_id, hour, step, " + sums
         + " FROM funnel_rollup WHERE workspace_id = $1 GROUP BY workspace_id, hour, step ON CONFLICT DO NOTHING")
@@ -174,7 +181,8 @@ public class ReportLatency {
         .execute(Tuple.of(workspace, from, days, SPEND_ADS)).await();
     pool.preparedQuery("INSERT INTO ad_spend_zones VALUES ($1, 'UTC') ON CONFLICT DO NOTHING")
         .execute(Tuple.of(workspace)).await();
-    pool.query("ANALYZE funnel_rollup, funnel_rollup_day, funnel_rollup_total, ad_spend").execute().await();
+    pool.query("ANALYZE funnel_rollup, funnel_rollup_day, funnel_ad_clicks, funnel_rollup_total, ad_spend").execute()
+        .await();
     return rows;
   }
 

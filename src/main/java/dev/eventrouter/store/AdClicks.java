@@ -12,7 +12,9 @@ final class AdClicks {
   /** The layer's table. */
   static final String TABLE = "funnel_ad_clicks";
 
-  /** A round's span ($1, $2) of clicks, each in its hour's day in the workspace's day zone, as the day rows count it. */
+  /**
+   * A round's span ($1, $2) of clicks, each in its hour's day in the workspace's day zone, as the day rows count it.
+   */
   static final String ROLL_UP = """
       INSERT INTO funnel_ad_clicks (workspace_id, day, campaign_id, adset_id, ad_id, n)
       SELECT c.workspace_id, (date_trunc('hour', c.clicked_at, 'UTC') AT TIME ZONE z.zone)::date,
@@ -21,7 +23,8 @@ final class AdClicks {
         FROM click_sessions c JOIN funnel_day_zone z ON z.workspace_id = c.workspace_id
        WHERE c.created_at >= $1 AND c.created_at < $2
        GROUP BY 1, 2, 3, 4, 5
-      ON CONFLICT (workspace_id, day, campaign_id, adset_id, ad_id) DO UPDATE SET n = funnel_ad_clicks.n + EXCLUDED.n""";
+      ON CONFLICT (workspace_id, day, campaign_id, adset_id, ad_id)
+      DO UPDATE SET n = funnel_ad_clicks.n + EXCLUDED.n""";
 
   /** A workspace's ($1) rows dropped when its day zone changes. */
   static final String REZONE = "DELETE FROM funnel_ad_clicks WHERE workspace_id = $1";

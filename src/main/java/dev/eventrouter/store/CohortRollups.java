@@ -82,8 +82,8 @@ final class CohortRollups {
              SET revenue = funnel_cohort_ads.revenue + EXCLUDED.revenue,
                  payers = funnel_cohort_ads.payers + EXCLUDED.payers)
       INSERT INTO funnel_cohort_ad_weeks (workspace_id, click_week, age, campaign_id, adset_id, ad_id, revenue, payers)
-      SELECT workspace_id, date_trunc('week', click_day::timestamp)::date, age, campaign_id, adset_id, ad_id, sum(revenue),
-             sum(payers) FROM delta
+      SELECT workspace_id, date_trunc('week', click_day::timestamp)::date, age, campaign_id, adset_id, ad_id,
+             sum(revenue), sum(payers) FROM delta
        GROUP BY workspace_id, date_trunc('week', click_day::timestamp)::date, age, campaign_id, adset_id, ad_id
       ON CONFLICT (workspace_id, click_week, age, campaign_id, adset_id, ad_id) DO UPDATE
          SET revenue = funnel_cohort_ad_weeks.revenue + EXCLUDED.revenue,

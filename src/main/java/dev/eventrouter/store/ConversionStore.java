@@ -45,7 +45,8 @@ public final class ConversionStore {
        WHERE workspace_id = $1 AND source = $2 AND transaction_id = $3 AND event_id = $4""";
 
   /** Conversions and changes older than retention ($1 days): their events are gone with their partitions. */
-  static final String PURGE_CONVERSIONS = "DELETE FROM conversions WHERE created_at < now() - make_interval(days => $1)";
+  static final String PURGE_CONVERSIONS =
+      "DELETE FROM conversions WHERE created_at < now() - make_interval(days => $1)";
   static final String PURGE_CHANGES =
       "DELETE FROM conversion_changes WHERE event_id < event_id_floor(now() - make_interval(days => $1))";
 

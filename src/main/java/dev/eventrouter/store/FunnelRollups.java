@@ -4,7 +4,6 @@ import dev.eventrouter.event.FunnelQuery;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
-import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 
 import java.time.Duration;
@@ -151,26 +150,6 @@ public final class FunnelRollups {
       .replace("ADD_UP_TOTAL", addUp("funnel_rollup_total"))
       .replace("ADD_UP_HOUR", addUp("funnel_rollup"));
 
-  /** The configured workspaces whose day rows are in another zone than their report_timezone now (or in none). */
-  private static final String STALE_ZONES = """
-      SELECT c.workspace_id, c.zone FROM unnest($1::uuid[], $2::text[]) AS c(workspace_id, zone)
-        LEFT JOIN funnel_day_zone d ON d.workspace_id = c.workspace_id
-       WHERE d.zone IS DISTINCT FROM c.zone""";
-
-  /** A workspace's day rows dropped, its day zone set; {@link #REZONE_FILL} makes them again in that zone. */
-  static final String REZONE = """
-      WITH gone AS (DELETE FROM funnel_rollup_day WHERE workspace_id = $1)
-      INSERT INTO funnel_day_zone (workspace_id, zone) VALUES ($1, $2)
-      ON CONFLICT (workspace_id) DO UPDATE SET zone = EXCLUDED.zone""";
-
-  /** A workspace's day rows, in the local days of its zone ($2), from its hours. */
-  static final String REZONE_FILL = """
-      INSERT INTO funnel_rollup_day (workspace_id, day, %1$s, step, %2$s)
-      SELECT workspace_id, (hour AT TIME ZONE $2)::date, %1$s, step, %3$s FROM funnel_rollup
-       WHERE workspace_id = $1
-       GROUP BY workspace_id, (hour AT TIME ZONE $2)::date, %1$s, step""".formatted(COLUMNS, String.join(", ", SUMS),
-      SUMMED);
-
   static final String PURGE = """
       WITH cohorts AS (%s),
       cohort_ads AS (%s),
@@ -215,7 +194,7 @@ public final class FunnelRollups {
         return Future.succeededFuture(new Round(from, false));
       }
       Tuple span = Tuple.of(from, to, workspaces, currencies);
-      return rezone(conn, workspaces, valuesOf(workspaces, reportZones))
+      return DayZones.rezone(conn, workspaces, valuesOf(workspaces, reportZones))
           .compose(v -> ReportCurrency.convert(conn, span))
           .compose(v -> conn.preparedQuery(ROLL_UP).execute(Tuple.of(from, to)))
           .compose(v -> conn.preparedQuery(AdClicks.ROLL_UP).execute(Tuple.of(from, to)))
@@ -225,28 +204,9 @@ public final class FunnelRollups {
     }));
   }
 
-  /** Makes the day rows again of each workspace whose report zone is new (its first round, or a changed config). */
-  private static Future<Void> rezone(SqlConnection conn, UUID[] workspaces, String[] zones) {
-    // Cast: a String[] would be spread as varargs.
-    return conn.preparedQuery(STALE_ZONES).execute(Tuple.of(workspaces, (Object) zones)).compose(stale -> {
-      Future<Void> done = Future.succeededFuture();
-      for (Row row : stale) {
-        Tuple workspace = Tuple.of(row.getUUID("workspace_id"), row.getString("zone"));
-        done = done.compose(v -> run(conn, REZONE, workspace)).compose(v -> run(conn, REZONE_FILL, workspace))
-            .compose(v -> run(conn, AdClicks.REZONE, Tuple.of(workspace.getUUID(0))))
-            .compose(v -> run(conn, AdClicks.REZONE_FILL, workspace));
-      }
-      return done;
-    });
-  }
-
   /** The map's value of each workspace, in the array's order: a column for {@code unnest}. */
   private static String[] valuesOf(UUID[] workspaces, Map<UUID, String> values) {
     return Arrays.stream(workspaces).map(values::get).toArray(String[]::new);
-  }
-
-  private static Future<Void> run(SqlConnection conn, String sql, Tuple params) {
-    return conn.preparedQuery(sql).execute(params).mapEmpty();
   }
 
   /** Deletes the rollups of hours older than the days given; how many rows went. */

@@ -49,8 +49,8 @@ class FunnelShiftedDaysTest extends ServiceTest {
         FIRST.atStartOfDay(ZoneOffset.UTC).toOffsetDateTime(),
         FIRST.plusDays(DAYS).atStartOfDay(ZoneOffset.UTC).toOffsetDateTime());
     // The day layer as a round keeps it, in UTC days.
-    app.rows(FunnelRollups.REZONE, workspace, "Z");
-    app.rows(FunnelRollups.REZONE_FILL, workspace, "Z");
+    app.rows(DayZones.REZONE, workspace, "Z");
+    app.rows(DayZones.REZONE_FILL, workspace, "Z");
   }
 
   @ParameterizedTest(name = "{0}, {1} days from {2}, filter {3}")
