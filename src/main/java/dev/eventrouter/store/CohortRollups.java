@@ -39,7 +39,8 @@ final class CohortRollups {
            WHERE %1$s AND e.value > 0),
       facts (workspace_id, event_id, payer, paid, at, clicked_at, %2$s, revenue) AS (
           SELECT e.workspace_id, e.event_id, coalesce(e.telegram_id::text, 's:' || e.session_id), e.s <> 'rejected',
-                 e.received_at, c.clicked_at, %3$s, CASE WHEN e.s = 'approved' THEN coalesce(e.report_value, 0) ELSE 0 END
+                 e.received_at, c.clicked_at, %3$s,
+                 CASE WHEN e.s = 'approved' THEN coalesce(e.report_value, 0) ELSE 0 END
             FROM ev e %4$s
           UNION ALL
           SELECT e.workspace_id, e.event_id, NULL, false, e.received_at, c.clicked_at, %3$s,

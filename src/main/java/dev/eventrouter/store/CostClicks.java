@@ -81,7 +81,8 @@ final class CostClicks {
                                                int limit) {
     param(query.workspaceId());
     param(limit);
-    List<String> read = FunnelQuery.DIMENSIONS.stream().filter(d -> !FunnelQuery.CLICK_IDS.contains(d) && (query.groupBy().contains(d) || query.filters().containsKey(d))).toList();
+    List<String> read = FunnelQuery.DIMENSIONS.stream().filter(d -> !FunnelQuery.CLICK_IDS.contains(d)
+        && (query.groupBy().contains(d) || query.filters().containsKey(d))).toList();
     String dims = read.stream().map(d -> d + ", ").reduce("", String::concat);
     // The day rows serve when they are made (in the workspace's day zone), and the hours of their days that are
     // another day in the report's zone can be moved whole.
