@@ -434,8 +434,8 @@ report_bench() {
     "$report_events" "$report_requests" > "$work/report.txt" 2>&1 \
     || { cat "$work/report.txt" >&2; BENCH_KEEP=1; exit 4; }
   # The cohorts over 90 click days (a week in the smoke run) of the same workspace, after the funnel's shapes.
-  java -Xmx256m -cp "$jar" bench/CohortLatency.java "$(pg_url)" "$port" "$report_ws" "$key3" "$cohort_days" \
-    "$report_events" "$report_requests" > "$work/cohorts.txt" 2>&1 \
+  java -Xmx256m -cp "$jar" bench/ReportLatency.java "$(pg_url)" "$port" "$report_ws" "$key3" "$cohort_days" \
+    "$report_events" "$report_requests" cohorts > "$work/cohorts.txt" 2>&1 \
     || { cat "$work/cohorts.txt" >&2; BENCH_KEEP=1; exit 4; }
   python3 - "$results" "$work/report.txt" "$mode" "$high" "$work/lags.txt" "$work/cohorts.txt" << 'EOF'
 import json, statistics, sys
