@@ -67,9 +67,8 @@ public final class CohortReports {
     List<Object> params = new ArrayList<>(List.of(query.workspaceId(), query.from(), query.to()));
     StringBuilder where = new StringBuilder();
     for (Map.Entry<String, List<String>> filter : query.filters().entrySet()) {
-      params.add(filter.getValue().toArray(String[]::new));
-      where.append(" AND ").append(CostClicks.column(filter.getKey())).append(" = ANY($").append(params.size())
-          .append("::text[])");
+      where.append(" AND ").append(CostClicks.column(filter.getKey())).append(" = ANY(")
+          .append(FunnelLayers.bind(params, filter.getValue().toArray(String[]::new))).append("::text[])");
     }
     // The ages are numbers the API checked (0 to 365), written into the SQL as such.
     List<String> sums = new ArrayList<>();
@@ -158,10 +157,10 @@ public final class CohortReports {
     if (!byIds(query) || query.groupBy().contains(CohortQuery.CLICK_DAY) || firstWeek.isAfter(lastWeek)) {
       return layer(query);
     }
-    String before = bind(params, firstWeek.minusDays(1));
-    String after = bind(params, lastWeek.plusDays(7));
-    String first = bind(params, firstWeek);
-    String last = bind(params, lastWeek);
+    String before = FunnelLayers.bind(params, firstWeek.minusDays(1));
+    String after = FunnelLayers.bind(params, lastWeek.plusDays(7));
+    String first = FunnelLayers.bind(params, firstWeek);
+    String last = FunnelLayers.bind(params, lastWeek);
     return """
         (SELECT workspace_id, click_day, age, campaign_id, adset_id, ad_id, revenue, payers FROM funnel_cohort_ads
           WHERE workspace_id = $1 AND (click_day BETWEEN $2 AND %s OR click_day BETWEEN %s AND $3)
@@ -169,11 +168,6 @@ public final class CohortReports {
          SELECT workspace_id, click_week, age, campaign_id, adset_id, ad_id, revenue, payers
            FROM funnel_cohort_ad_weeks WHERE workspace_id = $1 AND click_week BETWEEN %s AND %s) AS ads"""
         .formatted(before, after, first, last);
-  }
-
-  private static String bind(List<Object> params, Object value) {
-    params.add(value);
-    return "$" + params.size();
   }
 
   /** Whether a report groups and filters by the click's ids and days alone: the layers by ids serve it. */

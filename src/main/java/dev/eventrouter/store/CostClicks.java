@@ -158,8 +158,7 @@ final class CostClicks {
 
   /** Binds a value: its placeholder. */
   private String param(Object value) {
-    params.add(value);
-    return "$" + params.size();
+    return FunnelLayers.bind(params, value);
   }
 
   /**

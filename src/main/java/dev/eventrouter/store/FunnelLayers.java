@@ -175,7 +175,8 @@ final class FunnelLayers {
   }
 
   /** Adds a parameter; its placeholder. */
-  private static String bind(List<Object> params, Object value) {
+  /** Binds a value as the next parameter: its placeholder. */
+  static String bind(List<Object> params, Object value) {
     params.add(value);
     return "$" + params.size();
   }
