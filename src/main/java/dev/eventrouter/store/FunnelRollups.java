@@ -137,7 +137,9 @@ public final class FunnelRollups {
       total AS (
           INSERT INTO funnel_rollup_total (workspace_id, hour, step, SUMS)
           SELECT workspace_id, hour, step, SUMMED FROM grouped GROUP BY workspace_id, hour, step
-          ON CONFLICT (workspace_id, hour, step) DO UPDATE SET ADD_UP_TOTAL)
+          ON CONFLICT (workspace_id, hour, step) DO UPDATE SET ADD_UP_TOTAL),
+      ad_clicks AS (
+          AD_CLICKS)
       INSERT INTO funnel_rollup (workspace_id, hour, %2$s, step, SUMS)
       SELECT workspace_id, hour, %2$s, step, SUMS FROM grouped
       ON CONFLICT (workspace_id, hour, step, %2$s) DO UPDATE SET ADD_UP_HOUR"""
@@ -148,7 +150,8 @@ public final class FunnelRollups {
       .replace("SUMS", String.join(", ", SUMS))
       .replace("ADD_UP_DAY", addUp("funnel_rollup_day"))
       .replace("ADD_UP_TOTAL", addUp("funnel_rollup_total"))
-      .replace("ADD_UP_HOUR", addUp("funnel_rollup"));
+      .replace("ADD_UP_HOUR", addUp("funnel_rollup"))
+      .replace("AD_CLICKS", AdClicks.ROLL_UP);
 
   static final String PURGE = """
       WITH cohorts AS (%s),
@@ -197,7 +200,6 @@ public final class FunnelRollups {
       return DayZones.rezone(conn, workspaces, valuesOf(workspaces, reportZones))
           .compose(v -> ReportCurrency.convert(conn, span))
           .compose(v -> conn.preparedQuery(ROLL_UP).execute(Tuple.of(from, to)))
-          .compose(v -> conn.preparedQuery(AdClicks.ROLL_UP).execute(Tuple.of(from, to)))
           .compose(v -> cohorts ? CohortRollups.rollUp(conn, to, spanMs) : Future.succeededFuture(false))
           .compose(cohortsBehind -> conn.preparedQuery(ADVANCE).execute(Tuple.of(to))
               .map(v -> new Round(to, cohortsBehind || !to.isBefore(from.plus(Duration.ofMillis(spanMs))))));
