@@ -22,6 +22,7 @@ import dev.eventrouter.http.AccessControl;
 import dev.eventrouter.http.ReportSlots;
 import dev.eventrouter.http.ServerBudget;
 import dev.eventrouter.read.ReadVerticle;
+import dev.eventrouter.report.RecountVerticle;
 import dev.eventrouter.report.RollupVerticle;
 import dev.eventrouter.server.HttpVerticle;
 import dev.eventrouter.server.ManagementVerticle;
@@ -29,6 +30,7 @@ import dev.eventrouter.session.SessionVerticle;
 import dev.eventrouter.store.AlertOutbox;
 import dev.eventrouter.store.AlertStore;
 import dev.eventrouter.store.CostSourceStates;
+import dev.eventrouter.store.DeliveredCounts;
 import dev.eventrouter.store.DeliveryStore;
 import dev.eventrouter.store.EventStore;
 import dev.eventrouter.store.EventWriter;
@@ -143,6 +145,9 @@ public final class EventRouter {
             .onSuccess(deployments::add);
         chain = chain.compose(id -> vertx.deployVerticle(new RollupVerticle(new FunnelRollups(database.pool()),
                 new ReportCurrency(database.pool()), new FunnelReports(database.readPool()), live, metrics)))
+            .onSuccess(deployments::add);
+        chain = chain.compose(id -> vertx.deployVerticle(new RecountVerticle(new DeliveredCounts(database.pool()),
+                live)))
             .onSuccess(deployments::add);
       }
       if (forward) {

@@ -5,6 +5,7 @@ import { failed, sameSignIn } from './session.js';
 import { forgetValues, funnelQuery, lastDays, rememberValues, setUpForm } from './funnel-form.js';
 import { forgetReport, showReport } from './funnel-table.js';
 import { forgetCohorts, wireCohorts } from './cohorts.js';
+import { forgetReconcile, wireReconcile } from './reconcile.js';
 
 const funnel = {
   asked: false, // a report was asked for since sign-in
@@ -77,6 +78,7 @@ export function forgetFunnel() {
   funnel.generation++;
   forgetReport();
   forgetCohorts();
+  forgetReconcile();
   forgetValues();
   $('funnel-view').replaceWith(pristine.cloneNode(true));
   wireFunnel();
@@ -98,6 +100,7 @@ function wireFunnel() {
   }
   $('funnel-csv').addEventListener('click', downloadFunnel);
   wireCohorts();
+  wireReconcile();
 }
 
 export function setUpFunnel() {

@@ -35,7 +35,11 @@ enum AlertCondition {
   COST_SOURCE_FAILED("cost_source_failed",
       "cost source {s}: its ad spend is not imported ({detail}). A refused token pauses it until its access_token "
           + "is changed; anything else is tried again.",
-      "cost source {s}: its ad spend is imported again.");
+      "cost source {s}: its ad spend is imported again."),
+  NETWORK_UNDERCOUNTS("network_undercounts",
+      "{s}: yesterday the network counted {detail}. Check the pixel, its token and the event mapping: the Reconcile "
+          + "view shows which ads.",
+      "{s}: the network's count of yesterday is back above the threshold.");
 
   final String id;
   final String firing;

@@ -4,9 +4,11 @@ import dev.eventrouter.alert.AlertRules.Reading;
 import dev.eventrouter.alert.AlertRules.Step;
 import dev.eventrouter.config.AlertTarget;
 import dev.eventrouter.config.AlertsConfig;
+import dev.eventrouter.config.Network;
 import dev.eventrouter.config.TelegramConfig;
 import dev.eventrouter.config.WorkspaceConfig;
 import dev.eventrouter.event.Postback;
+import dev.eventrouter.event.ReconcileQuery;
 import dev.eventrouter.store.AlertState;
 import dev.eventrouter.store.AlertStore;
 import dev.eventrouter.store.AlertStore.NewAlert;
@@ -18,6 +20,7 @@ import io.vertx.core.json.JsonObject;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -139,6 +142,21 @@ final class AlertRound {
         return null;
       });
     }
+    if (alerts.networkUndercounts() != null) {
+      LocalDate yesterday = LocalDate.ofInstant(now, workspace.report().zone()).minusDays(1);
+      for (String network : List.of(Network.META.id, Network.TIKTOK.id)) {
+        ReconcileQuery query = new ReconcileQuery(id, network, yesterday, yesterday, workspace.report().zone(),
+            ReconcileQuery.DAY, workspace.report().reconcile().actions(network),
+            workspace.report().reconcile().threshold());
+        read = read.compose(v -> round.reconcile(query)).map(sides -> {
+          Reading reading = Undercount.reading(query, sides, alerts.networkUndercounts().minDelivered());
+          if (reading != null) {
+            readings.put(new Key(AlertCondition.NETWORK_UNDERCOUNTS, network), reading);
+          }
+          return null;
+        });
+      }
+    }
     if (alerts.invitePoolEmpty() != null) {
       read = read.compose(v -> round.freeLinks(id)).map(free -> {
         for (TelegramConfig bot : workspace.bots()) {
@@ -211,6 +229,7 @@ final class AlertRound {
           : new Timing(alerts.invitePoolEmpty(), alerts.invitePoolEmpty());
       case COST_SOURCE_FAILED -> alerts.costSourceFailed() == null ? null
           : new Timing(alerts.costSourceFailed(), alerts.costSourceFailed());
+      case NETWORK_UNDERCOUNTS -> alerts.networkUndercounts() == null ? null : AT_ONCE;
     };
   }
 

@@ -98,6 +98,12 @@ public final class Addresses {
    */
   public static final String REPORTS_COHORTS = "event-router.reports.cohorts";
 
+  /**
+   * HttpVerticle -> ReadVerticle: a {@code ReconcileQuery}, answered with what was delivered to a network beside the
+   * network's own counts.
+   */
+  public static final String REPORTS_RECONCILE = "event-router.reports.reconcile";
+
   /** HttpVerticle -> CostStoreVerticle: a {@link SpendPush}, answered once stored with the rows it holds. */
   public static final String COSTS_PUSH = "event-router.costs.push";
 

@@ -17,11 +17,13 @@ import java.util.List;
  * @param postbackMacros     postbacks refused because the partner left a macro unexpanded, per postback source
  * @param invitePoolEmpty    how long a channel's pool of per-visitor invite links stays empty before it is told
  * @param costSourceFailed   how long a cost source's polls fail before it is told (a paused one is told at once)
+ * @param networkUndercounts yesterday a network counted under the workspace's reconcile threshold of what was
+ *                           delivered to it (off unless set)
  */
 public record AlertsConfig(List<AlertTarget> targets, Duration summaryPeriod, boolean integrationPaused,
                            Duration breakerOpen, Window deliveriesFailed, Quiet conversionsStopped,
                            Window postbacksUnmatched, Window postbackMacros, Duration invitePoolEmpty,
-                           Duration costSourceFailed) {
+                           Duration costSourceFailed, Undercounts networkUndercounts) {
 
   /** A count condition: it holds while at least {@code minCount} happened within the last {@code window}. */
   public record Window(Duration window, long minCount) {}
@@ -32,8 +34,11 @@ public record AlertsConfig(List<AlertTarget> targets, Duration summaryPeriod, bo
    */
   public record Quiet(int hours, int days) {}
 
+  /** A network's count of yesterday under the threshold, once at least {@code minDelivered} were delivered to it. */
+  public record Undercounts(long minDelivered) {}
+
   public static final AlertsConfig NONE = new AlertsConfig(List.of(), Duration.ofHours(1), false, null, null, null,
-      null, null, null, null);
+      null, null, null, null, null);
 
   public AlertsConfig {
     targets = List.copyOf(targets);

@@ -17,11 +17,12 @@ final class AlertsParser {
 
   private static final Set<String> KEYS = Set.of("targets", "summary_minutes", "integration_paused", "breaker_open",
       "deliveries_failed", "conversions_stopped", "postbacks_unmatched", "postback_macros", "invite_pool_empty",
-      "cost_source_failed");
+      "cost_source_failed", "network_undercounts");
   private static final Set<String> TELEGRAM_KEYS = Set.of("type", "chat_id", "bot", "bot_token", "api_base", "proxy");
   private static final Set<String> WINDOW_KEYS = Set.of("enabled", "window_minutes", "min_count");
   private static final Set<String> HOLD_KEYS = Set.of("enabled", "minutes");
   private static final Set<String> QUIET_KEYS = Set.of("enabled", "hours", "days");
+  private static final Set<String> UNDERCOUNT_KEYS = Set.of("enabled", "min_delivered");
   /** A week: longer periods and windows say nothing a buyer acts on. */
   private static final double MAX_MINUTES = 7 * 24 * 60;
 
@@ -34,6 +35,8 @@ final class AlertsParser {
   static final Duration DEFAULT_INVITE_POOL_EMPTY = Duration.ofMinutes(5);
   /** Failing polls are retried every 5 minutes: an hour of them is a source that will not come back alone. */
   static final Duration DEFAULT_COST_SOURCE_FAILED = Duration.ofMinutes(60);
+  /** Fewer deliveries than this in a day say little of a ratio. */
+  static final long DEFAULT_MIN_DELIVERED = 20;
 
   private final JsonReader r;
   private final IntegrationParser integrations;
@@ -56,6 +59,9 @@ final class AlertsParser {
     JsonObject macros = condition(json, "postback_macros", path, WINDOW_KEYS);
     JsonObject pool = condition(json, "invite_pool_empty", path, HOLD_KEYS);
     JsonObject costs = condition(json, "cost_source_failed", path, HOLD_KEYS);
+    // Off unless set: it needs the cost import's counts, and a threshold the buyer has looked at.
+    JsonObject undercounts = json.getValue("network_undercounts") == null ? null
+        : condition(json, "network_undercounts", path, UNDERCOUNT_KEYS);
     return new AlertsConfig(targets, summary, paused,
         breaker == null ? null : minutes(breaker, "minutes", path + ".breaker_open.minutes", DEFAULT_BREAKER_OPEN,
             true),
@@ -70,7 +76,9 @@ final class AlertsParser {
         pool == null ? null : minutes(pool, "minutes", path + ".invite_pool_empty.minutes", DEFAULT_INVITE_POOL_EMPTY,
             true),
         costs == null ? null : minutes(costs, "minutes", path + ".cost_source_failed.minutes",
-            DEFAULT_COST_SOURCE_FAILED, true));
+            DEFAULT_COST_SOURCE_FAILED, true),
+        undercounts == null ? null : new AlertsConfig.Undercounts(r.integer(undercounts, "min_delivered",
+            path + ".network_undercounts.min_delivered", DEFAULT_MIN_DELIVERED, 1, 1_000_000)));
   }
 
   /**

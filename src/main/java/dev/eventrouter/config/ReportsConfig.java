@@ -16,11 +16,20 @@ package dev.eventrouter.config;
  *                      cannot take every report connection
  * @param cohorts       whether the rounds keep the cohorts (revenue by days since the click); off, the cohorts stop
  *                      where they are (the cohort report's reach says so) and catch up once turned on again
+ * @param reconcileLookbackHours the hours of events whose deliveries each recount of what was delivered counts
+ *                      again (docs/reports.md#reconcile); a delivery that succeeds later than that is not counted
  */
 public record ReportsConfig(String ratesFile, long rollupEveryMs, long rollupLagMs, int retentionDays,
                             int rollupBudgetPercent, int maxConcurrent, int maxConcurrentPerWorkspace,
-                            boolean cohorts) {
+                            boolean cohorts, int reconcileLookbackHours) {
 
   /** With the default database's pool (8 connections: a read pool of 4, and a report pool of 8). */
   public static final ReportsConfig DEFAULT = new ReportsConfig(null, 15_000, 60_000, 400, 3, 4, 2, true);
+
+  /** With the default reconciliation. */
+  public ReportsConfig(String ratesFile, long rollupEveryMs, long rollupLagMs, int retentionDays,
+                       int rollupBudgetPercent, int maxConcurrent, int maxConcurrentPerWorkspace, boolean cohorts) {
+    this(ratesFile, rollupEveryMs, rollupLagMs, retentionDays, rollupBudgetPercent, maxConcurrent,
+        maxConcurrentPerWorkspace, cohorts, 48);
+  }
 }

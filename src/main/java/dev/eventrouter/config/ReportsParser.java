@@ -13,7 +13,8 @@ import java.util.Set;
 final class ReportsParser {
 
   private static final Set<String> KEYS = Set.of("rates_file", "rollup_every_ms", "rollup_lag_ms", "retention_days",
-      "rollup_budget_percent", "max_concurrent", "max_concurrent_per_workspace", "cohorts");
+      "rollup_budget_percent", "max_concurrent", "max_concurrent_per_workspace", "cohorts",
+      "reconcile_lookback_hours");
 
   private final JsonReader r;
 
@@ -35,6 +36,8 @@ final class ReportsParser {
         perNode,
         (int) r.integer(json, "max_concurrent_per_workspace", "reports.max_concurrent_per_workspace",
             Math.max(1, perNode / 2), 1, perNode),
-        r.bool(json, "cohorts", "reports.cohorts", d.cohorts()));
+        r.bool(json, "cohorts", "reports.cohorts", d.cohorts()),
+        (int) r.integer(json, "reconcile_lookback_hours", "reports.reconcile_lookback_hours",
+            d.reconcileLookbackHours(), 1, 168));
   }
 }

@@ -1,16 +1,11 @@
 package dev.eventrouter.config;
 
-import dev.eventrouter.common.CurrencyCode;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
-import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -29,9 +24,7 @@ final class WorkspaceParser {
   private static final Set<String> WORKSPACE_KEYS = Set.of("id", "name", "api_keys", "publishable_keys",
       "rate_limit", "bot_name", "attribution_window_days", "integrations", "event_map", "telegram",
       "postback_sources", "unsubscribe_window_days", "report_currency", "currency_aliases", "funnel_events",
-      "report_timezone", "alerts", "cost_sources");
-  /** A sender's unit that is not an ISO code: USDT, USDC, a casino's own. */
-  private static final Pattern CURRENCY_UNIT = Pattern.compile("[A-Za-z0-9]{2,10}");
+      "report_timezone", "alerts", "cost_sources", "reconcile");
   private static final Set<String> PUBLISHABLE_KEY_KEYS = Set.of("key", "allowed_origins");
   /** An origin as a browser sends it: http(s)://host[:port], nothing after; lowercase (browsers send it so). */
   private static final Pattern ORIGIN = Pattern.compile("https?://([a-z0-9-]+(\\.[a-z0-9-]+)*|\\[[0-9a-f:.]+])"
@@ -84,7 +77,7 @@ final class WorkspaceParser {
         postbackParser::source, PostbackSource::id, "postback source");
     int unsubscribeWindow = (int) r.integer(json, "unsubscribe_window_days", path + ".unsubscribe_window_days",
         WorkspaceConfig.DEFAULT_UNSUBSCRIBE_WINDOW_DAYS, 0, 3650);
-    ReportConfig report = report(json, path);
+    ReportConfig report = new WorkspaceReportParser(r).report(json, path);
     AlertsConfig alerts = json.getValue("alerts") == null ? AlertsConfig.NONE
         : alertsParser.alerts(r.object(json, "alerts", path + ".alerts"), path + ".alerts", bots);
     List<CostSourceConfig> costSources = r.uniqueObjects(json.getValue("cost_sources"), path + ".cost_sources",
@@ -92,36 +85,6 @@ final class WorkspaceParser {
     return id == null ? null
         : new WorkspaceConfig(id, name, keys, publishable, rateLimit, botName, window, integrations, eventMap, bots,
             postbacks, unsubscribeWindow, report, alerts, costSources);
-  }
-
-  /** The report's currency, the senders' currency aliases and the funnel's event names. */
-  private ReportConfig report(JsonObject json, String path) {
-    String currency = CurrencyCode.iso(r.string(json, "report_currency", path + ".report_currency",
-        ReportConfig.DEFAULT.currency()));
-    if (currency == null) {
-      r.problem(path + ".report_currency: must be a 3-letter ISO 4217 code such as USD");
-    }
-    Map<String, String> aliases = new LinkedHashMap<>();
-    JsonObject aliasJson = r.object(json, "currency_aliases", path + ".currency_aliases");
-    for (String unit : aliasJson.fieldNames()) {
-      String iso = aliasJson.getValue(unit) instanceof String text ? CurrencyCode.iso(text) : null;
-      if (!CURRENCY_UNIT.matcher(unit).matches() || iso == null) {
-        r.problem(path + ".currency_aliases." + unit + ": must map a unit of 2 to 10 letters or digits to a 3-letter"
-            + " ISO 4217 code, such as \"USDT\": \"USD\"");
-      } else {
-        aliases.put(unit.toUpperCase(Locale.ROOT), iso);
-      }
-    }
-    Set<String> funnel = r.strings(json, "funnel_events", path + ".funnel_events", EVENT_NAME,
-        "an event name of 1 to 50 letters, digits, spaces, _ or -");
-    String zoneName = r.string(json, "report_timezone", path + ".report_timezone", "UTC");
-    ZoneId zone = ReportZone.configured(zoneName);
-    if (zone == null) {
-      r.problem(path + ".report_timezone: " + ReportZone.RULE);
-      zone = ZoneOffset.UTC;
-    }
-    return new ReportConfig(currency == null ? ReportConfig.DEFAULT.currency() : currency, Map.copyOf(aliases),
-        funnel == null ? ReportConfig.DEFAULT.funnelEvents() : List.copyOf(funnel), zone);
   }
 
   private List<byte[]> apiKeys(Object value, String path) {

@@ -60,7 +60,11 @@ final class MetaInsights implements SpendReader {
   @Override
   public Future<SpendPage> page(Account account, LocalDate from, LocalDate to, int limit, String cursor) {
     String range = new JsonObject().put("since", from.toString()).put("until", to.toString()).encode();
-    String url = base() + "/insights?level=ad&time_increment=1&fields=" + FIELDS + "&limit=" + limit
+    // The conversions in actions dated by the conversion, as our deliveries are by their events, for the
+    // reconciliation (docs/reports.md#reconcile): by default Meta dates them by the impression.
+    // https://developers.facebook.com/docs/marketing-api/insights/parameters/
+    String url = base() + "/insights?level=ad&time_increment=1&action_report_time=conversion&fields=" + FIELDS
+        + "&limit=" + limit
         + "&time_range=" + ReportFields.encode(range) + (cursor == null ? "" : "&after=" + ReportFields.encode(cursor));
     List<Usage> usage = new ArrayList<>(1);
     return send(url, usage).map(body -> {

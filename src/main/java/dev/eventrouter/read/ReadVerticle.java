@@ -3,14 +3,16 @@ package dev.eventrouter.read;
 import dev.eventrouter.bus.Addresses;
 import dev.eventrouter.bus.EventRef;
 import dev.eventrouter.db.Database;
-import dev.eventrouter.event.DeliveryFilter;
 import dev.eventrouter.event.CohortQuery;
+import dev.eventrouter.event.DeliveryFilter;
 import dev.eventrouter.event.EventFilter;
 import dev.eventrouter.event.FunnelQuery;
+import dev.eventrouter.event.ReconcileQuery;
 import dev.eventrouter.store.CohortReports;
 import dev.eventrouter.store.DeliveryViews;
 import dev.eventrouter.store.EventViews;
 import dev.eventrouter.store.FunnelReports;
+import dev.eventrouter.store.ReconcileReports;
 import dev.eventrouter.store.SpendReports;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -48,6 +50,7 @@ public final class ReadVerticle extends VerticleBase {
   private FunnelReports funnel;
   private SpendReports spend;
   private CohortReports cohorts;
+  private ReconcileReports reconcile;
 
   public ReadVerticle(Database database) {
     this.database = database;
@@ -60,6 +63,7 @@ public final class ReadVerticle extends VerticleBase {
     funnel = new FunnelReports(database.reportPool());
     spend = new SpendReports(database.reportPool());
     cohorts = new CohortReports(database.reportPool());
+    reconcile = new ReconcileReports(database.reportPool());
     // Local consumers, as for the writes: the node that took a request answers it.
     return Future.all(List.of(
         consumer(Addresses.EVENTS_GET, this::find),
@@ -67,7 +71,12 @@ public final class ReadVerticle extends VerticleBase {
         consumer(Addresses.DELIVERIES_LIST, this::listDeliveries),
         consumer(Addresses.INTEGRATIONS_SUMMARY, this::summary),
         consumer(Addresses.REPORTS_FUNNEL, this::funnel),
-        consumer(Addresses.REPORTS_COHORTS, this::cohorts)));
+        consumer(Addresses.REPORTS_COHORTS, this::cohorts),
+        consumer(Addresses.REPORTS_RECONCILE, body -> {
+          ReconcileQuery query = ReconcileQuery.fromJson(body);
+          return reconcile.sides(query).map(sides -> Optional.of(ReconcileReport.of(query, sides)
+              .put("tz", sides.zone().getId())));
+        })));
   }
 
   private Future<Void> consumer(String address, Function<JsonObject, Future<Optional<JsonObject>>> read) {

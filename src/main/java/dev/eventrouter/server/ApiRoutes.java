@@ -8,6 +8,7 @@ import dev.eventrouter.api.events.EventsApi;
 import dev.eventrouter.api.events.IngestCounter;
 import dev.eventrouter.api.postbacks.PostbacksApi;
 import dev.eventrouter.api.reports.CohortsApi;
+import dev.eventrouter.api.reports.ReconcileApi;
 import dev.eventrouter.api.reports.ReportsApi;
 import dev.eventrouter.api.sessions.SessionsApi;
 import dev.eventrouter.bus.Addresses;
@@ -79,6 +80,7 @@ final class ApiRoutes {
     authenticated(api.get("/integrations")).handler(integrations::summary);
     authenticated(api.get("/reports/funnel")).handler(new ReportsApi(store, reports)::funnel);
     authenticated(api.get("/reports/cohorts")).handler(new CohortsApi(store, reports)::cohorts);
+    authenticated(api.get("/reports/reconcile")).handler(new ReconcileApi(store, reports)::reconcile);
     // Spend pushed as JSON or CSV, and the cost sources for the debugger (docs/costs.md).
     CostsApi costs = new CostsApi(store);
     readBody(authenticated(api.post("/costs")), CostsApi.MAX_BODY_BYTES).handler(costs::push);

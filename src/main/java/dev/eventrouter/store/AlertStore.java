@@ -1,5 +1,6 @@
 package dev.eventrouter.store;
 
+import dev.eventrouter.event.ReconcileQuery;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
@@ -138,6 +139,11 @@ public final class AlertStore {
     }
 
     /** The workspace's cost sources that fail or are paused, with when it began and the platform's words. */
+    /** What was delivered to a network beside its own counts ({@link ReconcileReports}). */
+    public Future<ReconcileReports.Sides> reconcile(ReconcileQuery query) {
+      return ReconcileReports.sides(conn, query);
+    }
+
     public Future<List<CostTrouble>> costTroubles(UUID workspaceId) {
       return conn.preparedQuery("SELECT source_id, state, failing_since, last_error FROM cost_sources "
           + "WHERE workspace_id = $1 AND state IN ('failing', 'paused') ORDER BY source_id")

@@ -31,6 +31,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.LocalDate;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -271,6 +273,36 @@ class AlertsTest {
         + "had some on the days before.");
     post("REG", 401);
     assertThat(messages(2).get(1)).isEqualTo("[ws-1] RESOLVED: conversions are coming in again.");
+  }
+
+  @Test
+  @DisplayName("yesterday Meta counted under 80% of the conversions delivered to it for its ads: alerted with both "
+      + "counts; a count of its own for today's yesterday would resolve it")
+  void networkUndercounts() {
+    start(config(alerts -> alerts.put("network_undercounts", new JsonObject().put("min_delivered", 20))));
+    LocalDate yesterday = LocalDate.now(ZoneOffset.UTC).minusDays(1);
+    app.rows("INSERT INTO cost_sources (workspace_id, source_id, kind, account_zone) VALUES ($1::uuid, 'fb', 'meta', "
+        + "'UTC')", WS_A);
+    app.rows("""
+        INSERT INTO ad_spend (workspace_id, source_id, level, object_id, day, zone, currency, spend, actions)
+        VALUES ($1::uuid, 'fb', 'ad', '611', $2, 'UTC', 'USD', 10,
+                '{"offsite_conversion.fb_pixel_purchase": 5, "offsite_conversion.fb_pixel_lead": 4}')""",
+        WS_A, yesterday);
+    // 30 purchases and 4 leads delivered for ad 611, and 50 leads of no ad (not set beside any ad's count).
+    for (Object[] sent : new Object[][] {{"611", "Purchase", 30}, {"611", "Lead", 4}, {"", "Lead", 50}}) {
+      app.rows("""
+          INSERT INTO delivered_counts (workspace_id, hour, network, integration_id, campaign_id, adset_id, ad_id,
+                                        mapped_event, n)
+          VALUES ($1::uuid, $2, 'meta', 'meta-main', '', '', $3, $4, $5)""",
+          WS_A, yesterday.atTime(12, 0).atOffset(ZoneOffset.UTC), sent[0], sent[1], sent[2]);
+    }
+    assertThat(messages(1).get(0)).isEqualTo("[ws-1] ALERT: meta: yesterday the network counted 9 of the 34 "
+        + "conversions delivered to it for its ads on " + yesterday + " (26%, under 80%). Check the pixel, its token "
+        + "and the event mapping: the Reconcile view shows which ads.");
+    app.rows("UPDATE ad_spend SET actions = '{\"offsite_conversion.fb_pixel_purchase\": 30, "
+        + "\"offsite_conversion.fb_pixel_lead\": 4}'");
+    assertThat(messages(2).get(1)).isEqualTo("[ws-1] RESOLVED: meta: the network's count of yesterday is back above "
+        + "the threshold.");
   }
 
   @Test

@@ -78,6 +78,23 @@ class AlertsConfigUnitTest {
     assertThat(alerts.postbacksUnmatched()).isEqualTo(new AlertsConfig.Window(Duration.ofHours(1), 1));
     assertThat(alerts.postbackMacros()).isEqualTo(new AlertsConfig.Window(Duration.ofHours(1), 1));
     assertThat(alerts.invitePoolEmpty()).isEqualTo(Duration.ofMinutes(5));
+    assertThat(alerts.networkUndercounts()).as("off unless set").isNull();
+  }
+
+  @Test
+  @DisplayName("network_undercounts: true takes 20 delivered at least, an object its own number, false or enabled: "
+      + "false keeps it off; a bad number is named")
+  void undercounts() {
+    assertThat(alerts(targets(chat("1")).put("network_undercounts", true)).networkUndercounts())
+        .isEqualTo(new AlertsConfig.Undercounts(20));
+    assertThat(alerts(targets(chat("1")).put("network_undercounts", new JsonObject().put("min_delivered", 1)))
+        .networkUndercounts()).isEqualTo(new AlertsConfig.Undercounts(1));
+    assertThat(alerts(targets(chat("1")).put("network_undercounts", false)).networkUndercounts()).isNull();
+    assertThat(alerts(targets(chat("1")).put("network_undercounts", new JsonObject().put("enabled", false)))
+        .networkUndercounts()).isNull();
+    JsonObject bad = config(targets(chat("1")).put("network_undercounts", new JsonObject().put("min_delivered", 0)));
+    assertThatThrownBy(() -> new ConfigLoader(Map.of()).resolve(bad)).isInstanceOf(ConfigException.class)
+        .hasMessageContaining("alerts.network_undercounts.min_delivered: must be a whole number from 1 to 1000000");
   }
 
   @Test

@@ -11,10 +11,10 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.junit5.VertxExtension;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.nio.file.Path;
@@ -258,6 +258,47 @@ class ConfigTest {
         .hasMessageContaining("workspaces[0].currency_aliases.US-T: must map")
         .hasMessageContaining("workspaces[0].currency_aliases.USDC: must map")
         .hasMessageContaining("workspaces[0].funnel_events[0]: must be an event name");
+  }
+
+  @Test
+  @DisplayName("the reconciliation's settings: a workspace's threshold and its table per network, the recount's "
+      + "hours; their defaults; each bad one named")
+  void reconcileSettings() {
+    AppConfig defaults = resolve(valid(), Map.of());
+    assertThat(defaults.workspaces().get(0).report().reconcile()).isEqualTo(ReportConfig.Reconcile.DEFAULT);
+    assertThat(ReportConfig.Reconcile.DEFAULT.threshold()).isEqualTo(0.8);
+    assertThat(defaults.reports().reconcileLookbackHours()).isEqualTo(48);
+    JsonObject json = valid().put("reports", new JsonObject().put("reconcile_lookback_hours", 168));
+    ws(json).put("reconcile", new JsonObject().put("threshold", 1).put("actions", new JsonObject()
+        .put("meta", new JsonObject().put("StartTrial", "offsite_conversion.fb_pixel_start_trial"))
+        .put("tiktok", new JsonObject().put("SubmitForm", "conversion"))));
+    AppConfig config = resolve(json, Map.of());
+    ReportConfig.Reconcile reconcile = config.workspaces().get(0).report().reconcile();
+    assertThat(reconcile.threshold()).isEqualTo(1.0);
+    assertThat(reconcile.actions("meta")).isEqualTo(Map.of("StartTrial", "offsite_conversion.fb_pixel_start_trial"));
+    assertThat(reconcile.actions("tiktok")).isEqualTo(Map.of("SubmitForm", "conversion"));
+    assertThat(config.reports().reconcileLookbackHours()).isEqualTo(168);
+    ws(json).put("reconcile", new JsonObject().put("threshold", 0.05));
+    assertThat(resolve(json, Map.of()).workspaces().get(0).report().reconcile())
+        .isEqualTo(new ReportConfig.Reconcile(0.05, Map.of()));
+    assertThat(ReportConfig.Reconcile.DEFAULT.actions("meta")).isEmpty();
+
+    JsonObject bad = valid().put("reports", new JsonObject().put("reconcile_lookback_hours", 169));
+    ws(bad).put("reconcile", new JsonObject().put("threshold", 1.5).put("colour", 1).put("actions", new JsonObject()
+        .put("google", new JsonObject()).put("tiktok", "conversion")
+        .put("meta", new JsonObject().put("bad/name", "x").put("Lead", "Offsite.Lead").put("Chat", 3))));
+    assertThatThrownBy(() -> resolve(bad, Map.of())).isInstanceOf(ConfigException.class)
+        .hasMessageContaining("reports.reconcile_lookback_hours: must be a whole number from 1 to 168")
+        .hasMessageContaining("workspaces[0].reconcile.threshold: must be a share above 0 and at most 1")
+        .hasMessageContaining("workspaces[0].reconcile.colour: unknown key")
+        .hasMessageContaining("workspaces[0].reconcile.actions.google: must be meta or tiktok")
+        .hasMessageContaining("workspaces[0].reconcile.actions.tiktok: must be meta or tiktok")
+        .hasMessageContaining("workspaces[0].reconcile.actions.meta.bad/name: must map an event name")
+        .hasMessageContaining("workspaces[0].reconcile.actions.meta.Lead: must map an event name")
+        .hasMessageContaining("workspaces[0].reconcile.actions.meta.Chat: must map an event name");
+    ws(bad).put("reconcile", new JsonObject().put("threshold", 0));
+    assertThatThrownBy(() -> resolve(bad, Map.of())).isInstanceOf(ConfigException.class)
+        .hasMessageContaining("workspaces[0].reconcile.threshold: must be a number greater than 0");
   }
 
 

@@ -404,6 +404,50 @@ class FunnelViewBrowserTest {
   }
 
   @Test
+  @DisplayName("reconcile: per ad, what was delivered to Meta beside Meta's own count, an ad counted under 80% of it "
+      + "marked, the totals")
+  void reconcile() {
+    LocalDate day = LocalDate.now(ZoneOffset.UTC).minusDays(40);
+    TestApp app = data.app();
+    java.util.UUID ws = java.util.UUID.fromString(TestApp.WS_A);
+    app.rows("""
+        INSERT INTO cost_sources (workspace_id, source_id, kind, account_zone) VALUES ($1, 'fb-browser', 'meta', 'UTC')
+        ON CONFLICT DO NOTHING""", ws);
+    for (Object[] ad : new Object[][] {{"911", 5}, {"922", 4}}) {
+      app.rows("""
+          INSERT INTO ad_spend (workspace_id, source_id, level, object_id, day, zone, currency, spend, campaign_id,
+                                adset_id, actions)
+          VALUES ($1, 'fb-browser', 'ad', $2, $3, 'UTC', 'USD', 10, 'c9', 'as9',
+                  jsonb_build_object('offsite_conversion.fb_pixel_purchase', $4::int, 'link_click', 70))""",
+          ws, ad[0], day, ad[1]);
+    }
+    for (Object[] ad : new Object[][] {{"911", 10}, {"922", 4}}) {
+      app.rows("""
+          INSERT INTO delivered_counts (workspace_id, hour, network, integration_id, campaign_id, adset_id, ad_id,
+                                        mapped_event, n)
+          VALUES ($1, $2, 'meta', 'meta-main', 'c9', 'as9', $3, 'Purchase', $4)""",
+          ws, day.atTime(12, 0).atOffset(ZoneOffset.UTC), ad[0], ad[1]);
+    }
+
+    openFunnel();
+    set("from", day.toString());
+    set("to", day.toString());
+    browser.findElement(By.cssSelector("#reconcile-form button[type=submit]")).click();
+    String short911 = "#reconcile-table tbody tr[data-group='911']";
+    waiting().withMessage(() -> "the reconciliation; error: " + browser.findElement(By.id("reconcile-error"))
+        .getText()).until(d -> !d.findElements(By.cssSelector(short911)).isEmpty());
+    assertThat(text(short911)).isEqualTo("911 offsite_conversion.fb_pixel_purchase Purchase 10 5 -5 50.0%");
+    assertThat(browser.findElement(By.cssSelector(short911)).getAttribute("class")).isEqualTo("short");
+    String full = "#reconcile-table tbody tr[data-group='922']";
+    assertThat(text(full)).isEqualTo("922 offsite_conversion.fb_pixel_purchase Purchase 4 4 0 100.0%");
+    assertThat(browser.findElement(By.cssSelector(full)).getAttribute("class")).isEmpty();
+    assertThat(text("#reconcile-table tfoot tr")).isEqualTo("total offsite_conversion.fb_pixel_purchase Purchase 14 9 "
+        + "-5 64.3%");
+    assertThat(text("#reconcile-meta")).contains("Days " + day + " to " + day + " (UTC), meta: 1 marked where the "
+        + "network counts under 80% of what was delivered");
+  }
+
+  @Test
   @DisplayName("the chart: a bar per step of the totals (clicks, starts, join requests, joins, each event) with its "
       + "count and share of the step before; a row chosen charts that row, chosen again the totals")
   void chart() {

@@ -26,9 +26,9 @@ import java.util.stream.Collectors;
 /**
  * A real HTTP server standing in for Meta's Marketing API insights per ad per day
  * (https://developers.facebook.com/docs/marketing-api/insights/): {@code GET /{version}/act_<id>?fields=timezone_name,currency}
- * and {@code GET /{version}/act_<id>/insights?level=ad&time_increment=1&time_range={...}&fields=...&limit=N}, every
- * metric a string, paged by {@code after} cursors with a {@code paging.next} URL that carries the access token. The
- * token comes as {@code access_token} or {@code Authorization: Bearer}. Rows are the test's, dated in the account's
+ * and {@code GET /{version}/act_<id>/insights?level=ad&time_increment=1&action_report_time=conversion
+ * &time_range={...}&fields=...&limit=N}, every metric a string, paged by {@code after} cursors with a
+ * {@code paging.next} URL that carries the access token. The token comes as {@code access_token} or {@code Authorization: Bearer}. Rows are the test's, dated in the account's
  * zone; days without a row are absent. {@link #script()} scripts the errors.
  */
 public final class FakeMetaInsights {
@@ -130,9 +130,10 @@ public final class FakeMetaInsights {
       return;
     }
     MultiMap q = rc.queryParams();
-    if (!"ad".equals(q.get("level")) || !"1".equals(q.get("time_increment"))) {
+    if (!"ad".equals(q.get("level")) || !"1".equals(q.get("time_increment"))
+        || !"conversion".equals(q.get("action_report_time"))) {
       fail(rc, token, 400, MetaInsightsScript.error(100, null, "OAuthException",
-          "(#100) This fake serves only level=ad&time_increment=1"));
+          "(#100) This fake serves only level=ad&time_increment=1&action_report_time=conversion"));
       return;
     }
     LocalDate since;

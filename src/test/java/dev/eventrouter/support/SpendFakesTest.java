@@ -6,7 +6,6 @@ import dev.eventrouter.support.MetaInsightsScript.TooMuchData;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.DecodeException;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpRequest;
 import io.vertx.ext.web.client.HttpResponse;
@@ -48,7 +47,7 @@ class SpendFakesTest {
 
   private HttpRequest<Buffer> insights(LocalDate since, LocalDate until) {
     return client.getAbs(meta.baseUrl() + "/v25.0/act_1029384756/insights").addQueryParam("level", "ad")
-        .addQueryParam("time_increment", "1")
+        .addQueryParam("time_increment", "1").addQueryParam("action_report_time", "conversion")
         .addQueryParam("time_range", new JsonObject().put("since", since.toString()).put("until", until.toString())
             .encode())
         .addQueryParam("fields", "ad_id,ad_name,adset_id,adset_name,campaign_id,campaign_name,account_currency,spend,"
