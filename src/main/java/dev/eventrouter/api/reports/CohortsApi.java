@@ -5,14 +5,12 @@ import dev.eventrouter.config.ReportZone;
 import dev.eventrouter.config.WorkspaceConfig;
 import dev.eventrouter.event.CohortQuery;
 import dev.eventrouter.event.FunnelQuery;
-import dev.eventrouter.http.ApiException;
 import dev.eventrouter.http.ApiException.FieldError;
+import dev.eventrouter.http.ApiException;
 import dev.eventrouter.http.Edge;
 import dev.eventrouter.http.ReportSlots;
-import dev.eventrouter.http.Responses;
 import dev.eventrouter.http.StoreClient;
 import io.vertx.core.MultiMap;
-import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.RoutingContext;
 
 import java.time.Instant;
@@ -48,25 +46,11 @@ public final class CohortsApi {
   }
 
   public void cohorts(RoutingContext rc) {
-    WorkspaceConfig workspace = Edge.workspace(rc);
-    MultiMap params = rc.queryParams();
-    CohortQuery query = query(workspace, params, Instant.now());
-    slots.take(workspace.id());
-    store.ask(Addresses.REPORTS_COHORTS, query.toJson(), rc)
-        .onComplete(done -> slots.release(workspace.id()))
-        .onSuccess(report -> {
-          report.put("from", query.from().toString()).put("to", query.to().toString())
-              .put("tz", ReportsApi.tz(query.funnel().zone())).put("group_by", query.groupBy());
-          if ("csv".equals(params.get("format"))) {
-            rc.response().setStatusCode(200)
-                .putHeader(HttpHeaders.CONTENT_TYPE, "text/csv; charset=utf-8")
-                .putHeader(HttpHeaders.CONTENT_DISPOSITION, "attachment; filename=\"cohorts.csv\"")
-                .end(CohortCsv.of(query.groupBy(), report));
-          } else {
-            Responses.ok(rc, report);
-          }
-        })
-        .onFailure(rc::fail);
+    CohortQuery query = query(Edge.workspace(rc), rc.queryParams(), Instant.now());
+    ReportAnswer.send(rc, store, slots, Addresses.REPORTS_COHORTS, query.toJson(),
+        report -> report.put("from", query.from().toString()).put("to", query.to().toString())
+            .put("tz", ReportsApi.tz(query.funnel().zone())).put("group_by", query.groupBy()),
+        "cohorts.csv", report -> CohortCsv.of(query.groupBy(), report));
   }
 
   /** The query a request's parameters make, or a 400 naming every bad one. */

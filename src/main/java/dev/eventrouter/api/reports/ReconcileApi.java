@@ -8,10 +8,8 @@ import dev.eventrouter.http.ApiException.FieldError;
 import dev.eventrouter.http.ApiException;
 import dev.eventrouter.http.Edge;
 import dev.eventrouter.http.ReportSlots;
-import dev.eventrouter.http.Responses;
 import dev.eventrouter.http.StoreClient;
 import io.vertx.core.MultiMap;
-import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.RoutingContext;
 
 import java.time.Instant;
@@ -40,25 +38,11 @@ public final class ReconcileApi {
   }
 
   public void reconcile(RoutingContext rc) {
-    WorkspaceConfig workspace = Edge.workspace(rc);
-    MultiMap params = rc.queryParams();
-    ReconcileQuery query = query(workspace, params, Instant.now());
-    slots.take(workspace.id());
-    store.ask(Addresses.REPORTS_RECONCILE, query.toJson(), rc)
-        .onComplete(done -> slots.release(workspace.id()))
-        .onSuccess(report -> {
-          report.put("from", query.from().toString()).put("to", query.to().toString())
-              .put("group_by", query.groupBy());
-          if ("csv".equals(params.get("format"))) {
-            rc.response().setStatusCode(200)
-                .putHeader(HttpHeaders.CONTENT_TYPE, "text/csv; charset=utf-8")
-                .putHeader(HttpHeaders.CONTENT_DISPOSITION, "attachment; filename=\"reconcile.csv\"")
-                .end(ReconcileCsv.of(report));
-          } else {
-            Responses.ok(rc, report);
-          }
-        })
-        .onFailure(rc::fail);
+    ReconcileQuery query = query(Edge.workspace(rc), rc.queryParams(), Instant.now());
+    ReportAnswer.send(rc, store, slots, Addresses.REPORTS_RECONCILE, query.toJson(),
+        report -> report.put("from", query.from().toString()).put("to", query.to().toString())
+            .put("group_by", query.groupBy()),
+        "reconcile.csv", ReconcileCsv::of);
   }
 
   /** The query a request's parameters make, or a 400 naming every bad one. */

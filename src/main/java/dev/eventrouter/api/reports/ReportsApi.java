@@ -8,10 +8,8 @@ import dev.eventrouter.http.ApiException.FieldError;
 import dev.eventrouter.http.ApiException;
 import dev.eventrouter.http.Edge;
 import dev.eventrouter.http.ReportSlots;
-import dev.eventrouter.http.Responses;
 import dev.eventrouter.http.StoreClient;
 import io.vertx.core.MultiMap;
-import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.RoutingContext;
 
 import java.time.Instant;
@@ -56,27 +54,12 @@ public final class ReportsApi {
   }
 
   public void funnel(RoutingContext rc) {
-    WorkspaceConfig workspace = Edge.workspace(rc);
-    MultiMap params = rc.queryParams();
-    boolean csv = "csv".equals(params.get("format"));
-    FunnelQuery query = query(workspace, params, Instant.now());
-    slots.take(workspace.id());
-    store.ask(Addresses.REPORTS_FUNNEL, query.toJson(), rc)
-        .onComplete(done -> slots.release(workspace.id()))
-        .onSuccess(report -> {
-          report.put("from", LocalDate.ofInstant(query.from(), query.zone()).toString())
-              .put("to", LocalDate.ofInstant(query.to(), query.zone()).minusDays(1).toString())
-              .put("tz", tz(query.zone())).put("group_by", query.groupBy());
-          if (csv) {
-            rc.response().setStatusCode(200)
-                .putHeader(HttpHeaders.CONTENT_TYPE, "text/csv; charset=utf-8")
-                .putHeader(HttpHeaders.CONTENT_DISPOSITION, "attachment; filename=\"funnel.csv\"")
-                .end(FunnelCsv.of(query.groupBy(), report));
-          } else {
-            Responses.ok(rc, report);
-          }
-        })
-        .onFailure(rc::fail);
+    FunnelQuery query = query(Edge.workspace(rc), rc.queryParams(), Instant.now());
+    ReportAnswer.send(rc, store, slots, Addresses.REPORTS_FUNNEL, query.toJson(),
+        report -> report.put("from", LocalDate.ofInstant(query.from(), query.zone()).toString())
+            .put("to", LocalDate.ofInstant(query.to(), query.zone()).minusDays(1).toString())
+            .put("tz", tz(query.zone())).put("group_by", query.groupBy()),
+        "funnel.csv", report -> FunnelCsv.of(query.groupBy(), report));
   }
 
   /** The query a request's parameters make, or a 400 naming every bad one. */
