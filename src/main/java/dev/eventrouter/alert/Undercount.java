@@ -2,8 +2,8 @@ package dev.eventrouter.alert;
 
 import dev.eventrouter.alert.AlertRules.Reading;
 import dev.eventrouter.event.ReconcileQuery;
-import dev.eventrouter.read.ReconcileReport;
 import dev.eventrouter.store.ReconcileReports;
+import dev.eventrouter.store.Reconciliation;
 import io.vertx.core.json.JsonObject;
 
 /**
@@ -19,7 +19,7 @@ final class Undercount {
   static Reading reading(ReconcileQuery query, ReconcileReports.Sides sides, long minDelivered) {
     long delivered = 0;
     long counted = 0;
-    for (Object item : ReconcileReport.of(query, sides).getJsonArray("totals")) {
+    for (Object item : Reconciliation.of(query, sides).getJsonArray("totals")) {
       JsonObject total = (JsonObject) item;
       if (total.getLong("delivered") > 0) {
         delivered += total.getLong("delivered");

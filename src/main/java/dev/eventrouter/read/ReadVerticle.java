@@ -13,6 +13,7 @@ import dev.eventrouter.store.DeliveryViews;
 import dev.eventrouter.store.EventViews;
 import dev.eventrouter.store.FunnelReports;
 import dev.eventrouter.store.ReconcileReports;
+import dev.eventrouter.store.Reconciliation;
 import dev.eventrouter.store.SpendReports;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -74,7 +75,7 @@ public final class ReadVerticle extends VerticleBase {
         consumer(Addresses.REPORTS_COHORTS, this::cohorts),
         consumer(Addresses.REPORTS_RECONCILE, body -> {
           ReconcileQuery query = ReconcileQuery.fromJson(body);
-          return reconcile.sides(query).map(sides -> Optional.of(ReconcileReport.of(query, sides)
+          return reconcile.sides(query).map(sides -> Optional.of(Reconciliation.of(query, sides)
               .put("tz", sides.zone().getId())));
         })));
   }

@@ -1,9 +1,8 @@
-package dev.eventrouter.read;
+package dev.eventrouter.store;
 
 import dev.eventrouter.config.Network;
 import dev.eventrouter.event.NetworkActions;
 import dev.eventrouter.event.ReconcileQuery;
-import dev.eventrouter.store.ReconcileReports;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -23,7 +22,7 @@ import java.util.TreeSet;
  * the threshold. Deliveries of events without a click's ad ids cannot be set beside an ad's count: they are given
  * apart, as are the mapped events the network's counts do not cover.
  */
-public final class ReconcileReport {
+public final class Reconciliation {
 
   /** One group's figures for one action type. */
   private static final class Line {
@@ -32,7 +31,7 @@ public final class ReconcileReport {
     final Set<String> events = new TreeSet<>();
   }
 
-  private ReconcileReport() {}
+  private Reconciliation() {}
 
   public static JsonObject of(ReconcileQuery query, ReconcileReports.Sides sides) {
     Network network = Network.TIKTOK.id.equals(query.network()) ? Network.TIKTOK : Network.META;
