@@ -198,7 +198,7 @@ public final class TestApp {
       try {
         pool().query("TRUNCATE events, idempotency_keys, click_sessions, invite_sessions, deliveries, "
             + "integration_pauses, telegram_invite_links, telegram_outbox, conversions, conversion_changes, postbacks, "
-            + "alert_states, alert_outbox, ad_spend, ad_spend_days, ad_spend_zones, cost_sources")
+            + "alert_states, alert_outbox, ad_spend, ad_spend_days, ad_spend_zones, cost_sources, delivered_counts")
             .execute().await();
         return;
       } catch (PgException e) {
