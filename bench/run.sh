@@ -21,7 +21,9 @@
 #                           last_sessions upsert and with an empty outbox insert (bench/PgCeiling.java variants)
 # Environment: DATABASE_URL (an external PostgreSQL instead of the embedded one), BENCH_PORT (default 18080),
 # BENCH_KEEP=1 (keep the work directory with the logs), BENCH_HTTP_SERVER_METRICS=true (the service with Vert.x's
-# per-request HTTP server meters, management.http_server_metrics, to price them).
+# per-request HTTP server meters, management.http_server_metrics, to price them); for --report,
+# BENCH_REPORT_VARIANTS (some of: without with unbudgeted nocohorts), BENCH_REPORT_ROUNDS and BENCH_REPORT_LATENCY=0
+# (no latency half).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -39,7 +41,7 @@ for arg in "$@"; do
     --parts) parts=1 ;;
     --report) report=1 ;;
     --costs) costs=1 ;;
-    -h | --help) sed -n '2,21p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,26p' "$0"; exit 0 ;;
     *) echo "bench: unknown option $arg (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -395,17 +397,20 @@ caught_up() {
 
 report_bench() {
   local round i variant started
-  local variants=(without with unbudgeted nocohorts)
+  # BENCH_REPORT_VARIANTS narrows the runs to some of the four (e.g. "with nocohorts" with BENCH_REPORT_ROUNDS=6: a
+  # longer paired measurement of one difference); BENCH_REPORT_LATENCY=0 leaves out the latency half.
+  local variants=(${BENCH_REPORT_VARIANTS:-without with unbudgeted nocohorts})
+  local count=${#variants[@]}
   : > "$work/lags.txt"
   # A first run, not counted, on the service already started: the machine's and the fresh database's first minute is
   # slower than the rest (seen: a first run at half the rate of the next), and would fall on whichever variant came
   # first.
   run "a-warm-up" "$plain_ws" "$key" 1 "$high" 0
-  for round in $(seq "$report_rounds"); do
+  for round in $(seq "${BENCH_REPORT_ROUNDS:-$report_rounds}"); do
     # Each round starts with the next variant (a Latin square), so a drift of the machine during the benchmark falls
     # on every variant alike instead of on the one that always runs first.
-    for i in 0 1 2 3; do
-      variant=${variants[$(( (i + round - 1) % 4 ))]}
+    for i in $(seq 0 $((count - 1))); do
+      variant=${variants[$(( (i + round - 1) % count ))]}
       stop_service
       case $variant in
         without) write_config '{"rollup_every_ms": 3600000}' ;;
@@ -430,73 +435,86 @@ report_bench() {
       fi
     done
   done
-  java -Xmx256m -cp "$jar" bench/ReportLatency.java "$(pg_url)" "$port" "$report_ws" "$key3" "$report_days" \
-    "$report_events" "$report_requests" > "$work/report.txt" 2>&1 \
-    || { cat "$work/report.txt" >&2; BENCH_KEEP=1; exit 4; }
-  # The cohorts over 90 click days (a week in the smoke run) of the same workspace, after the funnel's shapes.
-  java -Xmx256m -cp "$jar" bench/ReportLatency.java "$(pg_url)" "$port" "$report_ws" "$key3" "$cohort_days" \
-    "$report_events" "$report_requests" cohorts > "$work/cohorts.txt" 2>&1 \
-    || { cat "$work/cohorts.txt" >&2; BENCH_KEEP=1; exit 4; }
+  if [ "${BENCH_REPORT_LATENCY:-1}" != 0 ]; then
+    java -Xmx256m -cp "$jar" bench/ReportLatency.java "$(pg_url)" "$port" "$report_ws" "$key3" "$report_days" \
+      "$report_events" "$report_requests" > "$work/report.txt" 2>&1 \
+      || { cat "$work/report.txt" >&2; BENCH_KEEP=1; exit 4; }
+    # The cohorts over 90 click days (a week in the smoke run) of the same workspace, after the funnel's shapes.
+    java -Xmx256m -cp "$jar" bench/ReportLatency.java "$(pg_url)" "$port" "$report_ws" "$key3" "$cohort_days" \
+      "$report_events" "$report_requests" cohorts > "$work/cohorts.txt" 2>&1 \
+      || { cat "$work/cohorts.txt" >&2; BENCH_KEEP=1; exit 4; }
+  fi
   python3 - "$results" "$work/report.txt" "$mode" "$high" "$work/lags.txt" "$work/cohorts.txt" << 'EOF'
-import json, statistics, sys
+import json, os, statistics, sys
 results, report, mode, conns, lag_file, cohort_file = sys.argv[1:]
 rows = [json.loads(line) for line in open(results)]
-variants = ("without", "with", "unbudgeted", "nocohorts")
-rates = {v: [r["per_second"] for r in rows if r["scenario"] == f"a-{v}-rollups"] for v in variants}
-lags = {v: [line.split()[1:] for line in open(lag_file) if line.split()[0] == v] for v in variants[1:3]}
-print(f"\n{mode} report run: scenario (a) at {conns} connections after an uncounted warm-up run, runs in turn without "
-      f"the rollups, with them (a round every second, 1 s behind) within the default budget (3% of the time), and "
-      f"unbudgeted, and with them but without the cohorts' bookkeeping (reports.cohorts false), each round starting "
-      f"with the next of the four; after each, how far behind the rollups were and the seconds they took to catch up"
-      f"\n")
-print("| run | events/s without | events/s with (budget 3%) | with / without | behind, caught up after | "
-      "events/s unbudgeted | unbudgeted / without | behind, caught up after | events/s with, no cohorts | "
-      "with / with no cohorts |")
-print("|---|---|---|---|---|---|---|---|---|---|")
-for i, (a, b, c, n) in enumerate(zip(rates["without"], rates["with"], rates["unbudgeted"], rates["nocohorts"])):
-    (lb, cb), (lu, cu) = lags["with"][i], lags["unbudgeted"][i]
-    print(f"| {i + 1} | {a:,.0f} | {b:,.0f} | {b / a:.1%} | {lb} s, {cb} s | {c:,.0f} | {c / a:.1%} | {lu} s, {cu} s "
-          f"| {n:,.0f} | {b / n:.1%} |")
-mean = {v: statistics.mean(rates[v]) for v in variants}
-share = mean["with"] / mean["without"]
-cohort_share = mean["with"] / mean["nocohorts"]
-print(f"| mean | {mean['without']:,.0f} | {mean['with']:,.0f} | {share:.1%} | | {mean['unbudgeted']:,.0f} | "
-      f"{mean['unbudgeted'] / mean['without']:.1%} | | {mean['nocohorts']:,.0f} | {cohort_share:.1%} |")
-lines = open(report).read().splitlines()
-fields = lambda line: dict(kv.split("=", 1) for kv in line.split()[1:])
-result = fields(next(l for l in lines if l.startswith("RESULT ")))
-print(f"\nthe report over {result['days']} days of rollups seeded as {int(result['events']):,} events leave them "
-      f"({int(result['rows']):,} rollup rows), one request at a time\n")
-print("| shape | p50 ms | p95 ms | max ms | answered | refused (503) |")
-print("|---|---|---|---|---|---|")
-for line in (l for l in lines if l.startswith("SHAPE ")):
-    f = fields(line)
-    print(f"| {f['name']} | {f['p50_ms']} | {f['p95_ms']} | {f['max_ms']} | {f['requests']} | {f['refused']} |")
-refused = sum(int(fields(l)["refused"]) for l in lines if l.startswith("SHAPE "))
-print(f"| **all shapes** | {result['p50_ms']} | {result['p95_ms']} | {result['max_ms']} "
-      f"| {result['requests']} | {refused} |")
-cohort_lines = open(cohort_file).read().splitlines()
-cohorts = fields(next(l for l in cohort_lines if l.startswith("RESULT ")))
-print(f"\nthe cohorts over {cohorts['days']} click days ({int(cohorts['rows']):,} cohort rows), the default ages, "
-      f"one request at a time\n")
-print("| shape | p50 ms | p95 ms | max ms | answered |")
-print("|---|---|---|---|---|")
-for line in (l for l in cohort_lines if l.startswith("SHAPE ")):
-    f = fields(line)
-    print(f"| {f['name']} | {f['p50_ms']} | {f['p95_ms']} | {f['max_ms']} | {f['requests']} |")
-print(f"| **both** | {cohorts['p50_ms']} | {cohorts['p95_ms']} | {cohorts['max_ms']} | {cohorts['requests']} |")
+names = {"without": "without the rollups", "with": "with them (budget 3%)", "unbudgeted": "unbudgeted",
+         "nocohorts": "with them, no cohorts"}
+rates = {v: [r["per_second"] for r in rows if r["scenario"] == f"a-{v}-rollups"] for v in names}
+variants = [v for v in names if rates[v]]
+lags = {v: [line.split()[1:] for line in open(lag_file) if line.split()[0] == v] for v in variants}
+print(f"\n{mode} report run: scenario (a) at {conns} connections after an uncounted warm-up run, runs in turn "
+      f"{', '.join(names[v] for v in variants)} (the rollups a round every second, 1 s behind; no cohorts: "
+      f"reports.cohorts false), each round starting with the next variant, the service restarted and PostgreSQL "
+      f"left quiet before each; after each run with the rollups, how far behind they were and the seconds they took "
+      f"to catch up\n")
+# Each ratio is taken within a round (paired: the same stretch of the machine's time), then averaged.
+pairs = [(a, b) for a, b in (("with", "without"), ("unbudgeted", "without"), ("with", "nocohorts"))
+         if a in variants and b in variants]
+print("| round | " + " | ".join(f"events/s {names[v]}" + (" (behind, caught up after)" if v != "without" else "")
+                                 for v in variants) + "".join(f" | {a} / {b}" for a, b in pairs) + " |")
+print("|---" * (1 + len(variants) + len(pairs)) + "|")
+for i in range(min(len(rates[v]) for v in variants)):
+    cells = [f"{rates[v][i]:,.0f}" + (f" ({lags[v][i][0]} s, {lags[v][i][1]} s)" if v != "without" else "")
+             for v in variants]
+    print(f"| {i + 1} | " + " | ".join(cells) + "".join(f" | {rates[a][i] / rates[b][i]:.1%}" for a, b in pairs)
+          + " |")
+share = {p: statistics.mean(rates[p[0]][i] / rates[p[1]][i] for i in range(min(len(rates[p[0]]), len(rates[p[1]]))))
+         for p in pairs}
+spread = {p: statistics.stdev(rates[p[0]][i] / rates[p[1]][i] for i in range(len(rates[p[1]])))
+          if len(rates[p[1]]) > 1 else 0 for p in pairs}
+print("| mean | " + " | ".join(f"{statistics.mean(rates[v]):,.0f}" for v in variants)
+      + "".join(f" | {share[p]:.1%} (sd {spread[p]:.1%})" for p in pairs) + " |")
 verdict = lambda ok: "met" if ok else "MISSED"
-p95 = float(result["p95_ms"])
-cohort_p95 = float(cohorts["p95_ms"])
+targets = []
+if ("with", "without") in share:
+    s = share[("with", "without")]
+    targets.append(f"  ingest with the rollups (default budget): {s:.1%} of without (target 95% at least): "
+                   f"{verdict(s >= 0.95)}")
+if ("with", "nocohorts") in share:
+    s = share[("with", "nocohorts")]
+    targets.append(f"  ingest with the cohorts' bookkeeping: {s:.1%} of without it (target 95% at least): "
+                   f"{verdict(s >= 0.95)}")
+fields = lambda line: dict(kv.split("=", 1) for kv in line.split()[1:])
+if os.path.exists(report):
+    lines = open(report).read().splitlines()
+    result = fields(next(l for l in lines if l.startswith("RESULT ")))
+    print(f"\nthe report over {result['days']} days of rollups seeded as {int(result['events']):,} events leave "
+          f"them ({int(result['rows']):,} rollup rows), one request at a time\n")
+    print("| shape | p50 ms | p95 ms | max ms | answered | refused (503) |")
+    print("|---|---|---|---|---|---|")
+    for line in (l for l in lines if l.startswith("SHAPE ")):
+        f = fields(line)
+        print(f"| {f['name']} | {f['p50_ms']} | {f['p95_ms']} | {f['max_ms']} | {f['requests']} | {f['refused']} |")
+    refused = sum(int(fields(l)["refused"]) for l in lines if l.startswith("SHAPE "))
+    print(f"| **all shapes** | {result['p50_ms']} | {result['p95_ms']} | {result['max_ms']} "
+          f"| {result['requests']} | {refused} |")
+    cohort_lines = open(cohort_file).read().splitlines()
+    cohorts = fields(next(l for l in cohort_lines if l.startswith("RESULT ")))
+    print(f"\nthe cohorts over {cohorts['days']} click days ({int(cohorts['rows']):,} cohort rows), the default "
+          f"ages, one request at a time\n")
+    print("| shape | p50 ms | p95 ms | max ms | answered |")
+    print("|---|---|---|---|---|")
+    for line in (l for l in cohort_lines if l.startswith("SHAPE ")):
+        f = fields(line)
+        print(f"| {f['name']} | {f['p50_ms']} | {f['p95_ms']} | {f['max_ms']} | {f['requests']} |")
+    print(f"| **both** | {cohorts['p50_ms']} | {cohorts['p95_ms']} | {cohorts['max_ms']} | {cohorts['requests']} |")
+    full = "" if mode == "full" else ", over the full run only"
+    p95, cohort_p95 = float(result["p95_ms"]), float(cohorts["p95_ms"])
+    targets.append(f"  report p95: {p95:.0f} ms (target 300 ms at most{full}): {verdict(p95 <= 300)}")
+    targets.append(f"  cohorts p95: {cohort_p95:.0f} ms (target 300 ms at most{full}): {verdict(cohort_p95 <= 300)}")
 print("\ntargets:")
-print(f"  ingest with the rollups (default budget): {share:.1%} of without (target 95% at least): "
-      f"{verdict(share >= 0.95)}")
-print(f"  ingest with the cohorts' bookkeeping: {cohort_share:.1%} of without it (target 95% at least): "
-      f"{verdict(cohort_share >= 0.95)}")
-print(f"  report p95: {p95:.0f} ms (target 300 ms at most{'' if mode == 'full' else ', over the full run only'}):"
-      f" {verdict(p95 <= 300)}")
-print(f"  cohorts p95: {cohort_p95:.0f} ms (target 300 ms at most{'' if mode == 'full' else ', over the full run only'}):"
-      f" {verdict(cohort_p95 <= 300)}")
+print("\n".join(targets))
 EOF
 }
 
