@@ -18,7 +18,8 @@
 #                           small
 #   bench/run.sh --parts    also prices each part of the service's insert statement: PostgreSQL alone with partition
 #                           routing (the service's statement), without the (workspace_id, event_id) index, with the
-#                           last_sessions upsert and with an empty outbox insert (bench/PgCeiling.java variants)
+#                           last_sessions upsert and with an empty outbox insert (bench/PgCeiling.java variants),
+#                           and three designs of the delivery path's writes at (c)'s rate (deliver-*)
 # Environment: DATABASE_URL (an external PostgreSQL instead of the embedded one), BENCH_PORT (default 18080),
 # BENCH_KEEP=1 (keep the work directory with the logs), BENCH_HTTP_SERVER_METRICS=true (the service with Vert.x's
 # per-request HTTP server meters, management.http_server_metrics, to price them); for --report,
@@ -41,7 +42,7 @@ for arg in "$@"; do
     --parts) parts=1 ;;
     --report) report=1 ;;
     --costs) costs=1 ;;
-    -h | --help) sed -n '2,26p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,27p' "$0"; exit 0 ;;
     *) echo "bench: unknown option $arg (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -304,12 +305,13 @@ ceiling_says() {
 
 ceiling_sample() { pg1=$(ticks $pg); all1=$(machine_ticks); }
 
-# ceiling_postgres BATCH [VARIANT NAME]: PostgreSQL alone, at the service's write pool size (8 connections) and
-# commit size, with the statement of bench/PgCeiling.java's VARIANT (plain: the events rows only).
+# ceiling_postgres BATCH [VARIANT NAME [RATE]]: PostgreSQL alone, at the service's write pool size (8 connections) and
+# commit size, with the statement of bench/PgCeiling.java's VARIANT (plain: the events rows only); the deliver-*
+# variants insert at RATE events/s at most and deliver to both networks beside it.
 ceiling_postgres() {
-  local batch=$1 variant=${2:-plain} name=${3:-ceiling-postgres} pg pg0 all0 pg1 all1 started=$SECONDS
+  local batch=$1 variant=${2:-plain} name=${3:-ceiling-postgres} rate=${4:-0} pg pg0 all0 pg1 all1 started=$SECONDS
   : > "$work/pg-ceiling.txt" # emptied before the run starts: what it prints is read as it comes
-  java -Xmx512m -cp "$jar" bench/PgCeiling.java "$(pg_url)" 8 "$batch" "$warmup" "$duration" "$variant" \
+  java -Xmx512m -cp "$jar" bench/PgCeiling.java "$(pg_url)" 8 "$batch" "$warmup" "$duration" "$variant" "$rate" \
     > "$work/pg-ceiling.txt" 2>&1 &
   local ceiling_pid=$!
   ceiling_says measuring "$ceiling_pid" $((started + 60))
@@ -325,11 +327,14 @@ import json, sys
 fields = dict(kv.split("=") for kv in open(out).read().split("RESULT ", 1)[1].split())
 seconds = int(fields["duration_us"]) / 1e6
 cores = lambda ticks: int(ticks) / int(clk) / seconds
-print(json.dumps({"scenario": name, "connections": 8, "per_second": int(fields["rows"]) / seconds,
-                  "per_commit": int(batch), "p50_ms": int(fields["p50_us"]) / 1000,
-                  "p99_ms": int(fields["p99_us"]) / 1000, "max_ms": int(fields["max_us"]) / 1000,
-                  "cpu": {"service": 0, "postgres": cores(pg), "fakes": 0,
-                          "load and rest": cores(int(total) - int(pg))}}))
+row = {"scenario": name, "connections": 8, "per_second": int(fields["rows"]) / seconds,
+       "per_commit": int(batch), "p50_ms": int(fields["p50_us"]) / 1000,
+       "p99_ms": int(fields["p99_us"]) / 1000, "max_ms": int(fields["max_us"]) / 1000,
+       "cpu": {"service": 0, "postgres": cores(pg), "fakes": 0, "load and rest": cores(int(total) - int(pg))}}
+if "delivered" in fields: # written and delivered in PostgreSQL alone: nothing reaches a fake to be lost or doubled
+    row.update({"delivered_per_second": int(fields["delivered"]) / seconds, "backlog_at_end": int(fields["backlog"]),
+                "lost": "-", "duplicated": "-"})
+print(json.dumps(row))
 EOF
 }
 
@@ -604,6 +609,15 @@ run ceiling-durable "$plain_ws" "$key" 1 "$high" 0
 run ceiling-durable "$plain_ws" "$key" 1 "$low" 0
 # Its profile beside the service's: the same load, recorded the same way.
 [ "$profile" = 1 ] && run ceiling-profiled "$plain_ws" "$key" 1 "$high" 0 1
+kill "$ceiling_pid"; wait "$ceiling_pid" 2> /dev/null || true; ceiling_pid=
+# ceiling-forward: the same on the forwarding workspace, with a forwarder per network reading the stored events past
+# a cursor and sending them to the fakes in the service's batches (500, 50 ms linger): (c)'s load and connections
+# against the physical limit of storing durably and delivering each event once.
+java -Xmx512m -cp "$jar" bench/DurableCeiling.java "$ceiling_port" "$(pg_url)" "$forward_ws" \
+  "$(printf '%s' "$key2" | sha256sum | cut -d' ' -f1)" 8 "$fake_port" 500 50 > "$work/ceiling-forward.log" 2>&1 &
+ceiling_pid=$!
+wait_for "http://127.0.0.1:$ceiling_port/stats" 60
+run ceiling-forward "$forward_ws" "$key2" 1 "$low" 1
 target=service
 kill "$ceiling_pid"; wait "$ceiling_pid" 2> /dev/null || true; ceiling_pid=
 run a-session-supplied "$plain_ws" "$key" 1 "$high" 0
@@ -619,6 +633,13 @@ if [ "$parts" = 1 ]; then
   for variant in partitioned partitioned-no-workspace-index last-sessions empty-outbox; do
     ceiling_postgres "$a_batch" "$variant" "pg-$variant"
   done
+  # The delivery path's writes, each design at (c)'s stored rate and commit size of this run (issue 45).
+  read -r c_batch c_rate < <(python3 -c 'import json, sys
+c = next(json.loads(l) for l in open(sys.argv[1]) if json.loads(l)["scenario"] == "c-two-integrations")
+print(max(1, round(c["per_commit"])), round(c["per_second"]))' "$results")
+  for variant in deliver-outbox deliver-locked deliver-cursor; do
+    ceiling_postgres "$c_batch" "$variant" "pg-$variant" "$c_rate"
+  done
 fi
 # Recorded in a run of its own, so the recording's cost stays out of the (a) rows above.
 [ "$profile" = 1 ] && run a-profiled "$plain_ws" "$key" 1 "$high" 0 1
@@ -631,8 +652,12 @@ durable = {r["connections"]: r for r in rows if r["scenario"] == "ceiling-durabl
 high = max(durable)
 def rate(r):
     return r["requests_per_second"] if r["scenario"] == "ceiling-401" else r["per_second"]
+forward = next(r for r in rows if r["scenario"] == "ceiling-forward")
 def of_durable(r):
-    """The ceiling-durable row an (a) or (b) row is read against: the same connections, else the higher count."""
+    """The ceiling row a scenario is read against: for (a) and (b), ceiling-durable at the same connections, else the
+    higher count; for (c), ceiling-forward."""
+    if r["scenario"].startswith("c-"):
+        return forward
     return durable.get(r["connections"], durable[high]) if r["scenario"][:2] in ("a-", "b-") else None
 a_rows = {r["connections"]: r for r in rows if r["scenario"] == "a-session-supplied"}
 print(f"\n{sys.argv[2]} run; the ceilings: the same load answered 401 (HTTP, routing, auth; no body read, no store), "
@@ -664,7 +689,10 @@ errors = sum(r.get("errors", 0) for r in rows if r["scenario"] != "ceiling-401")
 if any(r["scenario"].startswith("pg-") for r in rows):
     print("\npg-*: bench/PgCeiling.java's variants at the same commit size, each adding or taking one part of the "
           "insert statement: partition routing (the service's statement), without the workspace index, with the "
-          "last_sessions upsert (before V14), with the empty outbox insert (before V14)")
+          "last_sessions upsert (before V14), with the empty outbox insert (before V14); pg-deliver-*: at (c)'s "
+          "stored rate and commit size, the events and their delivery to two networks in PostgreSQL alone (no HTTP): "
+          "today's outbox (row, lease, outcome with its payload), the outbox claimed by row locks with the request's "
+          "body stored once, and a cursor per network over the events in the order of their transactions")
 print(f"\nrequests answered other than 200 in the stored scenarios and the durable ceiling: {errors}")
 
 # The targets, each read in this run: shares of the durable ceiling, never absolute times.
@@ -681,14 +709,25 @@ for b in (r for r in rows if r["scenario"].startswith("b-")):
     share = b["per_second"] / durable[high]["per_second"]
     print(f"  (b): {share:.0%} of ceiling-durable at {b['connections']} connections (target 75%): "
           f"{verdict(share >= 0.75)}")
-for c in (r for r in rows if "delivered_per_second" in r):
+def keeps_up(r):
+    """Delivered of stored, and whether the backlog stays flat: its slope within 2% of the stored rate either way."""
+    growth = r.get("backlog_growth_per_second", 0)
+    return r["delivered_per_second"] / r["per_second"], growth, abs(growth) <= 0.02 * r["per_second"]
+share, growth, flat = keeps_up(forward)
+print(f"  ceiling-forward (not a target, the anchor): stored {forward['per_second']:,.0f}/s, delivered "
+      f"{forward['delivered_per_second']:,.0f}/s a network ({share:.0%} of stored), backlog growth {growth:,.0f}/s "
+      f"({'flat' if flat else 'not flat'}); lost {forward['lost']}, duplicated {forward['duplicated']}")
+for c in (r for r in rows if r["scenario"].startswith("c-")):
     a = a_rows.get(c["connections"], a_rows[low])
-    share = c["delivered_per_second"] / a["per_second"]
-    growth = c.get("backlog_growth_per_second", 0)
-    print(f"  (c): delivered {share:.0%} of (a) at {a['connections']} connections (target 50%): "
-          f"{verdict(share >= 0.5)}; lost {c['lost']}, duplicated {c['duplicated']}: "
-          f"{verdict(c['lost'] == 0 and c['duplicated'] == 0)}; backlog growth {growth:,.0f}/s after the first third "
-          f"(steady: at most 2% of its ingest rate): {verdict(growth <= 0.02 * c['per_second'])}")
+    share, growth, flat = keeps_up(c)
+    of_forward = c["delivered_per_second"] / forward["delivered_per_second"]
+    of_a = c["per_second"] / a["per_second"]
+    print(f"  (c): delivered {of_forward:.0%} of ceiling-forward's delivered rate (target 90%): "
+          f"{verdict(of_forward >= 0.9)}")
+    print(f"  (c): delivered {share:.0%} of its own stored rate (target 95%), backlog growth {growth:,.0f}/s after "
+          f"the first third (flat: within 2% of the stored rate): {verdict(share >= 0.95 and flat)}")
+    print(f"  (c): stored {of_a:.0%} of (a) at {a['connections']} connections (target 50%): {verdict(of_a >= 0.5)}")
+    print(f"  (c): lost {c['lost']}, duplicated {c['duplicated']}: {verdict(c['lost'] == 0 and c['duplicated'] == 0)}")
 peak = max(r.get("heap_mb", 0) for r in rows)
 print(f"  heap: peak {peak:.0f} MB (target 512 MB at most): {verdict(peak <= 512)}")
 EOF
