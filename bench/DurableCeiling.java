@@ -30,7 +30,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
-import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.LongAdder;
@@ -127,8 +127,8 @@ public final class DurableCeiling {
     private List<Event> pending = new ArrayList<>();
     private int inFlight;
     private boolean scheduled;
-    /** The first id of each batch in flight, with how many batches start there (one, as ids only grow). */
-    private final TreeMap<Long, Integer> inFlightFirsts = new TreeMap<>();
+    /** The first id of each batch in flight (ids only grow, so no two batches share one). */
+    private final TreeSet<Long> inFlightFirsts = new TreeSet<>();
     /** The lowest id this verticle assigned that is not committed yet (Long.MAX_VALUE: none). */
     volatile long floor = Long.MAX_VALUE;
 
@@ -215,12 +215,12 @@ public final class DurableCeiling {
         pending = pending.size() <= MAX_BATCH ? new ArrayList<>() : new ArrayList<>(pending.subList(MAX_BATCH,
             pending.size()));
         inFlight++;
-        inFlightFirsts.merge(batch.get(0).eventId(), 1, Integer::sum);
+        inFlightFirsts.add(batch.get(0).eventId());
         insert(batch).onComplete(done -> {
           inFlight--;
-          inFlightFirsts.compute(batch.get(0).eventId(), (id, n) -> n == 1 ? null : n - 1);
+          inFlightFirsts.remove(batch.get(0).eventId());
           floor = Math.min(pending.isEmpty() ? Long.MAX_VALUE : pending.get(0).eventId(),
-              inFlightFirsts.isEmpty() ? Long.MAX_VALUE : inFlightFirsts.firstKey());
+              inFlightFirsts.isEmpty() ? Long.MAX_VALUE : inFlightFirsts.first());
           for (Event row : batch) {
             if (done.succeeded()) {
               row.request().response().putHeader("Content-Type", "application/json; charset=utf-8")
