@@ -366,15 +366,16 @@ import sys
 conns, heap, rss, disk, *marks = sys.argv[1:]
 marks = [float(m) for m in marks]
 rates = [1e6 / (b - a) for a, b in zip(marks, marks[1:])]
+mean = len(rates) * 1e6 / (marks[-1] - marks[0])
 print(f"\nsoak: {len(rates)} million events stored, scenario (a) at {conns} connections\n")
-print("| million | seconds | events/s | of the first million |")
-print("|---|---|---|---|")
+print("| million | seconds | events/s | of the first million | of the mean |")
+print("|---|---|---|---|---|")
 for i, rate in enumerate(rates):
-    print(f"| {i + 1} | {1e6 / rate:.0f} | {rate:,.0f} | {rate / rates[0]:.0%} |")
-worst = min(rates) / rates[0]
-print(f"\nslowest million: {worst:.0%} of the first ({'within' if worst >= 0.8 else 'NOT within'} 20%); "
-      f"mean {len(rates) * 1e6 / (marks[-1] - marks[0]):,.0f} events/s; peak heap {int(heap) / 2**20:.0f} MB, "
-      f"peak RSS {int(rss) / 1024:.0f} MB; embedded data directory {disk or '-'} MB")
+    print(f"| {i + 1} | {1e6 / rate:.0f} | {rate:,.0f} | {rate / rates[0]:.0%} | {rate / mean:.0%} |")
+worst = min(rates) / mean
+print(f"\nslowest million: {worst:.0%} of the mean, {min(rates) / rates[0]:.0%} of the first (target at least 85% "
+      f"of the mean: {'met' if worst >= 0.85 else 'MISSED'}); mean {mean:,.0f} events/s; peak heap "
+      f"{int(heap) / 2**20:.0f} MB, peak RSS {int(rss) / 1024:.0f} MB; embedded data directory {disk or '-'} MB")
 EOF
 }
 
@@ -585,6 +586,8 @@ EOF
 }
 
 echo "bench: $mode$([ "$soak" = 1 ] && echo " soak") run on $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo), $(date -u +%F)" >&2
+# The server's memory, durability and checkpoint settings, which every figure below depends on.
+java -Xmx128m -cp "$jar" bench/ServerSettings.java "$(pg_url)"
 if [ "$soak" = 1 ]; then
   soak
   exit 0

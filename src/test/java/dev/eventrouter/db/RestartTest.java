@@ -43,10 +43,13 @@ class RestartTest {
       // The embedded server runs with what an acknowledged event and a write-heavy load need.
       Row settings = second.rows("SELECT current_setting('fsync') AS fsync, "
           + "current_setting('synchronous_commit') AS sync, current_setting('max_wal_size') AS max_wal, "
-          + "pg_size_bytes(current_setting('shared_buffers')) / 1048576 AS shared_mb").get(0);
+          + "current_setting('wal_compression') AS wal_compression, "
+          + "current_setting('checkpoint_completion_target') AS spread, pg_size_bytes(current_setting('shared_buffers')) / 1048576 AS shared_mb").get(0);
       assertThat(settings.getString("fsync")).isEqualTo("on");
       assertThat(settings.getString("sync")).isEqualTo("on");
       assertThat(settings.getString("max_wal")).isEqualTo("8GB");
+      assertThat(settings.getString("wal_compression")).isEqualTo("pglz");
+      assertThat(settings.getString("spread")).isEqualTo("0.9");
       assertThat(settings.getLong("shared_mb")).isEqualTo(PostgresServer.sharedBuffersMb()).isBetween(128L, 2048L);
     } finally {
       second.close();
