@@ -121,7 +121,7 @@ public final class EventRouter {
       boolean forward = config.runs(Role.FORWARD);
       BreakerBoard breakers = forward ? new BreakerBoard(metrics) : null;
       PauseBoard pauses = forward ? new PauseBoard(metrics) : null;
-      DeliveryStore deliveries = new DeliveryStore(database.pool(), database.readPool());
+      DeliveryStore deliveries = new DeliveryStore(database.pool(), database.readPool(), Database.EVENT_FREE);
       HealthChecks readiness = Readiness.checks(vertx, database, live, breakers, pauses, cluster);
       ServerBudget budget = new ServerBudget(config.http().limits()).bindTo(metrics);
       ReportSlots reports = new ReportSlots(config.reports()).bindTo(metrics);
@@ -140,13 +140,13 @@ public final class EventRouter {
             .onSuccess(deployments::add);
         chain = chain.compose(id -> vertx.deployVerticle(new ReadVerticle(database)))
             .onSuccess(deployments::add);
-        chain = chain.compose(id -> vertx.deployVerticle(new CostStoreVerticle(new SpendStore(database.pool()),
-                new CostSourceStates(database.pool()))))
+        chain = chain.compose(id -> vertx.deployVerticle(new CostStoreVerticle(new SpendStore(database.backgroundPool()),
+                new CostSourceStates(database.backgroundPool()))))
             .onSuccess(deployments::add);
-        chain = chain.compose(id -> vertx.deployVerticle(new RollupVerticle(new FunnelRollups(database.pool()),
-                new ReportCurrency(database.pool()), new FunnelReports(database.readPool()), live, metrics)))
+        chain = chain.compose(id -> vertx.deployVerticle(new RollupVerticle(new FunnelRollups(database.backgroundPool()),
+                new ReportCurrency(database.backgroundPool()), new FunnelReports(database.readPool()), live, metrics)))
             .onSuccess(deployments::add);
-        chain = chain.compose(id -> vertx.deployVerticle(new RecountVerticle(new DeliveredCounts(database.pool()),
+        chain = chain.compose(id -> vertx.deployVerticle(new RecountVerticle(new DeliveredCounts(database.backgroundPool()),
                 live)))
             .onSuccess(deployments::add);
       }
@@ -162,13 +162,13 @@ public final class EventRouter {
                 live, metrics)))
             .onSuccess(deployments::add);
         // Reads ad spend from the networks: outbound, as the forwarders are (docs/costs.md).
-        chain = chain.compose(id -> vertx.deployVerticle(new SpendVerticle(new SpendStore(database.pool()),
-                new CostSourceStates(database.pool()), live, SpendVerticle.Pacing.SERVICE)))
+        chain = chain.compose(id -> vertx.deployVerticle(new SpendVerticle(new SpendStore(database.backgroundPool()),
+                new CostSourceStates(database.backgroundPool()), live, SpendVerticle.Pacing.SERVICE)))
             .onSuccess(deployments::add);
       }
       // Every node checks the alerts' conditions; one at a time evaluates them (docs/alerts.md).
-      chain = chain.compose(id -> vertx.deployVerticle(new AlertVerticle(new AlertStore(database.pool()),
-              new AlertOutbox(database.pool()), live, metrics)))
+      chain = chain.compose(id -> vertx.deployVerticle(new AlertVerticle(new AlertStore(database.backgroundPool()),
+              new AlertOutbox(database.backgroundPool()), live, metrics)))
           .onSuccess(deployments::add);
       return chain
           .compose(id -> vertx.deployVerticle(() -> {

@@ -21,37 +21,50 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
 import java.time.LocalDate;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 
 /**
  * The prepared database: server started (or reached), schema migrated, this process's node id leased, and the
- * connection pools for the verticles: writes, reads, and the funnel reports'.
+ * connection pools for the verticles: writes, reads, the funnel reports', and the background work's.
  */
 public final class Database {
 
   private static final Logger LOG = LoggerFactory.getLogger(Database.class);
   private static final long READ_STATEMENT_TIMEOUT_MS = 2_000;
   private static final long PARTITIONS_EVERY_MS = TimeUnit.HOURS.toMillis(1);
+  private static final String READ = "event-router-read";
+  private static final String REPORT = "event-router-report";
+  /** The background work's pool: rollups, recounts, cost imports, alerts. */
+  private static final String BACKGROUND = "event-router-background";
+  /**
+   * The pools (their connections' application_name) whose transactions never store events: the forwarders' cursors
+   * do not wait for them (DeliveryCursors), so a long rollup round does not hold up delivery.
+   */
+  public static final List<String> EVENT_FREE = List.of(READ, REPORT, BACKGROUND);
+  private static final int BACKGROUND_POOL_SIZE = 4;
 
   private final Vertx vertx;
   private final PostgresServer server;
   private final Pool pool;
   private final Pool readPool;
   private final Pool reportPool;
+  private final Pool backgroundPool;
   private final int nodeId;
   private final String schemaVersion;
   private final int retentionDays;
   private final Clock clock;
   private long partitionTimer = -1;
 
-  private Database(Vertx vertx, PostgresServer server, Pool pool, Pool readPool, Pool reportPool, int nodeId,
-                   String schemaVersion, int retentionDays, Clock clock) {
+  private Database(Vertx vertx, PostgresServer server, Pool pool, Pool readPool, Pool reportPool,
+                   Pool backgroundPool, int nodeId, String schemaVersion, int retentionDays, Clock clock) {
     this.vertx = vertx;
     this.server = server;
     this.pool = pool;
     this.readPool = readPool;
     this.reportPool = reportPool;
+    this.backgroundPool = backgroundPool;
     this.nodeId = nodeId;
     this.schemaVersion = schemaVersion;
     this.retentionDays = retentionDays;
@@ -71,16 +84,17 @@ public final class Database {
     return vertx.<Prepared>executeBlocking(() -> prepare(config))
         .map(prepared -> new Database(vertx, prepared.server,
             pool(vertx, prepared.server, options("event-router-write", config.poolSize()), requestTimeoutMs, 0),
-            pool(vertx, prepared.server, options("event-router-read", reads), READ_STATEMENT_TIMEOUT_MS,
+            pool(vertx, prepared.server, options(READ, reads), READ_STATEMENT_TIMEOUT_MS,
                 readLockTimeoutMs),
             // The HTTP edge lets no more reports run than the read pool has connections (reports.max_concurrent),
             // each holding two at most (its sums and its cost, read side by side), so none waits for one; a report
             // still running after its requester gave up is what the queue is for: as long as the pool, so the reports
             // let in while every connection is taken can each queue both halves. Bounded: what finds it full fails
             // at once (ConnectionPoolTooBusyException), answered 503, instead of queueing without end.
-            pool(vertx, prepared.server, options("event-router-report", 2 * reads).setMaxWaitQueueSize(2 * reads)
+            pool(vertx, prepared.server, options(REPORT, 2 * reads).setMaxWaitQueueSize(2 * reads)
                     .setConnectionTimeout((int) requestTimeoutMs).setConnectionTimeoutUnit(TimeUnit.MILLISECONDS),
                 READ_STATEMENT_TIMEOUT_MS, readLockTimeoutMs),
+            pool(vertx, prepared.server, options(BACKGROUND, BACKGROUND_POOL_SIZE), requestTimeoutMs, 0),
             prepared.nodeId, prepared.schemaVersion, config.retentionDays(), Clock.systemUTC()))
         // The partitions ahead exist before the first insert; a database that refuses them fails the start.
         .compose(database -> database.maintainPartitions()
@@ -167,6 +181,11 @@ public final class Database {
     return reportPool;
   }
 
+  /** Background work's own connections: its long transactions never hold up delivery (see {@link #EVENT_FREE}). */
+  public Pool backgroundPool() {
+    return backgroundPool;
+  }
+
   public int nodeId() {
     return nodeId;
   }
@@ -195,7 +214,7 @@ public final class Database {
 
   public Future<Void> close() {
     vertx.cancelTimer(partitionTimer);
-    return pool.close().eventually(readPool::close).eventually(reportPool::close)
+    return pool.close().eventually(readPool::close).eventually(reportPool::close).eventually(backgroundPool::close)
         .eventually(() -> vertx.executeBlocking(() -> {
           server.close();
           return null;

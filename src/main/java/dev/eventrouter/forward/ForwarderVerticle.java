@@ -5,6 +5,7 @@ import dev.eventrouter.bus.BreakerOpened;
 import dev.eventrouter.bus.BusFailure;
 import dev.eventrouter.bus.CredentialTest;
 import dev.eventrouter.common.LogSafe;
+import dev.eventrouter.config.AppConfig;
 import dev.eventrouter.config.DeliveryConfig;
 import dev.eventrouter.config.IntegrationConfig;
 import dev.eventrouter.config.LiveConfig;
@@ -21,7 +22,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
+import java.util.UUID;
 
 /**
  * Delivers one network's events. Woken over the event bus when events are stored, and by a periodic scan for
@@ -58,6 +62,8 @@ public final class ForwarderVerticle extends VerticleBase {
   private boolean stopping;
   private Future<Void> cycle = Future.succeededFuture();
   private long scanTimer;
+  /** The config whose integrations have cursors (made at the first cycle under it). */
+  private AppConfig followed;
 
   /**
    * @param api      the network this verticle delivers to (its payloads, request and answers)
@@ -128,22 +134,40 @@ public final class ForwarderVerticle extends VerticleBase {
     DeliveryConfig config = live.current().delivery();
     int limit = api.batches() ? config.batchSize() * CLAIMS_PER_BATCH
         : Math.min(config.batchSize(), SINGLE_EVENT_CLAIM);
-    // The lease covers the requests of one integration's claimed batches, one after another, and a few split
-    // halves; past it, another claim may send again, under the same event_id, which both networks deduplicate.
-    long leaseMs = config.requestTimeoutMs() * (CLAIMS_PER_BATCH + 4) + 1_000;
-    cycle = store.claim(network, limit, leaseMs)
+    // A claim takes up to the limit of due rows and up to the limit of new events per integration: the lease covers
+    // the requests of both, one after another, and a few split halves; past it, another claim may send again, under
+    // the same event_id, which both networks deduplicate.
+    long leaseMs = config.requestTimeoutMs() * (2 * CLAIMS_PER_BATCH + 4) + 1_000;
+    cycle = follow(live.current())
+        .compose(v -> store.claim(network, limit, leaseMs))
         .compose(jobs -> dispatcher.process(jobs, config).map(v -> jobs.size()))
         .onComplete(done -> {
           if (done.failed()) {
             LOG.warn("{} forwarder: claiming deliveries failed: {}", network.id, LogSafe.describe(done.cause()));
           }
-          boolean more = done.succeeded() && done.result() == limit;
+          boolean more = done.succeeded() && done.result() >= limit;
           running = false;
           if (more || wokenWhileRunning) {
             wake();
           }
         })
         .mapEmpty();
+  }
+
+  /** Cursors for the integrations of this network in the config, once per config (a reload may add some). */
+  private Future<Void> follow(AppConfig config) {
+    if (config == followed) {
+      return Future.succeededFuture();
+    }
+    List<UUID> workspaces = new ArrayList<>();
+    List<String> integrations = new ArrayList<>();
+    for (WorkspaceConfig workspace : config.workspaces()) {
+      workspace.integrations().stream().filter(i -> i.network() == network).forEach(i -> {
+        workspaces.add(workspace.id());
+        integrations.add(i.id());
+      });
+    }
+    return store.follow(network, workspaces, integrations).onSuccess(v -> followed = config);
   }
 
   /** A credential test asked through the API: one test event, answered with the network's verdict. */

@@ -56,15 +56,18 @@ public final class ConversionChanges {
 
   /**
    * The deliveries of one change ($3): one per candidate integration, except that an integration that sends a
-   * conversion once ($7) gets none when the event has a delivery to it already. Returns their networks.
+   * conversion once ($7) gets none when the event has a delivery to it already: made, or named by the event for its
+   * forwarder to make ({@code deliver_to}, {@link DeliveryCursors}). Returns their networks.
    */
   static final String CHANGE_DELIVERIES = """
       INSERT INTO deliveries (event_id, workspace_id, integration_id, network, mapped_event, status, next_attempt_at,
                               change_seq)
       SELECT $1, $2, d.integration_id, d.network, d.mapped_event, 'pending', now(), $3
         FROM unnest($4::text[], $5::text[], $6::text[], $7::boolean[]) AS d(integration_id, network, mapped_event, once)
-       WHERE NOT (d.once AND EXISTS (SELECT 1 FROM deliveries x WHERE x.event_id = $1
-                                                                  AND x.integration_id = d.integration_id))
+       WHERE NOT (d.once AND (EXISTS (SELECT 1 FROM deliveries x WHERE x.event_id = $1
+                                                                   AND x.integration_id = d.integration_id)
+                              OR EXISTS (SELECT 1 FROM events e WHERE e.event_id = $1
+                                                                  AND e.deliver_to ? d.integration_id)))
       RETURNING network""";
 
   /** The JoinRequest a user's join through a per-visitor link recorded ($2), newest, within $3 days. */

@@ -6,6 +6,7 @@ import io.vertx.core.json.JsonObject;
 
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 /**
  * The outbox as a forwarder sees it: claim what is due, then record what became of it. {@link DeliveryStore} on
@@ -13,8 +14,17 @@ import java.util.Map;
  */
 public interface DeliveryQueue extends DeliveryOutcomes {
 
-  /** Claims up to {@code limit} due deliveries of the network, leased for {@code leaseMs}. */
+  /**
+   * Claims deliveries of the network, leased for {@code leaseMs}: those of new events past its cursors, then due
+   * ones; {@code limit} or more when there may be more to claim at once.
+   */
   Future<List<ClaimedDelivery>> claim(Network network, int limit, long leaseMs);
+
+  /**
+   * Makes sure each integration of the network (a workspace and an integration id, at the same index) has a cursor
+   * past which the claims find its new events.
+   */
+  Future<Void> follow(Network network, List<UUID> workspaces, List<String> integrations);
 
   /** Ends deliveries in a final state without sending them (expired, or their integration was removed). */
   Future<Void> end(List<ClaimedDelivery> jobs, String status, String reason);

@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 /**
  * SQL of the deliveries outbox as the forwarders work it: claims, the pauses they read and end, and the backlog. What
@@ -84,13 +85,31 @@ public final class DeliveryStore implements DeliveryQueue {
            FOR UPDATE SKIP LOCKED)
       """ + LEASE;
 
+  /** Events past a cursor counted in the backlog, at most: the count stays a cheap read however far behind. */
+  static final int BACKLOG_COUNT_CAP = 1_000_000;
+
+  /**
+   * A network's backlog: its pending and retrying rows, and the events past its cursors that name one of its
+   * integrations (counted as pending: their rows are not made yet), up to $2 a cursor.
+   */
   private static final String BACKLOG = """
-      SELECT count(*) FILTER (WHERE status = 'pending') AS pending,
-             count(*) FILTER (WHERE status = 'retrying') AS retrying,
-             coalesce(EXTRACT(EPOCH FROM now() - min(next_attempt_at) FILTER (WHERE next_attempt_at <= now())), 0)
-               ::float8 AS overdue_s
-        FROM deliveries
-       WHERE network = $1 AND status IN ('pending', 'retrying')""";
+      WITH made AS (
+          SELECT count(*) FILTER (WHERE status = 'pending') AS pending,
+                 count(*) FILTER (WHERE status = 'retrying') AS retrying,
+                 min(next_attempt_at) FILTER (WHERE next_attempt_at <= now()) AS oldest
+            FROM deliveries
+           WHERE network = $1 AND status IN ('pending', 'retrying')),
+      ahead AS (
+          SELECT count(*) AS pending, min(e.received_at) AS oldest
+            FROM delivery_cursors c CROSS JOIN LATERAL (
+                SELECT received_at FROM events
+                 WHERE workspace_id = c.workspace_id AND tx IS NOT NULL AND (tx, event_id) > (c.tx, c.event_id)
+                   AND event_id >= c.floor_id AND deliver_to -> c.integration_id ->> 0 = $1
+                 LIMIT $2) e
+           WHERE c.network = $1)
+      SELECT made.pending + ahead.pending AS pending, made.retrying,
+             coalesce(EXTRACT(EPOCH FROM now() - least(made.oldest, ahead.oldest)), 0)::float8 AS overdue_s
+        FROM made, ahead""";
 
   static final String PAUSES = """
       SELECT network, workspace_id, integration_id, reason, token_sha256, paused_at
@@ -113,19 +132,44 @@ public final class DeliveryStore implements DeliveryQueue {
              AND EXISTS (SELECT 1 FROM ended))
       SELECT count(*) FROM ended""";
 
+  /** How many pages a claim reads past a cursor that keeps reading full pages (see {@link DeliveryCursors#take}). */
+  static final int TAKE_ROUNDS = 8;
+
   private final Pool pool;
   private final Pool readPool;
   private final DeliveryOutcomeStore outcomes;
+  private final DeliveryCursors cursors;
 
-  public DeliveryStore(Pool pool, Pool readPool) {
+  /**
+   * @param eventFree the application_name of the database sessions that never store events (the read pools', the
+   *                  background work's): the cursors do not wait for their transactions to end
+   */
+  public DeliveryStore(Pool pool, Pool readPool, List<String> eventFree) {
     this.pool = pool;
     this.readPool = readPool;
     this.outcomes = new DeliveryOutcomeStore(pool);
+    this.cursors = new DeliveryCursors(pool, eventFree);
+  }
+
+  /**
+   * The due rows (retries, held rows released, status changes, redeliveries, work a stopped node left), then the new
+   * events past the network's cursors, their rows made and claimed ({@link DeliveryCursors}): up to {@code limit}
+   * of each, so a steady stream of new events never keeps a retry waiting, and in this order, so no row made here is
+   * claimed again by the same call (a row made with a lease that has already run out would be due).
+   */
+  @Override
+  public Future<List<ClaimedDelivery>> claim(Network network, int limit, long leaseMs) {
+    return claimed(CLAIM, Tuple.of(network.id, limit, leaseMs))
+        .compose(due -> cursors.take(network, limit, leaseMs, TAKE_ROUNDS).map(taken -> {
+          List<ClaimedDelivery> jobs = new ArrayList<>(due);
+          jobs.addAll(taken);
+          return jobs;
+        }));
   }
 
   @Override
-  public Future<List<ClaimedDelivery>> claim(Network network, int limit, long leaseMs) {
-    return claimed(CLAIM, Tuple.of(network.id, limit, leaseMs));
+  public Future<Void> follow(Network network, List<UUID> workspaces, List<String> integrations) {
+    return cursors.ensure(network, workspaces, integrations);
   }
 
   private Future<List<ClaimedDelivery>> claimed(String claim, Tuple params) {
@@ -138,7 +182,7 @@ public final class DeliveryStore implements DeliveryQueue {
     });
   }
 
-  private static ClaimedDelivery job(Row row) {
+  static ClaimedDelivery job(Row row) {
     ClickData click = null;
     if (row.getString("click_session") != null) {
       click = ClickData.of(new ClickSession(row.getUUID("workspace_id"), row.getString("click_session"),
@@ -220,11 +264,11 @@ public final class DeliveryStore implements DeliveryQueue {
   }
 
   /**
-   * What one network still has to send, from the partial index of due deliveries: how many pending and retrying,
-   * and how long the longest-waiting due one has been due (zero when none is).
+   * What one network still has to send: how many pending (its cursors' events not yet read among them) and
+   * retrying, and how long the longest-waiting due one has been due (zero when none is).
    */
   public Future<Backlog> backlog(Network network) {
-    return readPool.preparedQuery(BACKLOG).execute(Tuple.of(network.id)).map(rows -> {
+    return readPool.preparedQuery(BACKLOG).execute(Tuple.of(network.id, BACKLOG_COUNT_CAP)).map(rows -> {
       Row row = rows.iterator().next();
       return new Backlog(row.getLong("pending"), row.getLong("retrying"), row.getDouble("overdue_s"));
     });

@@ -58,10 +58,21 @@ public final class DeliveryViews {
        WHERE d.event_id = picked.event_id AND d.delivery_id = picked.delivery_id
       RETURNING d.network""";
 
+  /**
+   * An event's deliveries: its rows, and a pending one for each integration the event names whose forwarder has not
+   * reached it yet (no row made, {@link DeliveryCursors}).
+   */
   static final String FOR_EVENT = """
       SELECT integration_id, network, mapped_event, status, attempts, last_error, delivered_at, payload,
              next_attempt_at, change_seq
-        FROM deliveries WHERE event_id = $1 ORDER BY network, integration_id, change_seq""";
+        FROM deliveries WHERE event_id = $1
+      UNION ALL
+      SELECT t.key, t.value ->> 0, t.value ->> 1, 'pending', 0, NULL, NULL, NULL, e.received_at, 0
+        FROM events e CROSS JOIN LATERAL jsonb_each(e.deliver_to) AS t
+       WHERE e.event_id = $1
+         AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = $1 AND d.integration_id = t.key
+                                                      AND d.change_seq = 0)
+       ORDER BY network, integration_id, change_seq""";
 
   static final String REQUEUE = """
       UPDATE deliveries SET status = 'pending', next_attempt_at = now(), claims = 0, updated_at = now()

@@ -2,6 +2,8 @@ package dev.eventrouter.store;
 
 import dev.eventrouter.event.ConversionEvent;
 import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
 import io.vertx.pgclient.PgException;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.SqlClient;
@@ -9,7 +11,6 @@ import io.vertx.sqlclient.Tuple;
 
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.Supplier;
@@ -22,28 +23,25 @@ import java.util.function.Supplier;
  */
 public final class EventStore implements EventWriter {
 
-  /** A batch none of whose events has a delivery to make (no integration takes them): the events rows alone. */
+  /**
+   * A batch of events: one statement, the rows passed column by column. Each row names the integrations it is for
+   * ({@code deliver_to}); the forwarders find it past their cursors and make its outbox rows then
+   * ({@link DeliveryCursors}), so the ingest transaction writes the events alone. {@code tx} takes its default, the
+   * transaction's id, the order those cursors read in.
+   */
   static final String INSERT_EVENTS = """
       INSERT INTO events (event_id, workspace_id, event_name, telegram_id, session_id, session_source, value,
                           currency, user_data, idempotency_key, status, received_at, limited_data_use,
-                          conversion_status, transaction_id)
+                          conversion_status, transaction_id, deliver_to)
       SELECT event_id, workspace_id, event_name, telegram_id, session_id, session_source, value::numeric,
              currency, user_data::jsonb, idempotency_key, 'processed', received_at, limited_data_use::boolean,
-             conversion_status, transaction_id
+             conversion_status, transaction_id, deliver_to::jsonb
         FROM unnest($1::bigint[], $2::uuid[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[],
-                    $8::text[], $9::text[], $10::text[], $11::timestamptz[], $12::text[], $13::text[], $14::text[])
+                    $8::text[], $9::text[], $10::text[], $11::timestamptz[], $12::text[], $13::text[], $14::text[],
+                    $15::text[])
              AS t(event_id, workspace_id, event_name, telegram_id, session_id, session_source, value, currency,
-                  user_data, idempotency_key, received_at, limited_data_use, conversion_status, transaction_id)""";
-
-  /** A batch with deliveries: the events and, in the same statement, the outbox rows of the events inserted. */
-  static final String INSERT_EVENTS_WITH_OUTBOX = "WITH inserted AS (\n" + INSERT_EVENTS + """
-
-          RETURNING event_id, workspace_id)
-      INSERT INTO deliveries (event_id, workspace_id, integration_id, network, mapped_event, status, next_attempt_at)
-      SELECT d.event_id, i.workspace_id, d.integration_id, d.network, d.mapped_event, 'pending', now()
-        FROM unnest($15::bigint[], $16::text[], $17::text[], $18::text[])
-             AS d(event_id, integration_id, network, mapped_event)
-        JOIN inserted i ON i.event_id = d.event_id""";
+                  user_data, idempotency_key, received_at, limited_data_use, conversion_status, transaction_id,
+                  deliver_to)""";
 
   private final Pool pool;
 
@@ -97,10 +95,7 @@ public final class EventStore implements EventWriter {
     String[] limitedDataUse = new String[n]; // text too: null stays null, as for values
     String[] conversionStatuses = new String[n];
     String[] transactionIds = new String[n];
-    List<Long> deliveryEvents = new ArrayList<>();
-    List<String> integrations = new ArrayList<>();
-    List<String> networks = new ArrayList<>();
-    List<String> mappedEvents = new ArrayList<>();
+    String[] deliverTo = new String[n]; // jsonb as text, as user_data
     for (int i = 0; i < n; i++) {
       NewEvent e = batch.get(i);
       ConversionEvent event = e.event();
@@ -118,24 +113,24 @@ public final class EventStore implements EventWriter {
       limitedDataUse[i] = event.limitedDataUse() == null ? null : event.limitedDataUse().toString();
       conversionStatuses[i] = event.conversionStatus();
       transactionIds[i] = event.transactionId();
-      for (NewEvent.Delivery d : e.deliveries()) {
-        deliveryEvents.add(e.eventId());
-        integrations.add(d.integrationId());
-        networks.add(d.network());
-        mappedEvents.add(d.mappedEvent());
-      }
+      deliverTo[i] = deliverTo(e.deliveries());
     }
     Tuple params = Tuple.tuple().addArrayOfLong(eventIds).addArrayOfUUID(workspaceIds).addArrayOfString(names)
         .addArrayOfLong(telegramIds).addArrayOfString(sessionIds).addArrayOfString(sources)
         .addArrayOfString(values).addArrayOfString(currencies).addArrayOfString(userData)
         .addArrayOfString(keys).addArrayOfOffsetDateTime(receivedAt).addArrayOfString(limitedDataUse)
-        .addArrayOfString(conversionStatuses).addArrayOfString(transactionIds);
-    if (deliveryEvents.isEmpty()) { // no outbox to write: the plain insert, cheaper for PostgreSQL to run
-      return client.preparedQuery(INSERT_EVENTS).execute(params).mapEmpty();
+        .addArrayOfString(conversionStatuses).addArrayOfString(transactionIds).addArrayOfString(deliverTo);
+    return client.preparedQuery(INSERT_EVENTS).execute(params).mapEmpty();
+  }
+
+  /** {"<integration>": ["<network>", "<mapped event>"]} of an event's deliveries, or null when it has none. */
+  static String deliverTo(List<NewEvent.Delivery> deliveries) {
+    if (deliveries.isEmpty()) {
+      return null;
     }
-    params.addArrayOfLong(deliveryEvents.toArray(Long[]::new)).addArrayOfString(integrations.toArray(String[]::new))
-        .addArrayOfString(networks.toArray(String[]::new)).addArrayOfString(mappedEvents.toArray(String[]::new));
-    return client.preparedQuery(INSERT_EVENTS_WITH_OUTBOX).execute(params).mapEmpty();
+    JsonObject to = new JsonObject();
+    deliveries.forEach(d -> to.put(d.integrationId(), new JsonArray().add(d.network()).add(d.mappedEvent())));
+    return to.encode();
   }
 
   /** Two batches claiming overlapping keys can still deadlock at the edges; PostgreSQL breaks it, we try again. */

@@ -69,6 +69,13 @@ class PartitionsTest {
         List.of(new NewEvent.Delivery("meta-main", "meta", "Purchase")));
   }
 
+  /** A forwarder's claim: the rows of the events stored so far made past the cursor (DeliveryCursors), claimed. */
+  private List<ClaimedDelivery> claimed() {
+    DeliveryStore deliveries = new DeliveryStore(database.pool(), database.readPool(), Database.EVENT_FREE);
+    deliveries.follow(Network.META, List.of(WS), List.of("meta-main")).await();
+    return deliveries.claim(Network.META, 10, 60_000).await();
+  }
+
   private List<String> partitions(String table) {
     List<String> names = new ArrayList<>();
     database.pool().query("""
@@ -111,6 +118,7 @@ class PartitionsTest {
     NewEvent later = eventOn(TODAY.plusDays(2), 2);
 
     events.insertBatch(List.of(today, later)).await();
+    assertThat(claimed()).hasSize(2);
 
     assertThat(count("SELECT count(*) FROM " + Partitions.name("events", TODAY.plusDays(2)))).isEqualTo(1);
     assertThat(count("SELECT count(*) FROM " + Partitions.name("deliveries", TODAY.plusDays(2)))).isEqualTo(1);
@@ -128,9 +136,9 @@ class PartitionsTest {
     open(vertx, TestDatabase.freshDatabaseUrl());
     new EventStore(database.pool())
         .insertBatch(List.of(eventOn(TODAY, 1), eventOn(TODAY.plusDays(1), 2))).await();
-    DeliveryStore deliveries = new DeliveryStore(database.pool(), database.readPool());
+    DeliveryStore deliveries = new DeliveryStore(database.pool(), database.readPool(), Database.EVENT_FREE);
 
-    List<ClaimedDelivery> claimed = deliveries.claim(Network.META, 10, 60_000).await();
+    List<ClaimedDelivery> claimed = claimed();
     assertThat(claimed).hasSize(2);
     deliveries.delivered(claimed, claimed.stream().map(c -> new JsonObject()).toList(), new int[claimed.size()]).await();
 
@@ -151,6 +159,7 @@ class PartitionsTest {
     NewEvent edge = eventOn(future.minusDays(30), 2);
     NewEvent young = eventOn(future.minusDays(29), 3);
     events.insertBatch(List.of(old, edge, young)).await();
+    assertThat(claimed()).hasSize(3);
 
     Partitions.Round round = Partitions.maintain(database.pool(), future, 30).await();
 
@@ -252,7 +261,7 @@ class PartitionsTest {
 
     assertThat(partitions("events")).first().isEqualTo(Partitions.name("events", TODAY));
     assertThat(new EventViews(database.readPool()).find(WS, eventId).await()).isPresent();
-    DeliveryStore deliveries = new DeliveryStore(database.pool(), database.readPool());
+    DeliveryStore deliveries = new DeliveryStore(database.pool(), database.readPool(), Database.EVENT_FREE);
     DeliveryViews views = new DeliveryViews(database.pool(), database.readPool());
     List<ClaimedDelivery> claimed = deliveries.claim(Network.META, 10, 60_000).await();
     assertThat(claimed).extracting(ClaimedDelivery::eventId).containsExactly(eventId);
@@ -260,6 +269,7 @@ class PartitionsTest {
     assertThat(views.forEvent(eventId).await().getJsonObject(0).getString("status")).isEqualTo("delivered");
     // The id sequence went over to the partitioned table: new deliveries number on after the migrated one.
     new EventStore(database.pool()).insertBatch(List.of(eventOn(TODAY, 8))).await();
+    assertThat(claimed()).hasSize(1);
     assertThat(count("SELECT max(delivery_id) FROM deliveries")).isEqualTo(claimed.get(0).deliveryId() + 1);
     assertThat(count("SELECT count(*) FROM idempotency_keys WHERE event_id = $1", eventId)).isEqualTo(1);
     // And the migrated day is dropped like any other once it is past the retention.

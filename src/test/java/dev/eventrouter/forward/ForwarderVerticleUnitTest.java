@@ -451,12 +451,15 @@ class ForwarderVerticleUnitTest {
   }
 
   @Test
-  @DisplayName("a claim asks for four batches, leased for their requests one after another and a margin")
+  @DisplayName("a claim asks for four batches (of due rows, and as many of new events), leased for their requests one "
+      + "after another and a margin, once the config's integrations of its network have cursors")
   void claimShape() {
     deploy();
     Await.until("the start-up claim", Await.WAIT, () -> queue.claims() == 1);
     assertThat(queue.claimLog.get(0).limit()).isEqualTo(4 * 500);
-    assertThat(queue.claimLog.get(0).leaseMs()).isEqualTo(500 * (4 + 4) + 1000);
+    assertThat(queue.claimLog.get(0).leaseMs()).isEqualTo(500 * (2 * 4 + 4) + 1000);
+    assertThat(queue.followed).containsExactly("meta " + WS + " live", "meta " + WS + " dry",
+        "meta " + TestApp.WS_B + " live", "meta " + TestApp.WS_B + " dry");
   }
 
   @Test

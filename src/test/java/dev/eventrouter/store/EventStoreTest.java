@@ -105,22 +105,24 @@ class EventStoreTest {
   }
 
   @Test
-  @DisplayName("outbox rows are written with the events actually stored: a replay adds none")
-  void outboxFollowsStoredEvents() {
+  @DisplayName("the integrations each event is for are stored with it, for the forwarders' cursors; no outbox row yet")
+  void deliveriesNamedWithStoredEvents() {
     List<NewEvent.Delivery> outbox = List.of(new NewEvent.Delivery("meta-main", "meta", "Purchase"),
         new NewEvent.Delivery("tiktok-main", "tiktok", "CompletePayment"));
     NewEvent first = pending(1, "k", 1);
     NewEvent replay = pending(2, "k", 1);
 
     store.insertBatch(List.of(withOutbox(first, outbox), withOutbox(replay, outbox), withOutbox(pending(3, null, 3),
-        outbox))).await();
+        outbox), pending(5, null, 5))).await();
     store.insertBatch(List.of(withOutbox(pending(4, "k", 1), outbox))).await();
 
-    assertThat(database.pool().query("SELECT event_id, network, mapped_event, status FROM deliveries "
-        + "ORDER BY event_id, network").execute().await()).extracting(r -> r.getLong(0) + " " + r.getString(1)
-        + " " + r.getString(2) + " " + r.getString(3))
-        .containsExactly("1 meta Purchase pending", "1 tiktok CompletePayment pending",
-            "3 meta Purchase pending", "3 tiktok CompletePayment pending");
+    assertThat(database.pool().query("SELECT event_id, deliver_to -> 'meta-main' ->> 0, deliver_to -> 'meta-main' ->> 1,"
+        + " deliver_to -> 'tiktok-main' ->> 0, deliver_to -> 'tiktok-main' ->> 1, tx IS NOT NULL FROM events"
+        + " ORDER BY event_id").execute().await()).extracting(r -> r.getLong(0) + " " + r.getString(1) + " "
+        + r.getString(2) + " " + r.getString(3) + " " + r.getString(4) + " " + r.getBoolean(5))
+        .containsExactly("1 meta Purchase tiktok CompletePayment true", "3 meta Purchase tiktok CompletePayment true",
+            "5 null null null null true");
+    assertThat(count("deliveries")).isZero();
   }
 
   private static NewEvent withOutbox(NewEvent e, List<NewEvent.Delivery> outbox) {

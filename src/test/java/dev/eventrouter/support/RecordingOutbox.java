@@ -11,6 +11,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
@@ -74,6 +75,17 @@ public final class RecordingOutbox implements DeliveryQueue {
     List<ClaimedDelivery> claimed = new ArrayList<>(due.subList(0, Math.min(limit, due.size())));
     due.removeAll(claimed);
     return Future.succeededFuture(claimed);
+  }
+
+  /** The integrations each follow asked cursors for, as "network workspace integration". */
+  public final List<String> followed = new CopyOnWriteArrayList<>();
+
+  @Override
+  public Future<Void> follow(Network network, List<UUID> workspaces, List<String> integrations) {
+    for (int i = 0; i < workspaces.size(); i++) {
+      followed.add(network.id + " " + workspaces.get(i) + " " + integrations.get(i));
+    }
+    return Future.succeededFuture();
   }
 
   @Override
