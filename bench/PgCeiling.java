@@ -180,7 +180,7 @@ public final class PgCeiling {
         FROM unnest($1::bigint[], $2::bigint[], $5::int[]) AS j(event_id, delivery_id, match_keys)
        WHERE d.event_id = j.event_id AND d.delivery_id = j.delivery_id""";
   private static final String CURSOR_TABLES = PARTITIONED + WORKSPACE_INDEX + """
-      ALTER TABLE bench_events ADD COLUMN tx xid8 NOT NULL DEFAULT pg_current_xact_id();
+      ALTER TABLE bench_events ALTER COLUMN tx SET NOT NULL; -- the events table's own column (V29), copied
       CREATE INDEX ON bench_events (tx, event_id);
       CREATE TABLE bench_requests (request_id bigserial PRIMARY KEY, network text NOT NULL, body jsonb NOT NULL,
                                    sent_at timestamptz NOT NULL);

@@ -85,8 +85,11 @@ public final class DeliveryStore implements DeliveryQueue {
            FOR UPDATE SKIP LOCKED)
       """ + LEASE;
 
-  /** Events past a cursor counted in the backlog, at most: the count stays a cheap read however far behind. */
-  static final int BACKLOG_COUNT_CAP = 1_000_000;
+  /**
+   * Events past a cursor counted in the backlog, at most: the count stays a read of a few hundred milliseconds,
+   * inside the read pool's statement timeout, however far behind the cursor is.
+   */
+  static final int BACKLOG_COUNT_CAP = 100_000;
 
   /**
    * A network's backlog: its pending and retrying rows, and the events past its cursors that name one of its

@@ -547,6 +547,21 @@ class ForwarderVerticleUnitTest {
   }
 
   @Test
+  @DisplayName("cursors are asked for once per config: not again at the next cycle, again after a reload")
+  void followsEachConfigOnce() {
+    LiveConfig live = deploy();
+    Await.until("the start-up claim", Await.WAIT, () -> queue.claims() == 1);
+    wake();
+    Await.until("a second cycle", Await.WAIT, () -> queue.claims() == 2);
+    assertThat(queue.followed).hasSize(4);
+
+    live.replace(config(new JsonObject(), new JsonArray().add(meta("added", fake.baseUrl()))));
+    wake();
+    Await.until("a cycle under the new config", Await.WAIT, () -> queue.claims() == 3);
+    assertThat(queue.followed).hasSize(6).endsWith("meta " + WS + " added", "meta " + TestApp.WS_B + " added");
+  }
+
+  @Test
   @DisplayName("an integration removed by a reload loses its channel: added again, it starts with a closed breaker")
   void removedIntegrationClosesItsChannel() {
     JsonObject oneFailureOpens = new JsonObject().put("breaker", new JsonObject().put("failure_threshold", 1));
