@@ -90,6 +90,9 @@ plain_ws=11111111-1111-4111-8111-111111111111
 forward_ws=22222222-2222-4222-8222-222222222222
 key3=bench-key-3-0123456789abcdef
 report_ws=33333333-3333-4333-8333-333333333333
+# ceiling-forward's events: a workspace the service does not have, so its forwarders' cursors (which read their own
+# workspaces' events) never have to read past them while the scenarios after it are measured.
+ceiling_ws=44444444-4444-4444-8444-444444444444
 unlimited='{"per_second": 1000000, "burst": 1000000}'
 hash1=$(printf '%s' "$key" | java -jar "$jar" hash-key)
 hash2=$(printf '%s' "$key2" | java -jar "$jar" hash-key)
@@ -613,14 +616,14 @@ run ceiling-durable "$plain_ws" "$key" 1 "$low" 0
 # Its profile beside the service's: the same load, recorded the same way.
 [ "$profile" = 1 ] && run ceiling-profiled "$plain_ws" "$key" 1 "$high" 0 1
 kill "$ceiling_pid"; wait "$ceiling_pid" 2> /dev/null || true; ceiling_pid=
-# ceiling-forward: the same on the forwarding workspace, with a forwarder per network reading the stored events past
+# ceiling-forward: the same, on a workspace of its own, with a forwarder per network reading the stored events past
 # a cursor and sending them to the fakes in the service's batches (500, 50 ms linger): (c)'s load and connections
 # against the physical limit of storing durably and delivering each event once.
-java -Xmx512m -cp "$jar" bench/DurableCeiling.java "$ceiling_port" "$(pg_url)" "$forward_ws" \
+java -Xmx512m -cp "$jar" bench/DurableCeiling.java "$ceiling_port" "$(pg_url)" "$ceiling_ws" \
   "$(printf '%s' "$key2" | sha256sum | cut -d' ' -f1)" 8 "$fake_port" 500 50 > "$work/ceiling-forward.log" 2>&1 &
 ceiling_pid=$!
 wait_for "http://127.0.0.1:$ceiling_port/stats" 60
-run ceiling-forward "$forward_ws" "$key2" 1 "$low" 1
+run ceiling-forward "$ceiling_ws" "$key2" 1 "$low" 1
 target=service
 kill "$ceiling_pid"; wait "$ceiling_pid" 2> /dev/null || true; ceiling_pid=
 run a-session-supplied "$plain_ws" "$key" 1 "$high" 0

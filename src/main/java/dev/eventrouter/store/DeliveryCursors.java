@@ -57,22 +57,22 @@ public final class DeliveryCursors {
 
   /**
    * A take: for each cursor of network $1 no other take holds, the next $3 events of its workspace below the horizon
-   * $2, the rows of those that name its integration made, leased for $4 ms, and the cursor moved past all it read
-   * (its floor kept $5 below). Returns each row made with what its payload is built from (the columns of
-   * {@link DeliveryStore#CLAIM}), and, on every row and on one row even when none was made, how many cursors read a
-   * full page: there may be more right behind.
+   * $2; of all those read, the first $3 in commit order (so one take makes at most $3 rows, however many cursors);
+   * the rows of those that name the cursor's integration made, leased for $4 ms; and each cursor moved past what it
+   * kept (its floor kept $5 below). Returns each row made with what its payload is built from (the columns of
+   * {@link DeliveryStore#CLAIM}), and, on every row and on one row even when none was made, whether there may be
+   * more right behind: a cursor read a full page, or the cap left some of what was read for the next take.
    */
   static final String TAKE = """
       WITH cur AS (
           SELECT workspace_id, integration_id, tx, event_id, floor_id FROM delivery_cursors
            WHERE network = $1
              FOR UPDATE SKIP LOCKED),
-      seen AS (
+      read AS (
           SELECT cur.workspace_id, cur.integration_id, e.event_id, e.tx,
                  CASE WHEN e.deliver_to -> cur.integration_id ->> 0 = $1
                       THEN e.deliver_to -> cur.integration_id ->> 1 END AS mapped_event,
-                 row_number() OVER (PARTITION BY cur.workspace_id, cur.integration_id ORDER BY e.tx DESC, e.event_id DESC)
-                   AS from_last,
+                 row_number() OVER (ORDER BY e.tx, e.event_id, cur.integration_id) AS overall,
                  count(*) OVER (PARTITION BY cur.workspace_id, cur.integration_id) AS n
             FROM cur CROSS JOIN LATERAL (
                 SELECT event_id, tx, deliver_to FROM events
@@ -80,6 +80,10 @@ public final class DeliveryCursors {
                    AND tx < $2::text::xid8 AND event_id >= cur.floor_id
                  ORDER BY tx, event_id
                  LIMIT $3) e),
+      seen AS (
+          SELECT *, row_number() OVER (PARTITION BY workspace_id, integration_id ORDER BY tx DESC, event_id DESC)
+                      AS from_last
+            FROM read WHERE overall <= $3),
       moved AS (
           UPDATE delivery_cursors c SET tx = seen.tx, event_id = seen.event_id,
                  floor_id = greatest(c.floor_id, seen.event_id - $5), updated_at = now()
@@ -94,13 +98,13 @@ public final class DeliveryCursors {
             FROM seen WHERE mapped_event IS NOT NULL
           ON CONFLICT DO NOTHING
           RETURNING delivery_id, event_id, workspace_id, integration_id, mapped_event)
-      SELECT f.full_pages, d.delivery_id, d.event_id, d.workspace_id, d.integration_id, e.event_name, d.mapped_event,
+      SELECT f.more, d.delivery_id, d.event_id, d.workspace_id, d.integration_id, e.event_name, d.mapped_event,
              0 AS attempts, e.telegram_id, e.session_id, e.user_data, e.received_at, e.limited_data_use,
              0 AS change_seq, NULL::text AS previous_status, e.value, e.currency,
              coalesce(e.conversion_status, 'approved') AS conversion_status,
              c.session_id AS click_session, c.fbclid, c.fbc, c.fbp, c.ttclid, c.ttp, c.client_ip, c.user_agent,
              c.landing_url, c.clicked_at
-        FROM (SELECT count(*) FILTER (WHERE from_last = 1 AND n = $3) AS full_pages FROM seen) f
+        FROM (SELECT EXISTS (SELECT 1 FROM read WHERE overall > $3 OR n = $3) AS more) f
         LEFT JOIN (made d
                    JOIN events e ON e.event_id = d.event_id
                    LEFT JOIN click_sessions c ON c.workspace_id = e.workspace_id AND c.session_id = e.session_id)
@@ -126,9 +130,10 @@ public final class DeliveryCursors {
   }
 
   /**
-   * The deliveries of the events past the network's cursors, up to {@code limit} events read per cursor, made and
-   * claimed. Where a cursor read a full page, reads again (up to {@code rounds} reads), so one that starts far behind
-   * (a new integration in a busy workspace) catches up without waiting a scan interval per page.
+   * The deliveries of the events past the network's cursors, up to {@code limit} events read in all, made and
+   * claimed. While there may be more right behind and fewer than {@code limit} rows were made, reads again (up to
+   * {@code rounds} reads), so a cursor that starts far behind (a new integration in a busy workspace) catches up
+   * without waiting a scan interval per page.
    */
   Future<List<ClaimedDelivery>> take(Network network, int limit, long leaseMs, int rounds) {
     List<ClaimedDelivery> jobs = new ArrayList<>();
@@ -140,21 +145,22 @@ public final class DeliveryCursors {
         .compose(h -> pool.preparedQuery(TAKE).execute(Tuple.of(network.id, h.iterator().next().getString(0),
             limit, leaseMs, lateCommitIds())))
         .compose(rows -> {
-          long fullPages = collect(rows, jobs);
-          return fullPages > 0 && rounds > 1 && jobs.size() < limit
+          boolean more = collect(rows, jobs);
+          return more && rounds > 1 && jobs.size() < limit
               ? takeInto(jobs, network, limit, leaseMs, rounds - 1) : Future.succeededFuture();
         });
   }
 
-  private static long collect(RowSet<Row> rows, List<ClaimedDelivery> jobs) {
-    long fullPages = 0;
+  /** Adds the rows made to {@code jobs}; returns whether there may be more right behind. */
+  private static boolean collect(RowSet<Row> rows, List<ClaimedDelivery> jobs) {
+    boolean more = false;
     for (Row row : rows) {
-      fullPages = row.getLong("full_pages");
+      more = row.getBoolean("more");
       if (row.getLong("delivery_id") != null) {
         jobs.add(DeliveryStore.job(row));
       }
     }
-    return fullPages;
+    return more;
   }
 
   /** {@link #LATE_COMMIT} in event ids. */

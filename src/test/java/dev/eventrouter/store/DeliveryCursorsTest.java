@@ -106,7 +106,7 @@ class DeliveryCursorsTest {
 
     List<ClaimedDelivery> meta = cursors.take(Network.META, 100, LEASE_MS, 1).await();
 
-    assertThat(eventIds(meta)).containsExactlyElementsOf(stored);
+    assertThat(eventIds(meta)).containsExactlyInAnyOrderElementsOf(stored);
     assertThat(meta).allSatisfy(job -> {
       assertThat(job.integrationId()).isEqualTo("pixel");
       assertThat(job.mappedEvent()).isEqualTo("Purchase");
@@ -120,7 +120,7 @@ class DeliveryCursorsTest {
     assertThat(store.claim(Network.META, 100, LEASE_MS).await()).isEmpty();
     // The other network's cursor is its own.
     List<ClaimedDelivery> tiktok = store.claim(Network.TIKTOK, 100, LEASE_MS).await();
-    assertThat(eventIds(tiktok)).containsExactlyElementsOf(stored);
+    assertThat(eventIds(tiktok)).containsExactlyInAnyOrderElementsOf(stored);
     assertThat(tiktok).extracting(ClaimedDelivery::mappedEvent).containsOnly("CompletePayment");
     assertThat(rows("SELECT count(*) FROM deliveries").get(0).getLong(0)).isEqualTo(6);
   }
@@ -141,7 +141,7 @@ class DeliveryCursorsTest {
       List<Long> expected = new ArrayList<>(List.of(early.eventId()));
       expected.addAll(later);
       assertThat(eventIds(cursors.take(Network.META, 100, LEASE_MS, 1).await()))
-          .containsExactlyElementsOf(expected);
+          .containsExactlyInAnyOrderElementsOf(expected);
     } finally {
       held.close().await();
     }
@@ -156,7 +156,7 @@ class DeliveryCursorsTest {
       background.query("SELECT pg_current_xact_id()").execute().await(); // it now holds a transaction id
       List<Long> stored = stored(2, BOTH);
 
-      assertThat(eventIds(cursors.take(Network.META, 100, LEASE_MS, 1).await())).containsExactlyElementsOf(stored);
+      assertThat(eventIds(cursors.take(Network.META, 100, LEASE_MS, 1).await())).containsExactlyInAnyOrderElementsOf(stored);
       tx.rollback().await();
     } finally {
       background.close().await();
@@ -187,7 +187,7 @@ class DeliveryCursorsTest {
     List<Long> named = stored(5, BOTH);
 
     assertThat(cursors.take(Network.META, 100, LEASE_MS, 2).await()).isEmpty();
-    assertThat(eventIds(cursors.take(Network.META, 100, LEASE_MS, 8).await())).containsExactlyElementsOf(named);
+    assertThat(eventIds(cursors.take(Network.META, 100, LEASE_MS, 8).await())).containsExactlyInAnyOrderElementsOf(named);
   }
 
   @Test
@@ -215,7 +215,7 @@ class DeliveryCursorsTest {
     List<Long> recent = stored(1, BOTH);
     store.follow(Network.META, List.of(WS), List.of("pixel")).await();
 
-    assertThat(eventIds(cursors.take(Network.META, 100, LEASE_MS, 1).await())).containsExactlyElementsOf(recent);
+    assertThat(eventIds(cursors.take(Network.META, 100, LEASE_MS, 1).await())).containsExactlyInAnyOrderElementsOf(recent);
     Row cursor = rows("SELECT floor_id, event_id FROM delivery_cursors WHERE integration_id = 'pixel'").get(0);
     assertThat(cursor.getLong("event_id")).isEqualTo(recent.get(0));
     assertThat(cursor.getLong("floor_id")).isEqualTo(recent.get(0) - DeliveryCursors.lateCommitIds());
@@ -257,5 +257,30 @@ class DeliveryCursorsTest {
 
     assertThat(made).as("the webhook, which the event does not name, gets the change").containsExactly("webhook");
     assertThat(eventIds(cursors.take(Network.META, 100, LEASE_MS, 1).await())).containsExactly(eventId);
+  }
+
+  @Test
+  @DisplayName("one take makes at most its limit of rows, however many cursors, in commit order; the next makes the rest")
+  void takeIsCappedAcrossCursors() {
+    UUID other = UUID.fromString("46464646-4646-4646-8646-464646464646");
+    database.pool().query("TRUNCATE delivery_cursors").execute().await(); // a cursor reads even what it does not make
+    store.follow(Network.META, List.of(WS, other), List.of("pixel", "pixel")).await();
+    List<Long> stored = new ArrayList<>(stored(150, BOTH));
+    List<NewEvent> others = new ArrayList<>();
+    for (int i = 0; i < 150; i++) {
+      ConversionEvent event = new ConversionEvent(other, "FTD", 8, null, new BigDecimal("5"), "USD", null, null);
+      others.add(new NewEvent(ids.incrementAndGet(), event, Instant.now(), null, null, Resolution.none(), BOTH));
+    }
+    events.insertBatch(others).await();
+    stored.addAll(others.stream().map(NewEvent::eventId).toList());
+
+    List<ClaimedDelivery> first = cursors.take(Network.META, 100, LEASE_MS, 1).await();
+    assertThat(first).hasSize(100);
+    assertThat(eventIds(first)).containsExactlyInAnyOrderElementsOf(stored.subList(0, 100));
+    List<Long> all = new ArrayList<>(eventIds(first));
+    all.addAll(eventIds(cursors.take(Network.META, 100, LEASE_MS, 8).await()));
+    all.addAll(eventIds(cursors.take(Network.META, 100, LEASE_MS, 8).await()));
+    all.addAll(eventIds(cursors.take(Network.META, 100, LEASE_MS, 8).await()));
+    assertThat(all).containsExactlyInAnyOrderElementsOf(stored);
   }
 }
