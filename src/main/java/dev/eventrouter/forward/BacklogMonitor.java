@@ -1,6 +1,7 @@
 package dev.eventrouter.forward;
 
 import dev.eventrouter.config.Network;
+import dev.eventrouter.store.DeliveryBacklog;
 import dev.eventrouter.store.DeliveryStore;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -30,14 +31,14 @@ public final class BacklogMonitor extends VerticleBase {
     volatile double retrying = Double.NaN;
     volatile double oldestDueSeconds = Double.NaN;
 
-    void set(DeliveryStore.Backlog backlog) {
+    void set(DeliveryBacklog backlog) {
       pending = backlog == null ? Double.NaN : backlog.pending();
       retrying = backlog == null ? Double.NaN : backlog.retrying();
       oldestDueSeconds = backlog == null ? Double.NaN : backlog.oldestDueSeconds();
     }
   }
 
-  private final Function<Network, Future<DeliveryStore.Backlog>> backlog;
+  private final Function<Network, Future<DeliveryBacklog>> backlog;
   private final MeterRegistry metrics;
   private final long everyMs;
   private final List<Gauge> gauges = new ArrayList<>();
@@ -45,11 +46,11 @@ public final class BacklogMonitor extends VerticleBase {
   private long timer;
 
   /** @param backlog reads one network's backlog: {@link DeliveryStore#backlog} in the service */
-  public BacklogMonitor(Function<Network, Future<DeliveryStore.Backlog>> backlog, MeterRegistry metrics) {
+  public BacklogMonitor(Function<Network, Future<DeliveryBacklog>> backlog, MeterRegistry metrics) {
     this(backlog, metrics, EVERY_MS);
   }
 
-  BacklogMonitor(Function<Network, Future<DeliveryStore.Backlog>> backlog, MeterRegistry metrics, long everyMs) {
+  BacklogMonitor(Function<Network, Future<DeliveryBacklog>> backlog, MeterRegistry metrics, long everyMs) {
     this.backlog = backlog;
     this.metrics = metrics;
     this.everyMs = everyMs;

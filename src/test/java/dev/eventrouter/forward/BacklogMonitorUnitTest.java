@@ -1,7 +1,7 @@
 package dev.eventrouter.forward;
 
 import dev.eventrouter.config.Network;
-import dev.eventrouter.store.DeliveryStore;
+import dev.eventrouter.store.DeliveryBacklog;
 import dev.eventrouter.support.Await;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.vertx.core.Future;
@@ -20,13 +20,13 @@ class BacklogMonitorUnitTest {
   private final SimpleMeterRegistry metrics = new SimpleMeterRegistry();
   private volatile boolean failing;
 
-  private Future<DeliveryStore.Backlog> read(Network network) {
+  private Future<DeliveryBacklog> read(Network network) {
     if (failing) {
       return Future.failedFuture(new IllegalStateException("database down"));
     }
     return Future.succeededFuture(network == Network.META
-        ? new DeliveryStore.Backlog(7, 2, 12.5)
-        : new DeliveryStore.Backlog(0, 0, 0));
+        ? new DeliveryBacklog(7, 2, 12.5)
+        : new DeliveryBacklog(0, 0, 0));
   }
 
   private double gauge(String name, String... tags) {

@@ -4,6 +4,7 @@ import dev.eventrouter.common.Sha256;
 import dev.eventrouter.config.Network;
 import dev.eventrouter.db.Database;
 import dev.eventrouter.store.ClaimedDelivery;
+import dev.eventrouter.store.DeliveryBacklog;
 import dev.eventrouter.store.DeliveryStore;
 import dev.eventrouter.support.Await;
 import dev.eventrouter.support.FakeAdNetworks.Reply;
@@ -276,11 +277,11 @@ class ForwardingTest extends FakeNetworksTest {
           .isEqualTo(fake.received("meta").stream().mapToLong(r -> r.eventIds().size()).sum());
       DeliveryStore store = new DeliveryStore(app.pool(), app.pool(), Database.EVENT_FREE);
       // What /metrics shows as the outbox: three waiting for the breaker, none of them due yet.
-      assertThat(store.backlog(Network.META).await()).isEqualTo(new DeliveryStore.Backlog(0, 3, 0));
+      assertThat(store.backlog(Network.META).await()).isEqualTo(new DeliveryBacklog(0, 3, 0));
 
       fake.scriptMeta(body -> null);
       ids.forEach(id -> awaitStatus(id, "meta", "delivered"));
-      assertThat(store.backlog(Network.META).await()).isEqualTo(new DeliveryStore.Backlog(0, 0, 0));
+      assertThat(store.backlog(Network.META).await()).isEqualTo(new DeliveryBacklog(0, 0, 0));
 
       // While open, no call: the next one comes only when the breaker half-opens, a reset period later
       // (without it, retries would follow within the 100 ms maximum backoff).

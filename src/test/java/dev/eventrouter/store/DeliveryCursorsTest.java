@@ -226,7 +226,7 @@ class DeliveryCursorsTest {
   void backlogAndViewSeeUnmadeRows() {
     List<Long> stored = stored(3, BOTH);
 
-    DeliveryStore.Backlog backlog = store.backlog(Network.META).await();
+    DeliveryBacklog backlog = store.backlog(Network.META).await();
     assertThat(backlog.pending()).isEqualTo(3);
     assertThat(backlog.oldestDueSeconds()).isGreaterThanOrEqualTo(0);
     var view = new DeliveryViews(database.pool(), database.readPool()).forEvent(stored.get(0)).await();
