@@ -46,6 +46,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.spi.cluster.ClusterManager;
 import io.vertx.ext.healthchecks.HealthChecks;
+import io.vertx.sqlclient.Pool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -122,6 +123,7 @@ public final class EventRouter {
       BreakerBoard breakers = forward ? new BreakerBoard(metrics) : null;
       PauseBoard pauses = forward ? new PauseBoard(metrics) : null;
       DeliveryStore deliveries = new DeliveryStore(database.pool(), database.readPool(), Database.EVENT_FREE);
+      Pool background = database.backgroundPool(); // work whose transactions never store events
       HealthChecks readiness = Readiness.checks(vertx, database, live, breakers, pauses, cluster);
       ServerBudget budget = new ServerBudget(config.http().limits()).bindTo(metrics);
       ReportSlots reports = new ReportSlots(config.reports()).bindTo(metrics);
@@ -140,13 +142,13 @@ public final class EventRouter {
             .onSuccess(deployments::add);
         chain = chain.compose(id -> vertx.deployVerticle(new ReadVerticle(database)))
             .onSuccess(deployments::add);
-        chain = chain.compose(id -> vertx.deployVerticle(new CostStoreVerticle(new SpendStore(database.backgroundPool()),
-                new CostSourceStates(database.backgroundPool()))))
+        chain = chain.compose(id -> vertx.deployVerticle(new CostStoreVerticle(new SpendStore(background),
+                new CostSourceStates(background))))
             .onSuccess(deployments::add);
-        chain = chain.compose(id -> vertx.deployVerticle(new RollupVerticle(new FunnelRollups(database.backgroundPool()),
-                new ReportCurrency(database.backgroundPool()), new FunnelReports(database.readPool()), live, metrics)))
+        chain = chain.compose(id -> vertx.deployVerticle(new RollupVerticle(new FunnelRollups(background),
+                new ReportCurrency(background), new FunnelReports(database.readPool()), live, metrics)))
             .onSuccess(deployments::add);
-        chain = chain.compose(id -> vertx.deployVerticle(new RecountVerticle(new DeliveredCounts(database.backgroundPool()),
+        chain = chain.compose(id -> vertx.deployVerticle(new RecountVerticle(new DeliveredCounts(background),
                 live)))
             .onSuccess(deployments::add);
       }
@@ -162,13 +164,13 @@ public final class EventRouter {
                 live, metrics)))
             .onSuccess(deployments::add);
         // Reads ad spend from the networks: outbound, as the forwarders are (docs/costs.md).
-        chain = chain.compose(id -> vertx.deployVerticle(new SpendVerticle(new SpendStore(database.backgroundPool()),
-                new CostSourceStates(database.backgroundPool()), live, SpendVerticle.Pacing.SERVICE)))
+        chain = chain.compose(id -> vertx.deployVerticle(new SpendVerticle(new SpendStore(background),
+                new CostSourceStates(background), live, SpendVerticle.Pacing.SERVICE)))
             .onSuccess(deployments::add);
       }
       // Every node checks the alerts' conditions; one at a time evaluates them (docs/alerts.md).
-      chain = chain.compose(id -> vertx.deployVerticle(new AlertVerticle(new AlertStore(database.backgroundPool()),
-              new AlertOutbox(database.backgroundPool()), live, metrics)))
+      chain = chain.compose(id -> vertx.deployVerticle(new AlertVerticle(new AlertStore(background),
+              new AlertOutbox(background), live, metrics)))
           .onSuccess(deployments::add);
       return chain
           .compose(id -> vertx.deployVerticle(() -> {

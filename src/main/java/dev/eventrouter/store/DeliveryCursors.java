@@ -22,7 +22,7 @@ import java.util.UUID;
  * rows that come due by themselves. A delivery is so written twice (made, then its outcome) where an outbox row made
  * with its event was written three times (made, claimed, outcome), and none of it in the ingest transaction.
  */
-public final class DeliveryCursors {
+final class DeliveryCursors {
 
   /**
    * How much later than its id was made an event may still commit (ids are made when an event is accepted; it is
@@ -101,9 +101,8 @@ public final class DeliveryCursors {
       SELECT f.more, d.delivery_id, d.event_id, d.workspace_id, d.integration_id, e.event_name, d.mapped_event,
              0 AS attempts, e.telegram_id, e.session_id, e.user_data, e.received_at, e.limited_data_use,
              0 AS change_seq, NULL::text AS previous_status, e.value, e.currency,
-             coalesce(e.conversion_status, 'approved') AS conversion_status,
-             c.session_id AS click_session, c.fbclid, c.fbc, c.fbp, c.ttclid, c.ttp, c.client_ip, c.user_agent,
-             c.landing_url, c.clicked_at
+             coalesce(e.conversion_status, 'approved') AS conversion_status,""" + DeliveryStore.CLICK_COLUMNS + """
+
         FROM (SELECT EXISTS (SELECT 1 FROM read WHERE overall > $3 OR n = $3) AS more) f
         LEFT JOIN (made d
                    JOIN events e ON e.event_id = d.event_id

@@ -15,8 +15,8 @@ import java.util.UUID;
 public interface DeliveryQueue extends DeliveryOutcomes {
 
   /**
-   * Claims deliveries of the network, leased for {@code leaseMs}: those of new events past its cursors, then due
-   * ones; {@code limit} or more when there may be more to claim at once.
+   * Claims deliveries of the network, leased for {@code leaseMs}: due ones, then those of new events past its
+   * cursors; {@code limit} or more when there may be more to claim at once.
    */
   Future<List<ClaimedDelivery>> claim(Network network, int limit, long leaseMs);
 

@@ -32,6 +32,11 @@ public final class DeliveryStore implements DeliveryQueue {
   static final String QUARANTINED = "could not be processed: " + MAX_CLAIMS
       + " claims of it in a row ended without an outcome";
 
+  /** The click session's columns {@link #job} reads, last in every statement that claims rows (c: click_sessions). */
+  static final String CLICK_COLUMNS = """
+                c.session_id AS click_session, c.fbclid, c.fbc, c.fbp, c.ttclid, c.ttp, c.client_ip, c.user_agent,
+                c.landing_url, c.clicked_at""";
+
   /**
    * The lease a claim takes on the rows of {@code due} (each with its {@code claims}), returning what the payload is
    * built from; not on a row past {@link #MAX_CLAIMS}.
@@ -52,8 +57,7 @@ public final class DeliveryStore implements DeliveryQueue {
                 CASE WHEN h.seq IS NULL THEN e.currency ELSE h.currency END AS currency,
                 CASE WHEN h.seq IS NULL THEN coalesce(e.conversion_status, 'approved') ELSE h.status END
                   AS conversion_status,
-                c.session_id AS click_session, c.fbclid, c.fbc, c.fbp, c.ttclid, c.ttp, c.client_ip, c.user_agent,
-                c.landing_url, c.clicked_at""".formatted(MAX_CLAIMS);
+      """.formatted(MAX_CLAIMS) + CLICK_COLUMNS;
 
   /**
    * Claims due deliveries of one network: SKIP LOCKED, so nodes claiming at once never take the same row, and a
