@@ -140,12 +140,14 @@ public final class ForwarderVerticle extends VerticleBase {
     long leaseMs = config.requestTimeoutMs() * (2 * CLAIMS_PER_BATCH + 4) + 1_000;
     cycle = follow(live.current())
         .compose(v -> store.claim(network, limit, leaseMs))
-        .compose(jobs -> dispatcher.process(jobs, config).map(v -> jobs.size()))
+        .compose(claim -> dispatcher.process(claim.jobs(), config)
+            .compose(v -> store.settle(network, claim))
+            .map(v -> claim.more()))
         .onComplete(done -> {
           if (done.failed()) {
             LOG.warn("{} forwarder: claiming deliveries failed: {}", network.id, LogSafe.describe(done.cause()));
           }
-          boolean more = done.succeeded() && done.result() >= limit;
+          boolean more = done.succeeded() && done.result();
           running = false;
           if (more || wokenWhileRunning) {
             wake();

@@ -8,7 +8,8 @@ import java.time.Instant;
 import java.util.UUID;
 
 /**
- * One claimed delivery with what its payload is built from.
+ * One claimed delivery with what its payload is built from. A delivery taken past a cursor has no row yet
+ * ({@code deliveryId} 0, {@link #rowless}): its outcome makes it.
  *
  * @param eventName   the event's name as the bot sent it
  * @param mappedEvent the name this delivery's integration takes it under
@@ -20,11 +21,13 @@ import java.util.UUID;
  * @param conversionStatus the conversion's status at that change
  * @param previousStatus   its status before that change; null for the conversion as first received
  * @param change      the change it carries: 0 for the conversion as first received, then 1, 2, ...
+ * @param network     the network's id, where its row is to be made
  */
 public record ClaimedDelivery(long deliveryId, long eventId, UUID workspaceId, String integrationId, String eventName,
                               String mappedEvent, int attempts, Long telegramId, String sessionId, BigDecimal value,
                               String currency, JsonObject userData, Instant receivedAt, ClickData click,
-                              Boolean limitedDataUse, String conversionStatus, String previousStatus, int change) {
+                              Boolean limitedDataUse, String conversionStatus, String previousStatus, int change,
+                              String network) {
 
   public ClaimedDelivery {
     click = click == null ? ClickData.NONE : click;
@@ -36,7 +39,12 @@ public record ClaimedDelivery(long deliveryId, long eventId, UUID workspaceId, S
                          String currency, JsonObject userData, Instant receivedAt, ClickData click,
                          Boolean limitedDataUse) {
     this(deliveryId, eventId, workspaceId, integrationId, eventName, mappedEvent, attempts, telegramId, sessionId,
-        value, currency, userData, receivedAt, click, limitedDataUse, "approved", null, 0);
+        value, currency, userData, receivedAt, click, limitedDataUse, "approved", null, 0, null);
+  }
+
+  /** Taken past a cursor: its row is made by its outcome, not updated. */
+  public boolean rowless() {
+    return deliveryId == 0;
   }
 
   /** A user_data value as text (numbers and booleans too), or null when absent or empty. */

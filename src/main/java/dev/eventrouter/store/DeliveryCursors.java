@@ -56,58 +56,121 @@ final class DeliveryCursors {
       ON CONFLICT DO NOTHING""";
 
   /**
-   * A take: for each cursor of network $1 no other take holds, the next $3 events of its workspace below the horizon
-   * $2; of all those read, the first $3 in commit order (so one take makes at most $3 rows, however many cursors);
-   * the rows of those that name the cursor's integration made, leased for $4 ms; and each cursor moved past what it
-   * kept (its floor kept $5 below). Returns each row made with what its payload is built from (the columns of
-   * {@link DeliveryStore#CLAIM}), and, on every row and on one row even when none was made, whether there may be
-   * more right behind: a cursor read a full page, or the cap left some of what was read for the next take.
+   * A take: for each cursor of network $1 that no take holds, the next $3
+   * events of its workspace below the horizon $2; of all those read, the first $3 in commit order (so one take
+   * returns at most $3, however many cursors). A cursor whose events include some to send (they name its integration
+   * and have no row yet) is leased for $4 ms under a new epoch, with the last event read kept as where it moves when
+   * they have their outcomes ({@link #SETTLE}); one whose events include none moves past them at once (its floor kept
+   * $5 below). Returns each event to send with what its payload is built from (the columns of
+   * {@link DeliveryStore#CLAIM}, delivery_id 0: its row is made by its outcome) and its cursor's epoch, and, on every
+   * row and on one row even when there is none, whether there may be more right behind: a cursor read a full page,
+   * or the cap left some of what was read for the next take.
    */
   static final String TAKE = """
       WITH cur AS (
           SELECT workspace_id, integration_id, tx, event_id, floor_id FROM delivery_cursors
-           WHERE network = $1
+           WHERE network = $1 AND lease_until IS NULL
              FOR UPDATE SKIP LOCKED),
       read AS (
-          SELECT cur.workspace_id, cur.integration_id, e.event_id, e.tx,
+          SELECT cur.workspace_id, cur.integration_id, e.*,
                  CASE WHEN e.deliver_to -> cur.integration_id ->> 0 = $1
+                       AND NOT EXISTS (SELECT 1 FROM deliveries d
+                                        WHERE d.event_id = e.event_id AND d.integration_id = cur.integration_id
+                                          AND d.change_seq = 0)
                       THEN e.deliver_to -> cur.integration_id ->> 1 END AS mapped_event,
                  row_number() OVER (ORDER BY e.tx, e.event_id, cur.integration_id) AS overall,
                  count(*) OVER (PARTITION BY cur.workspace_id, cur.integration_id) AS n
             FROM cur CROSS JOIN LATERAL (
-                SELECT event_id, tx, deliver_to FROM events
+                SELECT event_id, tx, deliver_to, event_name, telegram_id, session_id, user_data, received_at,
+                       limited_data_use, value, currency, conversion_status
+                  FROM events
                  WHERE workspace_id = cur.workspace_id AND tx IS NOT NULL AND (tx, event_id) > (cur.tx, cur.event_id)
                    AND tx < $2::text::xid8 AND event_id >= cur.floor_id
                  ORDER BY tx, event_id
                  LIMIT $3) e),
       seen AS (
           SELECT *, row_number() OVER (PARTITION BY workspace_id, integration_id ORDER BY tx DESC, event_id DESC)
-                      AS from_last
+                      AS from_last,
+                 count(mapped_event) OVER (PARTITION BY workspace_id, integration_id) AS to_send
             FROM read WHERE overall <= $3),
       moved AS (
-          UPDATE delivery_cursors c SET tx = seen.tx, event_id = seen.event_id,
-                 floor_id = greatest(c.floor_id, seen.event_id - $5), updated_at = now()
+          UPDATE delivery_cursors c
+             SET tx = CASE WHEN seen.to_send = 0 THEN seen.tx ELSE c.tx END,
+                 event_id = CASE WHEN seen.to_send = 0 THEN seen.event_id ELSE c.event_id END,
+                 floor_id = CASE WHEN seen.to_send = 0 THEN greatest(c.floor_id, seen.event_id - $5)
+                                 ELSE c.floor_id END,
+                 lease_until = CASE WHEN seen.to_send = 0 THEN NULL
+                                    ELSE now() + make_interval(secs => $4::double precision / 1000) END,
+                 lease_tx = seen.tx, lease_event_id = seen.event_id, epoch = c.epoch + 1, updated_at = now()
             FROM seen
            WHERE seen.from_last = 1 AND c.network = $1 AND c.workspace_id = seen.workspace_id
-             AND c.integration_id = seen.integration_id),
-      made AS (
-          INSERT INTO deliveries (event_id, workspace_id, integration_id, network, mapped_event, status,
-                                  next_attempt_at, claims)
-          SELECT event_id, workspace_id, integration_id, $1, mapped_event, 'pending',
-                 now() + make_interval(secs => $4::double precision / 1000), 1
-            FROM seen WHERE mapped_event IS NOT NULL
-          ON CONFLICT DO NOTHING
-          RETURNING delivery_id, event_id, workspace_id, integration_id, mapped_event)
-      SELECT f.more, d.delivery_id, d.event_id, d.workspace_id, d.integration_id, e.event_name, d.mapped_event,
-             0 AS attempts, e.telegram_id, e.session_id, e.user_data, e.received_at, e.limited_data_use,
-             0 AS change_seq, NULL::text AS previous_status, e.value, e.currency,
-             coalesce(e.conversion_status, 'approved') AS conversion_status,""" + DeliveryStore.CLICK_COLUMNS + """
+             AND c.integration_id = seen.integration_id
+          RETURNING c.workspace_id, c.integration_id, c.epoch)
+      SELECT f.more, m.epoch, 0::bigint AS delivery_id, s.event_id, s.workspace_id, s.integration_id, s.event_name,
+             s.mapped_event, 0 AS attempts, s.telegram_id, s.session_id, s.user_data, s.received_at,
+             s.limited_data_use, 0 AS change_seq, NULL::text AS previous_status, s.value, s.currency,
+             coalesce(s.conversion_status, 'approved') AS conversion_status, $1 AS network,""" + DeliveryStore.CLICK_COLUMNS + """
 
         FROM (SELECT EXISTS (SELECT 1 FROM read WHERE overall > $3 OR n = $3) AS more) f
-        LEFT JOIN (made d
-                   JOIN events e ON e.event_id = d.event_id
-                   LEFT JOIN click_sessions c ON c.workspace_id = e.workspace_id AND c.session_id = e.session_id)
-          ON true""";
+        LEFT JOIN (seen s
+                   JOIN moved m ON m.workspace_id = s.workspace_id AND m.integration_id = s.integration_id
+                   LEFT JOIN click_sessions c ON c.workspace_id = s.workspace_id AND c.session_id = s.session_id)
+          ON s.mapped_event IS NOT NULL
+       ORDER BY s.tx, s.event_id""";
+
+  /**
+   * The cursors of network $1 whose holder's lease ran out before its settle (its node died, or stalled past the
+   * lease), settled for it: each moved where that take would have moved it, under a new epoch (so the holder's late
+   * settle moves nothing), and the rows of the events it took that have none yet made, due now, one claim counted.
+   * They are then sent on the claim path, and a delivery whose processing kills its node every time is failed after
+   * {@link DeliveryStore#MAX_CLAIMS} claims, as a row is; those with an outcome are not sent again.
+   */
+  static final String LAPSED = """
+      WITH lapsed AS (
+          SELECT workspace_id, integration_id, tx, event_id, floor_id, lease_tx, lease_event_id
+            FROM delivery_cursors
+           WHERE network = $1 AND lease_until <= now()
+             FOR UPDATE SKIP LOCKED),
+      moved AS (
+          UPDATE delivery_cursors c
+             SET tx = l.lease_tx, event_id = l.lease_event_id,
+                 floor_id = greatest(c.floor_id, l.lease_event_id - $2), lease_until = NULL, epoch = c.epoch + 1,
+                 updated_at = now()
+            FROM lapsed l
+           WHERE c.network = $1 AND c.workspace_id = l.workspace_id AND c.integration_id = l.integration_id)
+      INSERT INTO deliveries (event_id, workspace_id, integration_id, network, mapped_event, status,
+                              next_attempt_at, claims)
+      SELECT e.event_id, l.workspace_id, l.integration_id, $1, e.deliver_to -> l.integration_id ->> 1, 'pending',
+             now(), 1
+        FROM lapsed l CROSS JOIN LATERAL (
+            SELECT event_id, deliver_to FROM events
+             WHERE workspace_id = l.workspace_id AND tx IS NOT NULL AND (tx, event_id) > (l.tx, l.event_id)
+               AND (tx, event_id) <= (l.lease_tx, l.lease_event_id) AND event_id >= l.floor_id
+               AND deliver_to -> l.integration_id ->> 0 = $1) e
+      ON CONFLICT DO NOTHING""";
+
+  /**
+   * Moves the cursors a take leased ($2 workspaces, $3 integrations, $4 epochs, of network $1) to the last event it
+   * read, its floor kept $5 below, unless another take holds them now (a later epoch); and makes the row of each
+   * event it took ($6 ids, $7 workspaces, $8 integrations, $9 names) that has none yet, due now, one claim counted:
+   * its processing ended without an outcome, and the claims try it again, as they do a row whose lease ran out.
+   */
+  static final String SETTLE = """
+      WITH moved AS (
+          UPDATE delivery_cursors c
+             SET tx = c.lease_tx, event_id = c.lease_event_id,
+                 floor_id = greatest(c.floor_id, c.lease_event_id - $5), lease_until = NULL, updated_at = now()
+            FROM unnest($2::uuid[], $3::text[], $4::bigint[]) AS l(workspace_id, integration_id, epoch)
+           WHERE c.network = $1 AND c.workspace_id = l.workspace_id AND c.integration_id = l.integration_id
+             AND c.epoch = l.epoch AND c.lease_until IS NOT NULL
+          RETURNING c.workspace_id, c.integration_id)
+      INSERT INTO deliveries (event_id, workspace_id, integration_id, network, mapped_event, status,
+                              next_attempt_at, claims)
+      SELECT j.event_id, j.workspace_id, j.integration_id, $1, j.mapped_event, 'pending', now(), 1
+        FROM unnest($6::bigint[], $7::uuid[], $8::text[], $9::text[])
+               AS j(event_id, workspace_id, integration_id, mapped_event)
+        JOIN moved m ON m.workspace_id = j.workspace_id AND m.integration_id = j.integration_id
+      ON CONFLICT DO NOTHING""";
 
   private final Pool pool;
   /** The application_name of the sessions that never store events: the only transactions a take does not wait on. */
@@ -129,37 +192,67 @@ final class DeliveryCursors {
   }
 
   /**
-   * The deliveries of the events past the network's cursors, up to {@code limit} events read in all, made and
-   * claimed. While there may be more right behind and fewer than {@code limit} rows were made, reads again (up to
-   * {@code rounds} reads), so a cursor that starts far behind (a new integration in a busy workspace) catches up
-   * without waiting a scan interval per page.
+   * The events to send past the network's cursors, up to {@code limit} read in all, their cursors leased for
+   * {@code leaseMs}. While there may be more right behind and fewer than {@code limit} were taken, reads again (up
+   * to {@code rounds} reads): a cursor far behind whose pages name none of its integration's events (a new webhook
+   * in a busy workspace) catches up without waiting a scan interval per page; a leased one waits for its settle.
    */
-  Future<List<ClaimedDelivery>> take(Network network, int limit, long leaseMs, int rounds) {
-    List<ClaimedDelivery> jobs = new ArrayList<>();
-    return takeInto(jobs, network, limit, leaseMs, rounds).map(v -> jobs);
+  Future<Claim> take(Network network, int limit, long leaseMs, int rounds) {
+    Claim taken = new Claim(new ArrayList<>(), new ArrayList<>(), false);
+    return takeInto(taken, network, limit, leaseMs, rounds);
   }
 
-  private Future<Void> takeInto(List<ClaimedDelivery> jobs, Network network, int limit, long leaseMs, int rounds) {
+  private Future<Claim> takeInto(Claim taken, Network network, int limit, long leaseMs, int rounds) {
     return pool.preparedQuery(HORIZON).execute(Tuple.tuple().addArrayOfString(eventFree))
         .compose(h -> pool.preparedQuery(TAKE).execute(Tuple.of(network.id, h.iterator().next().getString(0),
             limit, leaseMs, lateCommitIds())))
         .compose(rows -> {
-          boolean more = collect(rows, jobs);
-          return more && rounds > 1 && jobs.size() < limit
-              ? takeInto(jobs, network, limit, leaseMs, rounds - 1) : Future.succeededFuture();
+          Claim more = collect(rows, taken);
+          return more.more() && rounds > 1 && more.jobs().size() < limit
+              ? takeInto(more, network, limit, leaseMs, rounds - 1) : Future.succeededFuture(more);
         });
   }
 
-  /** Adds the rows made to {@code jobs}; returns whether there may be more right behind. */
-  private static boolean collect(RowSet<Row> rows, List<ClaimedDelivery> jobs) {
+  /** Adds the events taken and their cursors' leases to {@code taken}, with whether there may be more behind. */
+  private static Claim collect(RowSet<Row> rows, Claim taken) {
     boolean more = false;
     for (Row row : rows) {
       more = row.getBoolean("more");
-      if (row.getLong("delivery_id") != null) {
-        jobs.add(DeliveryStore.job(row));
+      if (row.getLong("event_id") != null) {
+        ClaimedDelivery job = DeliveryStore.job(row);
+        taken.jobs().add(job);
+        Claim.Lease lease = new Claim.Lease(job.workspaceId(), job.integrationId(), row.getLong("epoch"));
+        if (!taken.leases().contains(lease)) {
+          taken.leases().add(lease);
+        }
       }
     }
-    return more;
+    return new Claim(taken.jobs(), taken.leases(), more);
+  }
+
+  /** Settles the cursors whose holder's lease ran out ({@link #LAPSED}). */
+  Future<Void> lapsed(Network network) {
+    return pool.preparedQuery(LAPSED).execute(Tuple.of(network.id, lateCommitIds())).mapEmpty();
+  }
+
+  /**
+   * Ends the leases a take holds: moves each cursor past what it took, unless another take holds it now, and makes
+   * the rows of its events that got no outcome (see {@link #SETTLE}).
+   */
+  Future<Void> settle(Network network, Claim claim) {
+    if (claim.leases().isEmpty()) {
+      return Future.succeededFuture();
+    }
+    List<ClaimedDelivery> taken = claim.jobs().stream().filter(ClaimedDelivery::rowless).toList();
+    return pool.preparedQuery(SETTLE).execute(Tuple.of(network.id,
+            claim.leases().stream().map(Claim.Lease::workspaceId).toArray(UUID[]::new),
+            claim.leases().stream().map(Claim.Lease::integrationId).toArray(String[]::new),
+            claim.leases().stream().map(Claim.Lease::epoch).toArray(Long[]::new), lateCommitIds())
+        .addArrayOfLong(taken.stream().map(ClaimedDelivery::eventId).toArray(Long[]::new))
+        .addArrayOfUUID(taken.stream().map(ClaimedDelivery::workspaceId).toArray(UUID[]::new))
+        .addArrayOfString(taken.stream().map(ClaimedDelivery::integrationId).toArray(String[]::new))
+        .addArrayOfString(taken.stream().map(ClaimedDelivery::mappedEvent).toArray(String[]::new)))
+        .mapEmpty();
   }
 
   /** {@link #LATE_COMMIT} in event ids. */

@@ -13,7 +13,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * SQL of what becomes of claimed deliveries: each outcome one statement over a batch of them. The forwarders reach it
+ * SQL of what becomes of claimed deliveries: each outcome one statement over a batch of them, updating the rows of
+ * those claimed as rows and making the rows of those taken past a cursor ({@link ClaimedDelivery#rowless}), in the
+ * state the outcome leaves them: a delivery sent in order and accepted is written once. The forwarders reach it
  * through {@link DeliveryStore}.
  */
 final class DeliveryOutcomeStore implements DeliveryOutcomes {
@@ -93,6 +95,7 @@ final class DeliveryOutcomeStore implements DeliveryOutcomes {
       """ + CLAIMED_ROWS;
 
   private final Pool pool;
+  private final TakenOutcomes takenRows;
 
   /** An attempt the network answered for good: refused ('failed'), or acknowledged only in part ('unconfirmed'). */
   private static String answered(String status) {
@@ -102,61 +105,87 @@ final class DeliveryOutcomeStore implements DeliveryOutcomes {
 
   DeliveryOutcomeStore(Pool pool) {
     this.pool = pool;
+    this.takenRows = new TakenOutcomes(pool);
   }
 
   @Override
   public Future<Void> delivered(List<ClaimedDelivery> jobs, List<JsonObject> payloads, int[] matchKeys) {
-    return pool.preparedQuery(DELIVERED).execute(sent(jobs, payloads)
-        .addArrayOfInteger(Arrays.stream(matchKeys).boxed().toArray(Integer[]::new))).mapEmpty();
+    Integer[] keys = Arrays.stream(matchKeys).boxed().toArray(Integer[]::new);
+    return TakenOutcomes.both(jobs,
+        rows -> pool.preparedQuery(DELIVERED).execute(sent(rows, TakenOutcomes.pick(jobs, rows, payloads))
+            .addArrayOfInteger(TakenOutcomes.pick(jobs, rows, Arrays.asList(keys)).toArray(Integer[]::new))),
+        taken -> takenRows.make(taken, "delivered", 1, null, null, TakenOutcomes.pick(jobs, taken, payloads),
+            TakenOutcomes.pick(jobs, taken, Arrays.asList(keys))));
   }
 
   @Override
   public Future<Void> retry(List<ClaimedDelivery> jobs, List<JsonObject> payloads, String error,
                             Instant nextAttempt) {
-    return pool.preparedQuery(RETRY).execute(sent(jobs, payloads).addString(error)
-        .addOffsetDateTime(nextAttempt.atOffset(ZoneOffset.UTC))).mapEmpty();
+    return TakenOutcomes.both(jobs,
+        rows -> pool.preparedQuery(RETRY).execute(sent(rows, TakenOutcomes.pick(jobs, rows, payloads)).addString(error)
+            .addOffsetDateTime(nextAttempt.atOffset(ZoneOffset.UTC))),
+        taken -> takenRows.make(taken, "retrying", 1, error, nextAttempt, TakenOutcomes.pick(jobs, taken, payloads), List.of()));
   }
 
   @Override
   public Future<Void> failed(List<ClaimedDelivery> jobs, List<JsonObject> payloads, String error) {
-    return pool.preparedQuery(FAILED).execute(sent(jobs, payloads).addString(error)).mapEmpty();
+    return answered(FAILED, "failed", jobs, payloads, error);
   }
 
   @Override
   public Future<Void> unconfirmed(List<ClaimedDelivery> jobs, List<JsonObject> payloads, String reason) {
-    return pool.preparedQuery(UNCONFIRMED).execute(sent(jobs, payloads).addString(reason)).mapEmpty();
+    return answered(UNCONFIRMED, "unconfirmed", jobs, payloads, reason);
+  }
+
+  private Future<Void> answered(String update, String status, List<ClaimedDelivery> jobs, List<JsonObject> payloads,
+                                String error) {
+    return TakenOutcomes.both(jobs,
+        rows -> pool.preparedQuery(update).execute(sent(rows, TakenOutcomes.pick(jobs, rows, payloads)).addString(error)),
+        taken -> takenRows.make(taken, status, 1, error, null, TakenOutcomes.pick(jobs, taken, payloads), List.of()));
   }
 
   /** {@link DeliveryQueue#end}: like an outcome, but without a request. */
   Future<Void> end(List<ClaimedDelivery> jobs, String status, String reason) {
-    return pool.preparedQuery(CLOSED).execute(claimed(jobs).addString(status).addString(reason)).mapEmpty();
+    return TakenOutcomes.both(jobs,
+        rows -> pool.preparedQuery(CLOSED).execute(claimed(rows).addString(status).addString(reason)),
+        taken -> takenRows.make(taken, status, 0, reason, null, List.of(), List.of()));
   }
 
   /** {@link DeliveryQueue#dryRun}: like an outcome, but without a request. */
   Future<Void> dryRun(Map<ClaimedDelivery, JsonObject> payloads) {
-    JsonArray rows = new JsonArray();
-    payloads.forEach((job, payload) -> rows.add(new JsonObject().put("event_id", job.eventId())
-        .put("delivery_id", job.deliveryId()).put("payload", payload)));
-    return pool.preparedQuery(DRY_RUN).execute(Tuple.of(rows)).mapEmpty();
+    List<ClaimedDelivery> jobs = List.copyOf(payloads.keySet());
+    return TakenOutcomes.both(jobs, rows -> {
+      JsonArray json = new JsonArray();
+      rows.forEach(job -> json.add(new JsonObject().put("event_id", job.eventId())
+          .put("delivery_id", job.deliveryId()).put("payload", payloads.get(job))));
+      return pool.preparedQuery(DRY_RUN).execute(Tuple.of(json));
+    }, taken -> takenRows.make(taken, "dry_run", 0, null, null, taken.stream().map(payloads::get).toList(),
+        List.of()));
   }
 
   @Override
   public Future<Void> defer(List<ClaimedDelivery> jobs, Instant until) {
-    return pool.preparedQuery(DEFER).execute(claimed(jobs).addOffsetDateTime(until.atOffset(ZoneOffset.UTC)))
-        .mapEmpty();
+    return TakenOutcomes.both(jobs,
+        rows -> pool.preparedQuery(DEFER).execute(claimed(rows).addOffsetDateTime(until.atOffset(ZoneOffset.UTC))),
+        taken -> takenRows.make(taken, "pending", 0, null, until, List.of(), List.of()));
   }
 
   @Override
   public Future<Boolean> pause(Pause pause, List<ClaimedDelivery> jobs) {
-    return pool.preparedQuery(PAUSE).execute(claimed(jobs).addString(pause.network())
+    List<ClaimedDelivery> rows = jobs.stream().filter(job -> !job.rowless()).toList();
+    List<ClaimedDelivery> taken = jobs.stream().filter(ClaimedDelivery::rowless).toList();
+    return pool.preparedQuery(PAUSE).execute(claimed(rows).addString(pause.network())
             .addUUID(pause.workspaceId()).addString(pause.integrationId()).addString(pause.reason())
             .addString(pause.tokenSha256()))
-        .map(rows -> rows.iterator().next().getLong(0) > 0);
+        .map(result -> result.iterator().next().getLong(0) > 0)
+        .compose(paused -> taken.isEmpty() ? Future.succeededFuture(paused)
+            : takenRows.make(taken, "paused", 0, pause.reason(), null, List.of(), List.of()).map(paused));
   }
 
   @Override
   public Future<Void> hold(List<ClaimedDelivery> jobs, String reason) {
-    return pool.preparedQuery(HOLD).execute(claimed(jobs).addString(reason)).mapEmpty();
+    return TakenOutcomes.both(jobs, rows -> pool.preparedQuery(HOLD).execute(claimed(rows).addString(reason)),
+        taken -> takenRows.make(taken, "paused", 0, reason, null, List.of(), List.of()));
   }
 
   /** $1 and $2 of {@link #CLAIMED_ROWS}. */

@@ -15,10 +15,16 @@ import java.util.UUID;
 public interface DeliveryQueue extends DeliveryOutcomes {
 
   /**
-   * Claims deliveries of the network, leased for {@code leaseMs}: due ones, then those of new events past its
-   * cursors; {@code limit} or more when there may be more to claim at once.
+   * Claims deliveries of the network, leased for {@code leaseMs}: due rows, then new events past its cursors, each
+   * cursor held until {@link #settle}.
    */
-  Future<List<ClaimedDelivery>> claim(Network network, int limit, long leaseMs);
+  Future<Claim> claim(Network network, int limit, long leaseMs);
+
+  /**
+   * After every delivery of a claim has been taken its way: moves the cursors it holds past what it took, and makes
+   * the rows of those that got no outcome (their processing failed), to be claimed again.
+   */
+  Future<Void> settle(Network network, Claim claim);
 
   /**
    * Makes sure each integration of the network (a workspace and an integration id, at the same index) has a cursor

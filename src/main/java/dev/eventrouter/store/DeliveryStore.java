@@ -50,7 +50,7 @@ public final class DeliveryStore implements DeliveryQueue {
         LEFT JOIN click_sessions c ON c.workspace_id = e.workspace_id AND c.session_id = e.session_id
         LEFT JOIN conversion_changes h ON h.event_id = due.event_id AND h.seq = due.change_seq
        WHERE d.event_id = due.event_id AND d.delivery_id = due.delivery_id AND due.claims < %d
-      RETURNING d.delivery_id, d.event_id, d.workspace_id, d.integration_id, e.event_name, d.mapped_event,
+      RETURNING d.delivery_id, d.event_id, d.workspace_id, d.integration_id, d.network, e.event_name, d.mapped_event,
                 d.attempts, e.telegram_id, e.session_id, e.user_data, e.received_at, e.limited_data_use,
                 d.change_seq, h.previous_status,
                 CASE WHEN h.seq IS NULL THEN e.value ELSE h.value END AS value,
@@ -110,7 +110,7 @@ public final class DeliveryStore implements DeliveryQueue {
              AND EXISTS (SELECT 1 FROM ended))
       SELECT count(*) FROM ended""";
 
-  /** How many pages a claim reads past a cursor that keeps reading full pages (see {@link DeliveryCursors#take}). */
+  /** How many pages a claim reads past cursors that keep reading full pages (see {@link DeliveryCursors#take}). */
   static final int TAKE_ROUNDS = 8;
 
   private final Pool pool;
@@ -130,19 +130,25 @@ public final class DeliveryStore implements DeliveryQueue {
   }
 
   /**
-   * The due rows (retries, held rows released, status changes, redeliveries, work a stopped node left), then the new
-   * events past the network's cursors, their rows made and claimed ({@link DeliveryCursors}): up to {@code limit}
-   * of each, so a steady stream of new events never keeps a retry waiting, and in this order, so no row made here is
-   * claimed again by the same call (a row made with a lease that has already run out would be due).
+   * The due rows (retries, held rows released, status changes, redeliveries, work a stopped node left, the events
+   * of a cursor whose holder died), then the new events past the network's cursors, the cursors leased
+   * ({@link DeliveryCursors}): up to {@code limit} of each, so a steady stream of new events never keeps a retry
+   * waiting.
    */
   @Override
-  public Future<List<ClaimedDelivery>> claim(Network network, int limit, long leaseMs) {
-    return claimed(CLAIM, Tuple.of(network.id, limit, leaseMs))
+  public Future<Claim> claim(Network network, int limit, long leaseMs) {
+    return cursors.lapsed(network)
+        .compose(v -> claimed(CLAIM, Tuple.of(network.id, limit, leaseMs)))
         .compose(due -> cursors.take(network, limit, leaseMs, TAKE_ROUNDS).map(taken -> {
           List<ClaimedDelivery> jobs = new ArrayList<>(due);
-          jobs.addAll(taken);
-          return jobs;
+          jobs.addAll(taken.jobs());
+          return new Claim(jobs, taken.leases(), taken.more() || due.size() >= limit);
         }));
+  }
+
+  @Override
+  public Future<Void> settle(Network network, Claim claim) {
+    return cursors.settle(network, claim);
   }
 
   @Override
@@ -175,7 +181,7 @@ public final class DeliveryStore implements DeliveryQueue {
         row.getBigDecimal("value"), row.getString("currency"),
         userData instanceof JsonObject json ? json : null, row.getOffsetDateTime("received_at").toInstant(), click,
         row.getBoolean("limited_data_use"), row.getString("conversion_status"), row.getString("previous_status"),
-        row.getInteger("change_seq"));
+        row.getInteger("change_seq"), row.getString("network"));
   }
 
   @Override

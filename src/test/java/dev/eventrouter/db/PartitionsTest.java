@@ -5,6 +5,7 @@ import dev.eventrouter.config.Network;
 import dev.eventrouter.event.ConversionEvent;
 import dev.eventrouter.event.EventIds;
 import dev.eventrouter.event.Resolution;
+import dev.eventrouter.store.Claim;
 import dev.eventrouter.store.ClaimedDelivery;
 import dev.eventrouter.store.DeliveryStore;
 import dev.eventrouter.store.DeliveryViews;
@@ -69,11 +70,16 @@ class PartitionsTest {
         List.of(new NewEvent.Delivery("meta-main", "meta", "Purchase")));
   }
 
-  /** A forwarder's claim: the rows of the events stored so far made past the cursor (DeliveryCursors), claimed. */
+  /**
+   * A forwarder's claim whose processing ended without an outcome: the events stored so far taken past the cursor
+   * (DeliveryCursors), and their rows made by the settle, due again.
+   */
   private List<ClaimedDelivery> claimed() {
     DeliveryStore deliveries = new DeliveryStore(database.pool(), database.readPool(), Database.EVENT_FREE);
     deliveries.follow(Network.META, List.of(WS), List.of("meta-main")).await();
-    return deliveries.claim(Network.META, 10, 60_000).await();
+    Claim claim = deliveries.claim(Network.META, 10, 60_000).await();
+    deliveries.settle(Network.META, claim).await();
+    return claim.jobs();
   }
 
   private List<String> partitions(String table) {
@@ -138,8 +144,9 @@ class PartitionsTest {
         .insertBatch(List.of(eventOn(TODAY, 1), eventOn(TODAY.plusDays(1), 2))).await();
     DeliveryStore deliveries = new DeliveryStore(database.pool(), database.readPool(), Database.EVENT_FREE);
 
-    List<ClaimedDelivery> claimed = claimed();
-    assertThat(claimed).hasSize(2);
+    assertThat(claimed()).hasSize(2);
+    List<ClaimedDelivery> claimed = deliveries.claim(Network.META, 10, 60_000).await().jobs();
+    assertThat(claimed).hasSize(2).noneMatch(ClaimedDelivery::rowless);
     deliveries.delivered(claimed, claimed.stream().map(c -> new JsonObject()).toList(), new int[claimed.size()]).await();
 
     assertThat(count("SELECT count(*) FROM deliveries WHERE status = 'delivered' AND attempts = 1")).isEqualTo(2);
@@ -263,7 +270,7 @@ class PartitionsTest {
     assertThat(new EventViews(database.readPool()).find(WS, eventId).await()).isPresent();
     DeliveryStore deliveries = new DeliveryStore(database.pool(), database.readPool(), Database.EVENT_FREE);
     DeliveryViews views = new DeliveryViews(database.pool(), database.readPool());
-    List<ClaimedDelivery> claimed = deliveries.claim(Network.META, 10, 60_000).await();
+    List<ClaimedDelivery> claimed = deliveries.claim(Network.META, 10, 60_000).await().jobs();
     assertThat(claimed).extracting(ClaimedDelivery::eventId).containsExactly(eventId);
     deliveries.delivered(claimed, claimed.stream().map(c -> new JsonObject()).toList(), new int[claimed.size()]).await();
     assertThat(views.forEvent(eventId).await().getJsonObject(0).getString("status")).isEqualTo("delivered");

@@ -477,6 +477,20 @@ class ForwarderVerticleUnitTest {
   }
 
   @Test
+  @DisplayName("each claim is settled once its deliveries have their outcomes, so its cursors move past them only "
+      + "then")
+  void settlesAfterTheOutcomes() {
+    queue.due.add(job(1, "live", 0, Instant.now(), null));
+    queue.due.add(job(2, "live", 0, Instant.now(), null));
+    deploy();
+
+    Await.until("the claim settled", Await.WAIT, () -> !queue.settled.isEmpty());
+    RecordingOutbox.Settled first = queue.settled.get(0);
+    assertThat(first.claim().jobs()).extracting(ClaimedDelivery::deliveryId).containsExactly(1L, 2L);
+    assertThat(first.outcomesBefore()).isEqualTo(2);
+  }
+
+  @Test
   @DisplayName("work already due is taken up at start, without a wake-up")
   void startsWithWorkDue() {
     queue.due.add(job(1, "live", 0, Instant.now(), null));

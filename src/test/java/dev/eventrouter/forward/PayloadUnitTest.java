@@ -58,7 +58,7 @@ class PayloadUnitTest {
   @DisplayName("a conversion whose Telegram user is not known goes without external_id, matched on the click alone")
   void unknownUser() {
     ClaimedDelivery job = new ClaimedDelivery(4, 10, UUID.randomUUID(), "i", "FTD", "Purchase", 0, null, "sess1",
-        new BigDecimal("5"), "USD", null, AT, CLICK, null, "approved", null, 0);
+        new BigDecimal("5"), "USD", null, AT, CLICK, null, "approved", null, 0, null);
     assertThat(UserField.externalIds(job)).isEmpty();
     assertThat(MetaApi.USER_DATA.user(job).containsKey("external_id")).isFalse();
     assertThat(MetaApi.USER_DATA.user(job).getString("fbc")).isEqualTo(CLICK.fbc());

@@ -9,6 +9,7 @@ import dev.eventrouter.event.Resolution;
 import dev.eventrouter.support.TestDatabase;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
 import io.vertx.junit5.VertxExtension;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlConnection;
@@ -34,9 +35,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The cursors the forwarders find new events past (DeliveryCursors), on a real PostgreSQL: every stored event's rows
- * made once, in commit order, none passed over by a transaction that commits late, none held back by one that never
- * stores events.
+ * The cursors the forwarders find new events past (DeliveryCursors), on a real PostgreSQL: every stored event taken
+ * once, in commit order, none passed over by a transaction that commits late, none held back by one that never stores
+ * events; a cursor held by one take until its settle, taken over after its lease; a delivery's row written once, by
+ * its outcome.
  */
 @ExtendWith(VertxExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -92,6 +94,29 @@ class DeliveryCursorsTest {
     return jobs.stream().map(ClaimedDelivery::eventId).toList();
   }
 
+  private static List<Long> eventIds(Claim claim) {
+    return eventIds(claim.jobs());
+  }
+
+  private Claim take(int limit, int rounds) {
+    return cursors.take(Network.META, limit, LEASE_MS, rounds).await();
+  }
+
+  /** The network accepted them all: their outcome, then the settle, as a forwarder's cycle ends. */
+  private void deliver(Claim claim) {
+    deliver(cursors, claim);
+  }
+
+  private void deliver(DeliveryCursors node, Claim claim) {
+    store.delivered(claim.jobs(), claim.jobs().stream().map(j -> new JsonObject().put("id", j.eventId())).toList(),
+        new int[claim.jobs().size()]).await();
+    node.settle(Network.META, claim).await();
+  }
+
+  private long count(String sql) {
+    return rows(sql).get(0).getLong(0);
+  }
+
   private List<Row> rows(String sql) {
     List<Row> rows = new ArrayList<>();
     database.pool().query(sql).execute().await().forEach(rows::add);
@@ -99,30 +124,41 @@ class DeliveryCursorsTest {
   }
 
   @Test
-  @DisplayName("a take makes, already claimed, the rows of the new events that name the network's integrations, once")
-  void takeMakesClaimedRows() {
+  @DisplayName("a take holds the cursor and makes no row; the outcome makes each row once, in its state; the settle "
+      + "moves the cursor past them")
+  void takeHoldsTheCursorAndTheOutcomeWritesOnce() {
     List<Long> stored = stored(3, BOTH);
-    stored(2, List.of()); // for no integration: read past, no row
+    List<Long> unnamed = stored(2, List.of()); // for no integration: read past, never sent
 
-    List<ClaimedDelivery> meta = cursors.take(Network.META, 100, LEASE_MS, 1).await();
+    Claim meta = take(100, 1);
 
-    assertThat(eventIds(meta)).containsExactlyInAnyOrderElementsOf(stored);
-    assertThat(meta).allSatisfy(job -> {
+    assertThat(eventIds(meta)).containsExactlyElementsOf(stored);
+    assertThat(meta.jobs()).allSatisfy(job -> {
+      assertThat(job.rowless()).isTrue();
       assertThat(job.integrationId()).isEqualTo("pixel");
+      assertThat(job.network()).isEqualTo("meta");
       assertThat(job.mappedEvent()).isEqualTo("Purchase");
       assertThat(job.value()).isEqualByComparingTo("25");
       assertThat(job.attempts()).isZero();
     });
-    // Leased as a claim leaves a row: not due again before the lease ends, not taken again.
-    assertThat(rows("SELECT count(*) FROM deliveries WHERE status = 'pending' AND claims = 1"
-        + " AND next_attempt_at > now() + interval '50 seconds'").get(0).getLong(0)).isEqualTo(3);
-    assertThat(cursors.take(Network.META, 100, LEASE_MS, 1).await()).isEmpty();
-    assertThat(store.claim(Network.META, 100, LEASE_MS).await()).isEmpty();
+    assertThat(meta.leases()).extracting(Claim.Lease::integrationId).containsExactly("pixel");
+    assertThat(count("SELECT count(*) FROM deliveries")).isZero();
+    // Held: no other take (another node's) reads past it meanwhile.
+    assertThat(take(100, 1).jobs()).isEmpty();
+    assertThat(store.claim(Network.META, 100, LEASE_MS).await().jobs()).isEmpty();
+
+    deliver(meta);
+
+    assertThat(count("SELECT count(*) FROM deliveries WHERE status = 'delivered' AND attempts = 1 AND claims = 0"
+        + " AND payload IS NOT NULL AND delivered_at IS NOT NULL")).isEqualTo(3);
+    assertThat(count("SELECT count(*) FROM delivery_cursors WHERE integration_id = 'pixel' AND lease_until IS NULL"
+        + " AND event_id = " + unnamed.get(1))).isEqualTo(1);
+    assertThat(take(100, 8).jobs()).isEmpty();
+    assertThat(store.claim(Network.META, 100, LEASE_MS).await().jobs()).isEmpty();
     // The other network's cursor is its own.
-    List<ClaimedDelivery> tiktok = store.claim(Network.TIKTOK, 100, LEASE_MS).await();
-    assertThat(eventIds(tiktok)).containsExactlyInAnyOrderElementsOf(stored);
-    assertThat(tiktok).extracting(ClaimedDelivery::mappedEvent).containsOnly("CompletePayment");
-    assertThat(rows("SELECT count(*) FROM deliveries").get(0).getLong(0)).isEqualTo(6);
+    Claim tiktok = store.claim(Network.TIKTOK, 100, LEASE_MS).await();
+    assertThat(eventIds(tiktok)).containsExactlyElementsOf(stored);
+    assertThat(tiktok.jobs()).extracting(ClaimedDelivery::mappedEvent).containsOnly("CompletePayment");
   }
 
   @Test
@@ -135,13 +171,12 @@ class DeliveryCursorsTest {
       EventStore.insert(held, List.of(early)).await(); // its transaction has the lower id, and is still open
       List<Long> later = stored(2, BOTH);
 
-      assertThat(cursors.take(Network.META, 100, LEASE_MS, 1).await()).isEmpty();
+      assertThat(take(100, 1).jobs()).isEmpty();
 
       tx.commit().await();
       List<Long> expected = new ArrayList<>(List.of(early.eventId()));
       expected.addAll(later);
-      assertThat(eventIds(cursors.take(Network.META, 100, LEASE_MS, 1).await()))
-          .containsExactlyInAnyOrderElementsOf(expected);
+      assertThat(eventIds(take(100, 1))).containsExactlyElementsOf(expected);
     } finally {
       held.close().await();
     }
@@ -156,7 +191,7 @@ class DeliveryCursorsTest {
       background.query("SELECT pg_current_xact_id()").execute().await(); // it now holds a transaction id
       List<Long> stored = stored(2, BOTH);
 
-      assertThat(eventIds(cursors.take(Network.META, 100, LEASE_MS, 1).await())).containsExactlyInAnyOrderElementsOf(stored);
+      assertThat(eventIds(take(100, 1))).containsExactlyElementsOf(stored);
       tx.rollback().await();
     } finally {
       background.close().await();
@@ -164,44 +199,163 @@ class DeliveryCursorsTest {
   }
 
   @Test
-  @DisplayName("takes at once on two connections (two nodes) make every row once between them")
-  void concurrentTakesMakeEachRowOnce() {
+  @DisplayName("takes at once on four connections (four nodes) take every event once between them")
+  void concurrentTakesTakeEachEventOnce() {
     List<Long> stored = stored(600, BOTH);
-    List<Future<List<ClaimedDelivery>>> takes = new ArrayList<>();
-    for (int i = 0; i < 4; i++) {
-      takes.add(new DeliveryCursors(database.pool(), Database.EVENT_FREE).take(Network.META, 200, LEASE_MS, 8));
-    }
     List<Long> taken = new ArrayList<>();
-    for (Future<List<ClaimedDelivery>> take : takes) {
-      taken.addAll(eventIds(take.await()));
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (taken.size() < stored.size() && System.nanoTime() < deadline) {
+      List<DeliveryCursors> nodes = new ArrayList<>();
+      List<Future<Claim>> takes = new ArrayList<>();
+      for (int i = 0; i < 4; i++) {
+        nodes.add(new DeliveryCursors(database.pool(), Database.EVENT_FREE));
+        takes.add(nodes.get(i).take(Network.META, 200, LEASE_MS, 8));
+      }
+      for (int i = 0; i < 4; i++) {
+        Claim claim = takes.get(i).await();
+        taken.addAll(eventIds(claim));
+        deliver(nodes.get(i), claim);
+      }
     }
-    taken.addAll(eventIds(cursors.take(Network.META, 1000, LEASE_MS, 8).await()));
-
     assertThat(taken).containsExactlyInAnyOrderElementsOf(stored);
+    assertThat(count("SELECT count(*) FROM deliveries WHERE status = 'delivered'")).isEqualTo(600);
   }
 
   @Test
-  @DisplayName("a cursor that reads full pages reads on within one claim, up to its rounds")
+  @DisplayName("a cursor that reads full pages of events for no integration of it reads on within one claim")
   void fullPagesReadOn() {
     stored(250, List.of()); // a workspace busy with events for no integration
     List<Long> named = stored(5, BOTH);
 
-    assertThat(cursors.take(Network.META, 100, LEASE_MS, 2).await()).isEmpty();
-    assertThat(eventIds(cursors.take(Network.META, 100, LEASE_MS, 8).await())).containsExactlyInAnyOrderElementsOf(named);
+    assertThat(take(100, 2).jobs()).isEmpty();
+    assertThat(eventIds(take(100, 8))).containsExactlyElementsOf(named);
   }
 
   @Test
-  @DisplayName("rows taken by a node that died come due after their lease, for any node's claim")
-  void takenRowsOfADeadNodeComeDue() {
-    List<Long> stored = stored(2, BOTH);
-    assertThat(cursors.take(Network.META, 100, 1, 1).await()).hasSize(2); // a 1 ms lease, and no outcome
+  @DisplayName("a node killed while it holds a cursor: after the lease the next claim, on any node, settles the "
+      + "cursor for it and claims the events it took as rows, under the same event ids; the node's late settle, "
+      + "had it only stalled, moves nothing")
+  void aCursorOfADeadNodeIsTakenOver() {
+    List<Long> stored = stored(3, BOTH);
+    DeliveryCursors dead = new DeliveryCursors(database.pool(), Database.EVENT_FREE);
+    Claim lost = dead.take(Network.META, 100, 1, 1).await(); // a 1 ms lease; the node stops before any outcome
+    assertThat(eventIds(lost)).containsExactlyElementsOf(stored);
 
-    List<ClaimedDelivery> reclaimed = new ArrayList<>();
+    Claim again = reclaimed();
+    assertThat(eventIds(again)).containsExactlyElementsOf(stored);
+    assertThat(again.jobs()).noneMatch(ClaimedDelivery::rowless);
+    assertThat(count("SELECT count(*) FROM deliveries WHERE claims = 2")).as("two claims counted").isEqualTo(3);
+
+    stored(1, BOTH);
+    Claim next = take(100, 1); // the cursor moved past the lost claim's events, and is taken anew
+    assertThat(next.jobs()).hasSize(1);
+    dead.settle(Network.META, lost).await(); // it was only stalled (SIGSTOP), and wakes: fenced out
+    assertThat(count("SELECT count(*) FROM delivery_cursors WHERE integration_id = 'pixel'"
+        + " AND lease_until IS NOT NULL")).as("still held by the live take").isEqualTo(1);
+
+    deliver(next);
+    store.delivered(again.jobs(), again.jobs().stream().map(j -> new JsonObject()).toList(), new int[3]).await();
+    assertThat(count("SELECT count(*) FROM deliveries WHERE status = 'delivered'")).isEqualTo(4);
+    assertThat(store.claim(Network.META, 100, LEASE_MS).await().jobs()).isEmpty();
+  }
+
+  /** Claims until something comes (a lease runs out first), polling with a deadline. */
+  private Claim reclaimed() {
+    Claim again = new Claim(List.of(), List.of(), false);
     long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-    while (reclaimed.size() < 2 && System.nanoTime() < deadline) { // polling with a deadline
-      reclaimed.addAll(store.claim(Network.META, 100, LEASE_MS).await());
+    while (again.jobs().isEmpty() && System.nanoTime() < deadline) {
+      again = store.claim(Network.META, 100, LEASE_MS).await();
     }
-    assertThat(eventIds(reclaimed)).containsExactlyInAnyOrderElementsOf(stored);
+    return again;
+  }
+
+  @Test
+  @DisplayName("a crash between the send and the settle: the events with an outcome are not sent again, the others "
+      + "are, under the same event ids")
+  void crashBetweenSendAndSettle() {
+    List<Long> stored = stored(4, BOTH);
+    Claim first = cursors.take(Network.META, 100, 1, 1).await();
+    List<ClaimedDelivery> answered = first.jobs().subList(0, 2);
+    store.delivered(answered, answered.stream().map(j -> new JsonObject().put("id", j.eventId())).toList(),
+        new int[2]).await();
+    // The node dies here: the other two were sent, but their answer was never stored.
+
+    Claim again = reclaimed();
+    assertThat(eventIds(again)).containsExactlyElementsOf(stored.subList(2, 4));
+    store.delivered(again.jobs(), again.jobs().stream().map(j -> new JsonObject()).toList(), new int[2]).await();
+    assertThat(count("SELECT count(*) FROM deliveries WHERE status = 'delivered'")).isEqualTo(4);
+    assertThat(count("SELECT count(DISTINCT event_id) FROM deliveries")).isEqualTo(4);
+  }
+
+  @Test
+  @DisplayName("a taken event whose processing ended without an outcome gets its row at the settle, due, one claim "
+      + "counted, and the claims try it again")
+  void settleMakesTheRowsOfEventsWithoutAnOutcome() {
+    List<Long> stored = stored(2, BOTH);
+    Claim claim = take(100, 1);
+    ClaimedDelivery done = claim.jobs().get(0);
+    store.delivered(List.of(done), List.of(new JsonObject()), new int[1]).await();
+
+    cursors.settle(Network.META, claim).await();
+
+    assertThat(count("SELECT count(*) FROM deliveries WHERE status = 'pending' AND claims = 1 AND event_id = "
+        + stored.get(1))).isEqualTo(1);
+    Claim retried = store.claim(Network.META, 100, LEASE_MS).await();
+    assertThat(eventIds(retried)).containsExactly(stored.get(1));
+    assertThat(retried.jobs().get(0).rowless()).isFalse();
+    assertThat(retried.leases()).isEmpty();
+  }
+
+  @Test
+  @DisplayName("a pause holds the events taken with the cursor: their rows are made paused, a probe finds one, and "
+      + "the resume releases them")
+  void pauseHoldsTakenEvents() {
+    List<Long> stored = stored(3, BOTH);
+    Claim claim = take(100, 1);
+    Pause pause = new Pause("meta", WS, "pixel", "token refused", "digest", Instant.now());
+
+    assertThat(store.pause(pause, claim.jobs().subList(0, 1)).await()).isTrue();
+    store.hold(claim.jobs().subList(1, 3), "token refused").await();
+    cursors.settle(Network.META, claim).await();
+
+    assertThat(count("SELECT count(*) FROM deliveries WHERE status = 'paused' AND last_error = 'token refused'"))
+        .isEqualTo(3);
+    assertThat(store.claim(Network.META, 100, LEASE_MS).await().jobs()).isEmpty();
+    assertThat(store.claimHeld(pause, LEASE_MS).await()).extracting(ClaimedDelivery::eventId)
+        .containsExactly(stored.get(0));
+    assertThat(store.resume(pause, false).await()).isTrue();
+    assertThat(eventIds(store.claim(Network.META, 100, LEASE_MS).await()))
+        .containsExactlyInAnyOrderElementsOf(stored);
+  }
+
+  @Test
+  @DisplayName("each outcome makes the rows of taken events in its state")
+  void everyOutcomeMakesRows() {
+    stored(7, BOTH);
+    List<ClaimedDelivery> jobs = take(100, 1).jobs();
+    JsonObject body = new JsonObject().put("data", "x");
+    Instant later = Instant.now().plus(Duration.ofHours(1));
+    store.retry(jobs.subList(0, 1), List.of(body), "503", later).await();
+    store.failed(jobs.subList(1, 2), List.of(body), "refused").await();
+    store.unconfirmed(jobs.subList(2, 3), List.of(body), "2 of 3").await();
+    store.end(jobs.subList(3, 4), "expired", "too old").await();
+    store.dryRun(java.util.Map.of(jobs.get(4), body)).await();
+    store.defer(jobs.subList(5, 6), later).await();
+    store.delivered(jobs.subList(6, 7), List.of(body), new int[] {5}).await();
+
+    List<String> states = new ArrayList<>();
+    rows("SELECT status, attempts, last_error, payload IS NOT NULL AS kept, match_keys,"
+        + " next_attempt_at > now() + interval '50 minutes' AS later FROM deliveries ORDER BY event_id")
+        .forEach(r -> states.add(r.getString(0) + " " + r.getInteger(1) + " " + r.getString(2) + " "
+            + r.getBoolean(3) + " " + r.getInteger(4) + " " + r.getBoolean(5)));
+    assertThat(states).containsExactly(
+        "retrying 1 503 true null true",
+        "failed 1 refused true null false",
+        "unconfirmed 1 2 of 3 true null false",
+        "expired 0 too old false null false",
+        "dry_run 0 null true null false",
+        "pending 0 null false null true",
+        "delivered 1 null true 5 false");
   }
 
   @Test
@@ -215,32 +369,37 @@ class DeliveryCursorsTest {
     List<Long> recent = stored(1, BOTH);
     store.follow(Network.META, List.of(WS), List.of("pixel")).await();
 
-    assertThat(eventIds(cursors.take(Network.META, 100, LEASE_MS, 1).await())).containsExactlyInAnyOrderElementsOf(recent);
+    Claim claim = take(100, 1);
+    assertThat(eventIds(claim)).containsExactlyElementsOf(recent);
+    deliver(claim);
     Row cursor = rows("SELECT floor_id, event_id FROM delivery_cursors WHERE integration_id = 'pixel'").get(0);
     assertThat(cursor.getLong("event_id")).isEqualTo(recent.get(0));
     assertThat(cursor.getLong("floor_id")).isEqualTo(recent.get(0) - DeliveryCursors.lateCommitIds());
   }
 
   @Test
-  @DisplayName("the backlog counts the events past the cursors as pending; the status view shows them pending")
+  @DisplayName("the backlog counts the events past the cursors as pending, in flight too; the status view shows them "
+      + "pending, then delivered")
   void backlogAndViewSeeUnmadeRows() {
     List<Long> stored = stored(3, BOTH);
 
     DeliveryBacklog backlog = store.backlog(Network.META).await();
     assertThat(backlog.pending()).isEqualTo(3);
     assertThat(backlog.oldestDueSeconds()).isGreaterThanOrEqualTo(0);
-    var view = new DeliveryViews(database.pool(), database.readPool()).forEvent(stored.get(0)).await();
+    DeliveryViews views = new DeliveryViews(database.pool(), database.readPool());
+    var view = views.forEvent(stored.get(0)).await();
     assertThat(view.size()).isEqualTo(2);
     assertThat(view.getJsonObject(0).getString("status")).isEqualTo("pending");
     assertThat(view.getJsonObject(0).getString("event_name")).isEqualTo("Purchase");
 
-    cursors.take(Network.META, 100, LEASE_MS, 1).await();
-    assertThat(store.backlog(Network.META).await().pending()).isEqualTo(3); // made, claimed: still to send
-    database.pool().preparedQuery("UPDATE deliveries SET status = 'delivered' WHERE network = $1")
-        .execute(Tuple.of("meta")).await();
+    Claim claim = take(100, 1);
+    assertThat(store.backlog(Network.META).await().pending()).isEqualTo(3); // in flight: still to send
+    assertThat(views.forEvent(stored.get(0)).await().getJsonObject(0).getString("status")).isEqualTo("pending");
+    deliver(claim);
     assertThat(store.backlog(Network.META).await().pending()).isZero();
-    assertThat(new DeliveryViews(database.pool(), database.readPool()).forEvent(stored.get(0)).await().size())
-        .isEqualTo(2);
+    var delivered = views.forEvent(stored.get(0)).await();
+    assertThat(delivered.size()).isEqualTo(2);
+    assertThat(delivered.getJsonObject(0).getString("status")).isEqualTo("delivered");
   }
 
   @Test
@@ -256,14 +415,30 @@ class DeliveryCursorsTest {
         .forEach(row -> made.add(row.getString(0)));
 
     assertThat(made).as("the webhook, which the event does not name, gets the change").containsExactly("webhook");
-    assertThat(eventIds(cursors.take(Network.META, 100, LEASE_MS, 1).await())).containsExactly(eventId);
+    assertThat(eventIds(take(100, 1))).containsExactly(eventId);
   }
 
   @Test
-  @DisplayName("one take makes at most its limit of rows, however many cursors, in commit order; the next makes the rest")
+  @DisplayName("a redelivery asked while the event is in flight is sent once more under the same event id, and the "
+      + "outcome keeps the redelivery's row")
+  void rowMadeMeanwhileIsKept() {
+    long eventId = stored(1, BOTH).get(0);
+    Claim claim = take(100, 1);
+    database.pool().preparedQuery("INSERT INTO deliveries (event_id, workspace_id, integration_id, network,"
+        + " mapped_event, status, next_attempt_at) VALUES ($1, $2, 'pixel', 'meta', 'Purchase', 'pending', now())")
+        .execute(Tuple.of(eventId, WS)).await();
+
+    deliver(claim);
+
+    assertThat(count("SELECT count(*) FROM deliveries WHERE status = 'pending'")).isEqualTo(1);
+    assertThat(eventIds(store.claim(Network.META, 100, LEASE_MS).await())).containsExactly(eventId);
+  }
+
+  @Test
+  @DisplayName("one take returns at most its limit, however many cursors, in commit order; the next ones the rest")
   void takeIsCappedAcrossCursors() {
     UUID other = UUID.fromString("46464646-4646-4646-8646-464646464646");
-    database.pool().query("TRUNCATE delivery_cursors").execute().await(); // a cursor reads even what it does not make
+    database.pool().query("TRUNCATE delivery_cursors").execute().await(); // a cursor reads even what it does not take
     store.follow(Network.META, List.of(WS, other), List.of("pixel", "pixel")).await();
     List<Long> stored = new ArrayList<>(stored(150, BOTH));
     List<NewEvent> others = new ArrayList<>();
@@ -274,13 +449,16 @@ class DeliveryCursorsTest {
     events.insertBatch(others).await();
     stored.addAll(others.stream().map(NewEvent::eventId).toList());
 
-    List<ClaimedDelivery> first = cursors.take(Network.META, 100, LEASE_MS, 1).await();
-    assertThat(first).hasSize(100);
-    assertThat(eventIds(first)).containsExactlyInAnyOrderElementsOf(stored.subList(0, 100));
+    Claim first = take(100, 1);
+    assertThat(eventIds(first)).containsExactlyElementsOf(stored.subList(0, 100));
+    assertThat(first.more()).isTrue();
+    deliver(first);
     List<Long> all = new ArrayList<>(eventIds(first));
-    all.addAll(eventIds(cursors.take(Network.META, 100, LEASE_MS, 8).await()));
-    all.addAll(eventIds(cursors.take(Network.META, 100, LEASE_MS, 8).await()));
-    all.addAll(eventIds(cursors.take(Network.META, 100, LEASE_MS, 8).await()));
+    for (int i = 0; i < 4; i++) {
+      Claim next = take(100, 8);
+      all.addAll(eventIds(next));
+      deliver(next);
+    }
     assertThat(all).containsExactlyInAnyOrderElementsOf(stored);
   }
 }

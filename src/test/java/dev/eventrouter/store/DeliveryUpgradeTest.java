@@ -9,6 +9,7 @@ import dev.eventrouter.event.EventIds;
 import dev.eventrouter.event.Resolution;
 import dev.eventrouter.support.TestDatabase;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
 import io.vertx.junit5.VertxExtension;
 import io.vertx.pgclient.PgConnectOptions;
 import org.flywaydb.core.Flyway;
@@ -67,9 +68,9 @@ class DeliveryUpgradeTest {
       DeliveryStore store = new DeliveryStore(database.pool(), database.readPool(), Database.EVENT_FREE);
       store.follow(Network.META, List.of(WS), List.of("pixel")).await();
 
-      List<ClaimedDelivery> claimed = store.claim(Network.META, 100, 60_000).await();
+      List<ClaimedDelivery> claimed = store.claim(Network.META, 100, 60_000).await().jobs();
       assertThat(claimed).extracting(ClaimedDelivery::eventId).containsExactlyInAnyOrder(first, first + 1);
-      assertThat(store.claim(Network.META, 100, 60_000).await()).as("claimed once").isEmpty();
+      assertThat(store.claim(Network.META, 100, 60_000).await().jobs()).as("claimed once").isEmpty();
       List<String> kept = new ArrayList<>();
       database.pool().query("SELECT status FROM deliveries ORDER BY event_id").execute().await()
           .forEach(row -> kept.add(row.getString(0)));
@@ -83,8 +84,9 @@ class DeliveryUpgradeTest {
       long after = EventIds.firstIdAt(Instant.now());
       new EventStore(database.pool()).insertBatch(List.of(new NewEvent(after, event, Instant.now(), null, null,
           Resolution.none(), List.of(new NewEvent.Delivery("pixel", "meta", "Purchase"))))).await();
-      assertThat(store.claim(Network.META, 100, 60_000).await()).extracting(ClaimedDelivery::eventId)
-          .containsExactly(after);
+      List<ClaimedDelivery> taken = store.claim(Network.META, 100, 60_000).await().jobs();
+      assertThat(taken).extracting(ClaimedDelivery::eventId).containsExactly(after);
+      store.delivered(taken, List.of(new JsonObject()), new int[1]).await();
       assertThat(database.pool().query("SELECT count(*) FROM deliveries").execute().await().iterator().next()
           .getLong(0)).isEqualTo(states.length + 1);
     } finally {

@@ -1,6 +1,7 @@
 package dev.eventrouter.support;
 
 import dev.eventrouter.config.Network;
+import dev.eventrouter.store.Claim;
 import dev.eventrouter.store.ClaimedDelivery;
 import dev.eventrouter.store.DeliveryQueue;
 import dev.eventrouter.store.Pause;
@@ -29,14 +30,14 @@ public final class RecordingOutbox implements DeliveryQueue {
   public record Recorded(String what, List<Long> deliveryIds, String error, Instant due) {}
 
   /** One claim as asked: how many, for how long, and when. */
-  public record Claim(int limit, long leaseMs, Instant at) {}
+  public record Asked(int limit, long leaseMs, Instant at) {}
 
   public final List<ClaimedDelivery> due = new CopyOnWriteArrayList<>();
   public final List<Recorded> recorded = new CopyOnWriteArrayList<>();
   public final List<JsonObject> dryRunPayloads = new CopyOnWriteArrayList<>();
   /** The payload of each delivery a request's outcome recorded, in call order. */
   public final List<JsonObject> sentPayloads = new CopyOnWriteArrayList<>();
-  public final List<Claim> claimLog = new CopyOnWriteArrayList<>();
+  public final List<Asked> claimLog = new CopyOnWriteArrayList<>();
   public final List<Pause> pauses = new CopyOnWriteArrayList<>();
   /** Deliveries held by a pause, which a probe may claim. */
   public final List<ClaimedDelivery> held = new CopyOnWriteArrayList<>();
@@ -65,8 +66,8 @@ public final class RecordingOutbox implements DeliveryQueue {
   }
 
   @Override
-  public synchronized Future<List<ClaimedDelivery>> claim(Network network, int limit, long leaseMs) {
-    claimLog.add(new Claim(limit, leaseMs, Instant.now()));
+  public synchronized Future<Claim> claim(Network network, int limit, long leaseMs) {
+    claimLog.add(new Asked(limit, leaseMs, Instant.now()));
     RuntimeException failure = failNextClaim;
     if (failure != null) {
       failNextClaim = null;
@@ -74,7 +75,18 @@ public final class RecordingOutbox implements DeliveryQueue {
     }
     List<ClaimedDelivery> claimed = new ArrayList<>(due.subList(0, Math.min(limit, due.size())));
     due.removeAll(claimed);
-    return Future.succeededFuture(claimed);
+    return Future.succeededFuture(Claim.of(claimed, limit));
+  }
+
+  /** Each settle: the claim, and how many outcomes were recorded when it came. */
+  public record Settled(Claim claim, int outcomesBefore) {}
+
+  public final List<Settled> settled = new CopyOnWriteArrayList<>();
+
+  @Override
+  public Future<Void> settle(Network network, Claim claim) {
+    settled.add(new Settled(claim, outcomesById().size()));
+    return Future.succeededFuture();
   }
 
   /** The integrations each follow asked cursors for, as "network workspace integration". */
