@@ -93,4 +93,53 @@ class DeliveryUpgradeTest {
       database.close().await();
     }
   }
+
+  @Test
+  @DisplayName("from V29 (rows made claimed by a take, the cursor past them): the delivered row stays, the claimed "
+      + "one comes due after its lease and is sent once, the event past the cursor is taken once")
+  void upgradeFromRowsMadeByATake(Vertx vertx) throws Exception {
+    String url = TestDatabase.freshDatabaseUrl();
+    var dataSource = PostgresServer.dataSource(PgConnectOptions.fromUri(url));
+    Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").target("29").load().migrate();
+    long first = EventIds.firstIdAt(Instant.now().minusSeconds(600));
+    try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+      for (int i = 0; i < 3; i++) {
+        s.execute("""
+            INSERT INTO events (event_id, workspace_id, event_name, telegram_id, session_id, session_source, value,
+                                currency, status, received_at, deliver_to)
+            VALUES (%d, '%s', 'FTD', %d, NULL, 'none', 10, 'EUR', 'processed', now() - interval '10 minutes',
+                    '{"pixel": ["meta", "Purchase"]}')""".formatted(first + i, WS, 100 + i));
+      }
+      // V29's take made the rows of the first two, claimed, and moved the cursor past them; the first was sent.
+      s.execute("""
+          INSERT INTO deliveries (event_id, workspace_id, integration_id, network, mapped_event, status, attempts,
+                                  next_attempt_at, claims)
+          VALUES (%d, '%s', 'pixel', 'meta', 'Purchase', 'delivered', 1, now(), 0),
+                 (%d, '%s', 'pixel', 'meta', 'Purchase', 'pending', 0, now() - interval '1 second', 1);
+          INSERT INTO delivery_cursors (network, workspace_id, integration_id, tx, event_id, floor_id)
+          SELECT 'meta', workspace_id, 'pixel', tx, event_id, event_id - 1000 FROM events WHERE event_id = %d"""
+          .formatted(first, WS, first + 1, WS, first + 1));
+    }
+
+    DatabaseConfig config = new DatabaseConfig(url, Path.of("unused"), 4, 100, 2, 100, 30);
+    Database database = Database.open(vertx, config, 10_000, 200).await();
+    try {
+      DeliveryStore store = new DeliveryStore(database.pool(), database.readPool(), Database.EVENT_FREE);
+      store.follow(Network.META, List.of(WS), List.of("pixel")).await();
+
+      Claim claim = store.claim(Network.META, 100, 60_000).await();
+      assertThat(claim.jobs()).extracting(ClaimedDelivery::eventId).containsExactly(first + 1, first + 2);
+      assertThat(claim.jobs()).extracting(ClaimedDelivery::rowless).containsExactly(false, true);
+      store.delivered(claim.jobs(), List.of(new JsonObject(), new JsonObject()), new int[2]).await();
+      store.settle(Network.META, claim).await();
+
+      assertThat(store.claim(Network.META, 100, 60_000).await().jobs()).as("each sent once").isEmpty();
+      List<String> rows = new ArrayList<>();
+      database.pool().query("SELECT event_id, status FROM deliveries ORDER BY event_id").execute().await()
+          .forEach(row -> rows.add((row.getLong(0) - first) + " " + row.getString(1)));
+      assertThat(rows).containsExactly("0 delivered", "1 delivered", "2 delivered");
+    } finally {
+      database.close().await();
+    }
+  }
 }
