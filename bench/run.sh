@@ -2,8 +2,9 @@
 # Throughput benchmark of the packaged service: see bench/README.md.
 #   bench/run.sh            full run: the ceilings and scenarios (a), (b), (c), about 7 minutes
 #   bench/run.sh --smoke    the same table in small, a few seconds a scenario (exercised by BenchSmokeIT)
-#   bench/run.sh --profile  also records the service (scenario (a)) and the durable ceiling with JDK Flight Recorder, at the higher
-#                           connection count and prints its hottest frames
+#   bench/run.sh --profile  also records the service (scenarios (a) and (c)) and the ceilings beside them
+#                           (ceiling-durable, ceiling-forward) with JDK Flight Recorder, samples PostgreSQL's
+#                           statements (bench/PgActivity.java), and prints both sides by library and by statement
 #   bench/run.sh --soak     scenario (a) until 20 million events are stored (BENCH_SOAK_EVENTS), printing the
 #                           insert rate of each million
 #   bench/run.sh --report   the funnel report instead: scenario (a)'s rate without the report's rollups, with them
@@ -229,6 +230,11 @@ run() {
   local seconds=$duration started=$SECONDS backlog="$work/backlog-$name.txt"
   [ "$forwarded" = 1 ] && seconds=$forward_duration
   : > "$backlog"
+  local sampler=""
+  if [ "$record" = 1 ]; then # PostgreSQL's side of the profile: its statements, sampled over the same seconds
+    java -Xmx128m -cp "$jar" bench/PgActivity.java "$(pg_url)" "$seconds" "$work/$name.pg.txt" &
+    sampler=$!
+  fi
   wrk -t2 -c"$conns" -d"${seconds}s" -s bench/event.lua "http://127.0.0.1:$at_port" > "$work/wrk-$name.txt" &
   local wrk_pid=$!
   while kill -0 "$wrk_pid" 2> /dev/null; do
@@ -241,6 +247,7 @@ s = json.loads(sys.argv[3]); print(int(sys.argv[1]), 2 * int(sys.argv[2]) - s["m
   done
   wait "$wrk_pid"
   [ "$record" = 1 ] && "$jdk_bin/jcmd" "$at_pid" JFR.stop name=bench > /dev/null
+  [ -n "$sampler" ] && { wait "$sampler" || echo "bench: PgActivity failed" >&2; }
   local svc1 pg1 fake1 all1 stored1 at_end after_drain=""
   svc1=$(ticks "$at_pid"); pg1=$(ticks $pg); fake1=$(ticks "$fake_pid"); all1=$(machine_ticks)
   stored1=$(stored)
@@ -624,6 +631,7 @@ java -Xmx512m -cp "$jar" bench/DurableCeiling.java "$ceiling_port" "$(pg_url)" "
 ceiling_pid=$!
 wait_for "http://127.0.0.1:$ceiling_port/stats" 60
 run ceiling-forward "$ceiling_ws" "$key2" 1 "$low" 1
+[ "$profile" = 1 ] && run ceiling-forward-profiled "$ceiling_ws" "$key2" 1 "$low" 1 1
 target=service
 kill "$ceiling_pid"; wait "$ceiling_pid" 2> /dev/null || true; ceiling_pid=
 run a-session-supplied "$plain_ws" "$key" 1 "$high" 0
@@ -649,6 +657,7 @@ print(max(1, round(c["per_commit"])), round(c["per_second"]))' "$results")
 fi
 # Recorded in a run of its own, so the recording's cost stays out of the (a) rows above.
 [ "$profile" = 1 ] && run a-profiled "$plain_ws" "$key" 1 "$high" 0 1
+[ "$profile" = 1 ] && run c-profiled "$forward_ws" "$key2" 1 "$low" 1 1
 
 python3 - "$results" "$mode" << 'EOF'
 import json, sys
@@ -739,13 +748,14 @@ print(f"  heap: peak {peak:.0f} MB (target 512 MB at most): {verdict(peak <= 512
 EOF
 
 if [ "$profile" = 1 ]; then
-  for recorded in ceiling-profiled a-profiled; do
+  for recorded in ceiling-profiled a-profiled ceiling-forward-profiled c-profiled; do
     "$jdk_bin/jfr" print --json --events jdk.ExecutionSample "$work/$recorded.jfr" > "$work/$recorded.json"
   done
   python3 - "$work" "$results" << 'EOF'
 import collections, json, sys
 work, results = sys.argv[1:]
-rows = {r["scenario"]: r for r in (json.loads(line) for line in open(results))}
+all_rows = [json.loads(line) for line in open(results)]
+rows = {r["scenario"]: r for r in all_rows}
 def name(frame):
     method = frame["method"]
     return method["type"]["name"].replace("/", ".") + "." + method["name"]
@@ -766,38 +776,57 @@ def profile(recorded):
         ours[next((name(f) for f in frames if name(f).startswith("dev.eventrouter.")),
                   "(no dev.eventrouter frame)")] += 1
     return sum(top.values()), top, ours, libraries
-# Each side's CPU per event comes from its unrecorded row at the same connections; the profile splits it.
-sides = [("ceiling-durable", "ceiling-profiled"), ("a-session-supplied", "a-profiled")]
-conns = rows["a-profiled"]["connections"]
-unrecorded = {}
-for line in open(results):
-    r = json.loads(line)
-    if r["connections"] == conns and r["scenario"] in ("ceiling-durable", "a-session-supplied"):
-        unrecorded[r["scenario"]] = r["cpu"]["service"] / r["per_second"] * 1e6
-profiles = {plain: profile(recorded) for plain, recorded in sides}
-print(f"\nprofiles at {conns} connections (JFR, recorded in runs of their own): the JVM's CPU per stored event split "
-      f"by the library of the top frame, the durable ceiling beside the service")
-print("\n| library (top frame) | ceiling-durable µs/event | service µs/event | difference |")
-print("|---|---|---|---|")
-libs = set()
-for total, top, ours, libraries in profiles.values():
-    libs |= set(libraries)
-def micros(plain, lib):
-    total, _, _, libraries = profiles[plain]
-    return libraries[lib] / total * unrecorded[plain] if total else 0
-for lib in sorted(libs, key=lambda l: micros("ceiling-durable", l) - micros("a-session-supplied", l)):
-    c, a = micros("ceiling-durable", lib), micros("a-session-supplied", lib)
-    print(f"| {lib} | {c:.1f} | {a:.1f} | {a - c:+.1f} |")
-print(f"| **all** | {unrecorded['ceiling-durable']:.1f} | {unrecorded['a-session-supplied']:.1f} | "
-      f"{unrecorded['a-session-supplied'] - unrecorded['ceiling-durable']:+.1f} |")
-for plain, recorded in sides:
-    total, top, ours, _ = profiles[plain]
-    print(f"\n{recorded}: {total} CPU samples, recording kept at {work}/{recorded}.jfr (BENCH_KEEP=1)")
-    for title, counter in (("hottest frames", top), ("nearest dev.eventrouter frame", ours)):
-        if plain == "ceiling-durable" and title.startswith("nearest"):
-            continue
-        print(f"  {title}:")
-        for key, count in counter.most_common(12):
-            print(f"    {count / total:6.1%}  {key}")
+def statements(recorded):
+    """PostgreSQL's active time per stored event by statement (bench/PgActivity.java): µs, and the share waiting."""
+    r, lines = rows[recorded], [line.rstrip("\n").split("\t") for line in open(f"{work}/{recorded}.pg.txt")]
+    looks = int(next(l[1] for l in lines if l[0] == "samples"))
+    per_event = r["seconds"] / max(1, looks) / max(1, r["accepted"]) * 1e6
+    return {l[2]: (int(l[0]) * per_event, int(l[1]) / int(l[0])) for l in lines if l[0] != "samples"}
+def compare(ceiling, service):
+    """The JVM's CPU per stored event by library, and PostgreSQL's active time by statement, ceiling beside service."""
+    (plain_c, recorded_c), (plain_s, recorded_s) = ceiling, service
+    conns = rows[recorded_s]["connections"]
+    # Each side's CPU per event comes from its unrecorded row at the same connections; the profile splits it.
+    unrecorded = {r["scenario"]: r["cpu"]["service"] / r["per_second"] * 1e6 for r in all_rows
+                  if r["connections"] == conns and r["scenario"] in (plain_c, plain_s)}
+    profiles = {plain: profile(recorded) for plain, recorded in (ceiling, service)}
+    print(f"\n{plain_s} beside {plain_c}, at {conns} connections (JFR, recorded in runs of their own): the JVM's "
+          f"CPU per stored event split by the library of the top frame")
+    print(f"\n| library (top frame) | {plain_c} µs/event | {plain_s} µs/event | difference |")
+    print("|---|---|---|---|")
+    libs = set()
+    for total, top, ours, libraries in profiles.values():
+        libs |= set(libraries)
+    def micros(plain, lib):
+        total, _, _, libraries = profiles[plain]
+        return libraries[lib] / total * unrecorded[plain] if total else 0
+    for lib in sorted(libs, key=lambda l: micros(plain_c, l) - micros(plain_s, l)):
+        c, a = micros(plain_c, lib), micros(plain_s, lib)
+        print(f"| {lib} | {c:.1f} | {a:.1f} | {a - c:+.1f} |")
+    print(f"| **all** | {unrecorded[plain_c]:.1f} | {unrecorded[plain_s]:.1f} | "
+          f"{unrecorded[plain_s] - unrecorded[plain_c]:+.1f} |")
+    pg = {plain: statements(recorded) for plain, recorded in (ceiling, service)}
+    print("\nPostgreSQL's active time per stored event by statement (pg_stat_activity sampled, bench/PgActivity.java; "
+          "µs, and the share of it waiting on I/O, the WAL or a lock)")
+    print(f"\n| statement (its start) | {plain_c} | {plain_s} |")
+    print("|---|---|---|")
+    keys = sorted(set(pg[plain_c]) | set(pg[plain_s]),
+                  key=lambda k: -max(pg[plain_c].get(k, (0, 0))[0], pg[plain_s].get(k, (0, 0))[0]))
+    cell = lambda v: f"{v[0]:.1f} ({v[1]:.0%} waiting)" if v else "-"
+    for key in keys[:14]:
+        print(f"| `{key.replace('|', '/')}` | {cell(pg[plain_c].get(key))} | {cell(pg[plain_s].get(key))} |")
+    print(f"| **all** | {sum(v[0] for v in pg[plain_c].values()):.1f} | "
+          f"{sum(v[0] for v in pg[plain_s].values()):.1f} |")
+    for plain, recorded in (ceiling, service):
+        total, top, ours, _ = profiles[plain]
+        print(f"\n{recorded}: {total} CPU samples, recording kept at {work}/{recorded}.jfr (BENCH_KEEP=1)")
+        for title, counter in (("hottest frames", top), ("nearest dev.eventrouter frame", ours)):
+            if plain == plain_c and title.startswith("nearest"):
+                continue
+            print(f"  {title}:")
+            for key, count in counter.most_common(12):
+                print(f"    {count / total:6.1%}  {key}")
+compare(("ceiling-durable", "ceiling-profiled"), ("a-session-supplied", "a-profiled"))
+compare(("ceiling-forward", "ceiling-forward-profiled"), ("c-two-integrations", "c-profiled"))
 EOF
 fi
