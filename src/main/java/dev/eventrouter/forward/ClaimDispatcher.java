@@ -71,7 +71,8 @@ final class ClaimDispatcher {
   /**
    * One integration's deliveries, whatever goes wrong with them: a failure, an Error included, ends with this group
    * and never keeps the others of the claim (other workspaces' among them) from being sent. The group's rows keep
-   * their lease and come due again after it; a row whose claims keep ending so is failed by the outbox
+   * their lease and come due again after it, and its events taken past a cursor get their rows, due, at the claim's
+   * settle; a row whose claims keep ending so is failed by the outbox
    * ({@link dev.eventrouter.store.DeliveryStore#MAX_CLAIMS}).
    */
   private Future<Void> guarded(IntegrationKey key, List<ClaimedDelivery> group, DeliveryConfig config) {

@@ -14,10 +14,11 @@ import io.vertx.sqlclient.Tuple;
 public record DeliveryBacklog(long pending, long retrying, double oldestDueSeconds) {
 
   /**
-   * Events past a cursor counted in the backlog, at most: the count stays a read of a few hundred milliseconds,
-   * inside the read pool's statement timeout, however far behind the cursor is.
+   * Events past a cursor counted in the backlog, at most: the count stays a read of tens of milliseconds however far
+   * behind the cursor is (with 100,000 it took a tenth of PostgreSQL's time behind (c)'s backlog in bench/RESULTS.md);
+   * past it, the oldest due's age tells how far behind a network is.
    */
-  static final int COUNT_CAP = 100_000;
+  static final int COUNT_CAP = 10_000;
 
   /**
    * A network's backlog: its pending and retrying rows, and the events past its cursors that name one of its

@@ -16,11 +16,12 @@ import java.util.UUID;
 
 /**
  * Where the forwarders find new events: a cursor per integration over the stored events in the order their
- * transactions committed. A take reads the next events past each cursor of a network, makes the outbox rows of those
- * that name the integration, already claimed (leased, as {@link DeliveryStore#CLAIM} leaves a row), and moves the
- * cursor past them, all in one statement: a crash before it commits leaves nothing done, one after leaves claimed
- * rows that come due by themselves. A delivery is so written twice (made, then its outcome) where an outbox row made
- * with its event was written three times (made, claimed, outcome), and none of it in the ingest transaction.
+ * transactions committed. A take reads the next events past each cursor of a network and holds the cursors with some
+ * to send under a lease, fenced by an epoch, so one node at a time sends an integration's new events; no row is made.
+ * Each outcome makes the rows of the events it ends ({@link TakenOutcomes}), so a delivery sent and accepted is
+ * written once; the settle then moves the cursor past them. A node that dies holding a cursor leaves it to the next
+ * claim after the lease ({@link #LAPSED}): what got no outcome becomes rows, due, and is sent again under the same
+ * event ids.
  */
 final class DeliveryCursors {
 
@@ -56,15 +57,16 @@ final class DeliveryCursors {
       ON CONFLICT DO NOTHING""";
 
   /**
-   * A take: for each cursor of network $1 that no take holds, the next $3
-   * events of its workspace below the horizon $2; of all those read, the first $3 in commit order (so one take
-   * returns at most $3, however many cursors). A cursor whose events include some to send (they name its integration
-   * and have no row yet) is leased for $4 ms under a new epoch, with the last event read kept as where it moves when
-   * they have their outcomes ({@link #SETTLE}); one whose events include none moves past them at once (its floor kept
-   * $5 below). Returns each event to send with what its payload is built from (the columns of
-   * {@link DeliveryStore#CLAIM}, delivery_id 0: its row is made by its outcome) and its cursor's epoch, and, on every
-   * row and on one row even when there is none, whether there may be more right behind: a cursor read a full page,
-   * or the cap left some of what was read for the next take.
+   * A take: for each cursor of network $1 that no take holds, the next $3 events of its workspace below the horizon
+   * $2; of all those read, the first $3 in commit order (so one take returns at most $3, however many cursors). A
+   * cursor whose events include some to send (they name its integration) is leased for $4 ms under a new epoch, with
+   * the last event read kept as where it moves when they have their outcomes ({@link #SETTLE}); one whose events
+   * include none moves past them at once (its floor kept $5 below). None of them has a row yet: a conversion's first
+   * delivery row is made only for an event its cursor's holder took (by its outcome, the settle, or {@link #LAPSED},
+   * each before or as the cursor moves past it); every other row is a status change's. Returns each event to send
+   * with what its payload is built from (the columns of {@link DeliveryStore#CLAIM}, delivery_id 0: its row is made
+   * by its outcome) and its cursor's epoch, and, on every row and on one row even when there is none, whether there
+   * may be more right behind: a cursor read a full page, or the cap left some of what was read for the next take.
    */
   static final String TAKE = """
       WITH cur AS (
@@ -74,9 +76,6 @@ final class DeliveryCursors {
       read AS (
           SELECT cur.workspace_id, cur.integration_id, e.*,
                  CASE WHEN e.deliver_to -> cur.integration_id ->> 0 = $1
-                       AND NOT EXISTS (SELECT 1 FROM deliveries d
-                                        WHERE d.event_id = e.event_id AND d.integration_id = cur.integration_id
-                                          AND d.change_seq = 0)
                       THEN e.deliver_to -> cur.integration_id ->> 1 END AS mapped_event,
                  row_number() OVER (ORDER BY e.tx, e.event_id, cur.integration_id) AS overall,
                  count(*) OVER (PARTITION BY cur.workspace_id, cur.integration_id) AS n
@@ -237,21 +236,20 @@ final class DeliveryCursors {
 
   /**
    * Ends the leases a take holds: moves each cursor past what it took, unless another take holds it now, and makes
-   * the rows of its events that got no outcome (see {@link #SETTLE}).
+   * the rows of the events taken that got no outcome, {@code unsettled} (see {@link #SETTLE}).
    */
-  Future<Void> settle(Network network, Claim claim) {
-    if (claim.leases().isEmpty()) {
+  Future<Void> settle(Network network, List<Claim.Lease> leases, List<ClaimedDelivery> unsettled) {
+    if (leases.isEmpty()) {
       return Future.succeededFuture();
     }
-    List<ClaimedDelivery> taken = claim.jobs().stream().filter(ClaimedDelivery::rowless).toList();
     return pool.preparedQuery(SETTLE).execute(Tuple.of(network.id,
-            claim.leases().stream().map(Claim.Lease::workspaceId).toArray(UUID[]::new),
-            claim.leases().stream().map(Claim.Lease::integrationId).toArray(String[]::new),
-            claim.leases().stream().map(Claim.Lease::epoch).toArray(Long[]::new), lateCommitIds())
-        .addArrayOfLong(taken.stream().map(ClaimedDelivery::eventId).toArray(Long[]::new))
-        .addArrayOfUUID(taken.stream().map(ClaimedDelivery::workspaceId).toArray(UUID[]::new))
-        .addArrayOfString(taken.stream().map(ClaimedDelivery::integrationId).toArray(String[]::new))
-        .addArrayOfString(taken.stream().map(ClaimedDelivery::mappedEvent).toArray(String[]::new)))
+            leases.stream().map(Claim.Lease::workspaceId).toArray(UUID[]::new),
+            leases.stream().map(Claim.Lease::integrationId).toArray(String[]::new),
+            leases.stream().map(Claim.Lease::epoch).toArray(Long[]::new), lateCommitIds())
+        .addArrayOfLong(unsettled.stream().map(ClaimedDelivery::eventId).toArray(Long[]::new))
+        .addArrayOfUUID(unsettled.stream().map(ClaimedDelivery::workspaceId).toArray(UUID[]::new))
+        .addArrayOfString(unsettled.stream().map(ClaimedDelivery::integrationId).toArray(String[]::new))
+        .addArrayOfString(unsettled.stream().map(ClaimedDelivery::mappedEvent).toArray(String[]::new)))
         .mapEmpty();
   }
 

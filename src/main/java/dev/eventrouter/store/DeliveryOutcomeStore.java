@@ -188,6 +188,11 @@ final class DeliveryOutcomeStore implements DeliveryOutcomes {
         taken -> takenRows.make(taken, "paused", 0, reason, null, List.of(), List.of()));
   }
 
+  /** Of a claim's deliveries taken past a cursor, those no outcome made a row for (see {@link TakenOutcomes}). */
+  List<ClaimedDelivery> withoutOutcome(List<ClaimedDelivery> taken) {
+    return takenRows.withoutOutcome(taken);
+  }
+
   /** $1 and $2 of {@link #CLAIMED_ROWS}. */
   private static Tuple claimed(List<ClaimedDelivery> jobs) {
     return Tuple.tuple()

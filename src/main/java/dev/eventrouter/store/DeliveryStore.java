@@ -148,7 +148,8 @@ public final class DeliveryStore implements DeliveryQueue {
 
   @Override
   public Future<Void> settle(Network network, Claim claim) {
-    return cursors.settle(network, claim);
+    return cursors.settle(network, claim.leases(),
+        outcomes.withoutOutcome(claim.jobs().stream().filter(ClaimedDelivery::rowless).toList()));
   }
 
   @Override

@@ -11,7 +11,9 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
@@ -36,10 +38,34 @@ final class TakenOutcomes {
                AS j(event_id, workspace_id, integration_id, network, mapped_event, payload, match_keys)
       ON CONFLICT DO NOTHING""";
 
+  /** A taken delivery, as its row is keyed (its change is 0). */
+  private record Key(long eventId, String integrationId) {
+    static Key of(ClaimedDelivery job) {
+      return new Key(job.eventId(), job.integrationId());
+    }
+  }
+
   private final Pool pool;
+  /**
+   * The taken deliveries whose outcome made their row, until their claim's settle, which then makes rows only for
+   * the others ({@link #withoutOutcome}). A row made but not noted here (the answer to the insert was lost) is only
+   * made again with ON CONFLICT DO NOTHING, which keeps it.
+   */
+  private final Set<Key> made = ConcurrentHashMap.newKeySet();
 
   TakenOutcomes(Pool pool) {
     this.pool = pool;
+  }
+
+  /** Of a claim's taken deliveries, those no outcome made a row for; forgets them all. */
+  List<ClaimedDelivery> withoutOutcome(List<ClaimedDelivery> taken) {
+    List<ClaimedDelivery> without = new ArrayList<>();
+    for (ClaimedDelivery job : taken) {
+      if (!made.remove(Key.of(job))) {
+        without.add(job);
+      }
+    }
+    return without;
   }
 
   /** One outcome: the update of the claimed rows among {@code jobs}, and the making of the others' rows. */
@@ -64,7 +90,8 @@ final class TakenOutcomes {
         .addString(status).addInteger(attempts).addString(error)
         .addOffsetDateTime(due == null ? null : due.atOffset(ZoneOffset.UTC))
         .addArrayOfJsonObject(payloads.toArray(JsonObject[]::new))
-        .addArrayOfInteger(matchKeys.toArray(Integer[]::new)));
+        .addArrayOfInteger(matchKeys.toArray(Integer[]::new)))
+        .onSuccess(rows -> jobs.forEach(job -> made.add(Key.of(job))));
   }
 
   /** The items of {@code values} (in the order of {@code all}) that belong to {@code some}, in their order. */

@@ -110,7 +110,7 @@ class DeliveryCursorsTest {
   private void deliver(DeliveryCursors node, Claim claim) {
     store.delivered(claim.jobs(), claim.jobs().stream().map(j -> new JsonObject().put("id", j.eventId())).toList(),
         new int[claim.jobs().size()]).await();
-    node.settle(Network.META, claim).await();
+    store.settle(Network.META, claim).await();
   }
 
   private long count(String sql) {
@@ -249,7 +249,7 @@ class DeliveryCursorsTest {
     stored(1, BOTH);
     Claim next = take(100, 1); // the cursor moved past the lost claim's events, and is taken anew
     assertThat(next.jobs()).hasSize(1);
-    dead.settle(Network.META, lost).await(); // it was only stalled (SIGSTOP), and wakes: fenced out
+    store.settle(Network.META, lost).await(); // it was only stalled (SIGSTOP), and wakes: fenced out
     assertThat(count("SELECT count(*) FROM delivery_cursors WHERE integration_id = 'pixel'"
         + " AND lease_until IS NOT NULL")).as("still held by the live take").isEqualTo(1);
 
@@ -296,7 +296,7 @@ class DeliveryCursorsTest {
     ClaimedDelivery done = claim.jobs().get(0);
     store.delivered(List.of(done), List.of(new JsonObject()), new int[1]).await();
 
-    cursors.settle(Network.META, claim).await();
+    store.settle(Network.META, claim).await();
 
     assertThat(count("SELECT count(*) FROM deliveries WHERE status = 'pending' AND claims = 1 AND event_id = "
         + stored.get(1))).isEqualTo(1);
@@ -316,7 +316,7 @@ class DeliveryCursorsTest {
 
     assertThat(store.pause(pause, claim.jobs().subList(0, 1)).await()).isTrue();
     store.hold(claim.jobs().subList(1, 3), "token refused").await();
-    cursors.settle(Network.META, claim).await();
+    store.settle(Network.META, claim).await();
 
     assertThat(count("SELECT count(*) FROM deliveries WHERE status = 'paused' AND last_error = 'token refused'"))
         .isEqualTo(3);
