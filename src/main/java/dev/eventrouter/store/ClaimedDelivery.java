@@ -1,7 +1,9 @@
 package dev.eventrouter.store;
 
 import dev.eventrouter.event.ClickData;
+import dev.eventrouter.event.ClickSession;
 import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.Row;
 
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -64,5 +66,24 @@ public record ClaimedDelivery(long deliveryId, long eventId, UUID workspaceId, S
   public String userAgent() {
     String given = userValue("user_agent");
     return given != null ? given : click.userAgent();
+  }
+
+  /** A claimed or taken delivery as the claiming statements return it (see {@link DeliveryStore#CLAIM}). */
+  static ClaimedDelivery of(Row row) {
+    ClickData click = null;
+    if (row.getString("click_session") != null) {
+      click = ClickData.of(new ClickSession(row.getUUID("workspace_id"), row.getString("click_session"),
+          row.getString("fbclid"), row.getString("fbc"), row.getString("fbp"), row.getString("ttclid"),
+          row.getString("ttp"), row.getString("client_ip"), row.getString("user_agent"),
+          row.getString("landing_url"), row.getOffsetDateTime("clicked_at").toInstant(), null));
+    }
+    Object userData = row.getJson("user_data");
+    return new ClaimedDelivery(row.getLong("delivery_id"), row.getLong("event_id"), row.getUUID("workspace_id"),
+        row.getString("integration_id"), row.getString("event_name"), row.getString("mapped_event"),
+        row.getInteger("attempts"), row.getLong("telegram_id"), row.getString("session_id"),
+        row.getBigDecimal("value"), row.getString("currency"),
+        userData instanceof JsonObject json ? json : null, row.getOffsetDateTime("received_at").toInstant(), click,
+        row.getBoolean("limited_data_use"), row.getString("conversion_status"), row.getString("previous_status"),
+        row.getInteger("change_seq"), row.getString("network"));
   }
 }

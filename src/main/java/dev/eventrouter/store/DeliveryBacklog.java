@@ -14,7 +14,7 @@ import io.vertx.sqlclient.Tuple;
 public record DeliveryBacklog(long pending, long retrying, double oldestDueSeconds) {
 
   /**
-   * Events past a cursor counted in the backlog, at most: the count stays a read of tens of milliseconds however far
+   * Events past a cursor read for the backlog, at most: the count stays a read of tens of milliseconds however far
    * behind the cursor is (with 100,000 it took a tenth of PostgreSQL's time behind (c)'s backlog in bench/RESULTS.md);
    * past it, the oldest due's age tells how far behind a network is.
    */
@@ -22,7 +22,9 @@ public record DeliveryBacklog(long pending, long retrying, double oldestDueSecon
 
   /**
    * A network's backlog: its pending and retrying rows, and the events past its cursors that name one of its
-   * integrations (counted as pending: their rows are not made yet), up to $2 a cursor.
+   * integrations (counted as pending: their rows are not made yet), among the next $2 of each cursor. The events are
+   * read in the cursor's order and limited before they are filtered: with the filter inside, PostgreSQL cannot
+   * estimate it and reads the last hour of every workspace's events by id instead (seconds, in bench/RESULTS.md).
    */
   private static final String BACKLOG = """
       WITH made AS (
@@ -34,11 +36,12 @@ public record DeliveryBacklog(long pending, long retrying, double oldestDueSecon
       ahead AS (
           SELECT count(*) AS pending, min(e.received_at) AS oldest
             FROM delivery_cursors c CROSS JOIN LATERAL (
-                SELECT received_at FROM events
+                SELECT received_at, deliver_to FROM events
                  WHERE workspace_id = c.workspace_id AND tx IS NOT NULL AND (tx, event_id) > (c.tx, c.event_id)
-                   AND event_id >= c.floor_id AND deliver_to -> c.integration_id ->> 0 = $1
+                   AND event_id >= c.floor_id
+                 ORDER BY tx, event_id
                  LIMIT $2) e
-           WHERE c.network = $1)
+           WHERE c.network = $1 AND e.deliver_to -> c.integration_id ->> 0 = $1)
       SELECT made.pending + ahead.pending AS pending, made.retrying,
              coalesce(EXTRACT(EPOCH FROM now() - least(made.oldest, ahead.oldest)), 0)::float8 AS overdue_s
         FROM made, ahead""";

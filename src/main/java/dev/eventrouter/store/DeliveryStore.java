@@ -1,8 +1,6 @@
 package dev.eventrouter.store;
 
 import dev.eventrouter.config.Network;
-import dev.eventrouter.event.ClickData;
-import dev.eventrouter.event.ClickSession;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
@@ -32,7 +30,7 @@ public final class DeliveryStore implements DeliveryQueue {
   static final String QUARANTINED = "could not be processed: " + MAX_CLAIMS
       + " claims of it in a row ended without an outcome";
 
-  /** The click session's columns {@link #job} reads, last in every statement that claims rows (c: click_sessions). */
+  /** The click session's columns {@link ClaimedDelivery#of} reads, last in every statement that claims rows (c: click_sessions). */
   static final String CLICK_COLUMNS = """
                 c.session_id AS click_session, c.fbclid, c.fbc, c.fbp, c.ttclid, c.ttp, c.client_ip, c.user_agent,
                 c.landing_url, c.clicked_at""";
@@ -117,6 +115,7 @@ public final class DeliveryStore implements DeliveryQueue {
   private final Pool readPool;
   private final DeliveryOutcomeStore outcomes;
   private final DeliveryCursors cursors;
+  private final CursorLeases leases;
 
   /**
    * @param eventFree the application_name of the database sessions that never store events (the read pools', the
@@ -127,6 +126,7 @@ public final class DeliveryStore implements DeliveryQueue {
     this.readPool = readPool;
     this.outcomes = new DeliveryOutcomeStore(pool);
     this.cursors = new DeliveryCursors(pool, eventFree);
+    this.leases = new CursorLeases(pool);
   }
 
   /**
@@ -137,7 +137,7 @@ public final class DeliveryStore implements DeliveryQueue {
    */
   @Override
   public Future<Claim> claim(Network network, int limit, long leaseMs) {
-    return cursors.lapsed(network)
+    return leases.lapsed(network)
         .compose(v -> claimed(CLAIM, Tuple.of(network.id, limit, leaseMs)))
         .compose(due -> cursors.take(network, limit, leaseMs, TAKE_ROUNDS).map(taken -> {
           List<ClaimedDelivery> jobs = new ArrayList<>(due);
@@ -148,7 +148,7 @@ public final class DeliveryStore implements DeliveryQueue {
 
   @Override
   public Future<Void> settle(Network network, Claim claim) {
-    return cursors.settle(network, claim.leases(),
+    return leases.settle(network, claim.leases(),
         outcomes.withoutOutcome(claim.jobs().stream().filter(ClaimedDelivery::rowless).toList()));
   }
 
@@ -161,28 +161,10 @@ public final class DeliveryStore implements DeliveryQueue {
     return pool.preparedQuery(claim).execute(params).map(rows -> {
       List<ClaimedDelivery> jobs = new ArrayList<>();
       for (Row row : rows) {
-        jobs.add(job(row));
+        jobs.add(ClaimedDelivery.of(row));
       }
       return jobs;
     });
-  }
-
-  static ClaimedDelivery job(Row row) {
-    ClickData click = null;
-    if (row.getString("click_session") != null) {
-      click = ClickData.of(new ClickSession(row.getUUID("workspace_id"), row.getString("click_session"),
-          row.getString("fbclid"), row.getString("fbc"), row.getString("fbp"), row.getString("ttclid"),
-          row.getString("ttp"), row.getString("client_ip"), row.getString("user_agent"),
-          row.getString("landing_url"), row.getOffsetDateTime("clicked_at").toInstant(), null));
-    }
-    Object userData = row.getJson("user_data");
-    return new ClaimedDelivery(row.getLong("delivery_id"), row.getLong("event_id"), row.getUUID("workspace_id"),
-        row.getString("integration_id"), row.getString("event_name"), row.getString("mapped_event"),
-        row.getInteger("attempts"), row.getLong("telegram_id"), row.getString("session_id"),
-        row.getBigDecimal("value"), row.getString("currency"),
-        userData instanceof JsonObject json ? json : null, row.getOffsetDateTime("received_at").toInstant(), click,
-        row.getBoolean("limited_data_use"), row.getString("conversion_status"), row.getString("previous_status"),
-        row.getInteger("change_seq"), row.getString("network"));
   }
 
   @Override

@@ -51,9 +51,9 @@ abstract class FakeNetworksTest {
   @AfterEach
   void stopService() {
     if (app != null) {
-      app.truncate();
-      app.close();
+      app.close(); // its forwarders end their cycles first
       app = null;
+      TestApp.truncate(databaseUrl);
     }
     fake.reset();
   }

@@ -5,6 +5,7 @@ import dev.eventrouter.config.ApiKeys;
 import dev.eventrouter.config.ConfigLoader;
 import dev.eventrouter.config.LiveConfig;
 import dev.eventrouter.db.Database;
+import dev.eventrouter.db.PostgresServer;
 import dev.eventrouter.store.EventStore;
 import dev.eventrouter.store.EventWriter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -17,6 +18,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
+import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.pgclient.PgException;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
@@ -193,13 +195,29 @@ public final class TestApp {
   }
 
   /** Empties every table; the forwarders' scan can deadlock with the TRUNCATE's locks, so that is tried again. */
+  /** What a test leaves in the tables the next test of its class reads. */
+  private static final String TRUNCATE = "TRUNCATE events, idempotency_keys, click_sessions, invite_sessions, "
+      + "deliveries, delivery_cursors, integration_pauses, telegram_invite_links, telegram_outbox, conversions, "
+      + "conversion_changes, postbacks, alert_states, alert_outbox, ad_spend, ad_spend_days, ad_spend_zones, "
+      + "cost_sources, delivered_counts";
+
+  /**
+   * Empties the tables of a database no service uses any more: a forwarder still running would write the outcome
+   * rows of a claim in flight after the truncate.
+   */
+  public static void truncate(String databaseUrl) {
+    try (var c = PostgresServer.dataSource(PgConnectOptions.fromUri(databaseUrl)).getConnection();
+         var s = c.createStatement()) {
+      s.execute(TRUNCATE);
+    } catch (java.sql.SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   public void truncate() {
     for (int attempt = 1; ; attempt++) {
       try {
-        pool().query("TRUNCATE events, idempotency_keys, click_sessions, invite_sessions, deliveries, "
-            + "integration_pauses, telegram_invite_links, telegram_outbox, conversions, conversion_changes, postbacks, "
-            + "alert_states, alert_outbox, ad_spend, ad_spend_days, ad_spend_zones, cost_sources, delivered_counts")
-            .execute().await();
+        pool().query(TRUNCATE).execute().await();
         return;
       } catch (PgException e) {
         if (!"40P01".equals(e.getSqlState()) || attempt == 3) {
