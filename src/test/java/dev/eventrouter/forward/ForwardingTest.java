@@ -359,6 +359,27 @@ class ForwardingTest extends FakeNetworksTest {
   }
 
   @Test
+  @DisplayName("a redelivery of a delivered event, written once with its outcome, re-queues nothing and sends "
+      + "nothing again")
+  void redeliveryOfDeliveredEvent() {
+    start();
+    String eventId = post(event("REG", null));
+    awaitStatus(eventId, "meta", "delivered");
+    awaitStatus(eventId, "tiktok", "delivered");
+
+    var redeliver = app.postJson("/api/v1/events/" + eventId + "/redeliver", KEY_A, new JsonObject());
+    assertThat(redeliver.statusCode()).isEqualTo(200);
+    assertThat(redeliver.bodyAsJsonObject().getJsonObject("data").getInteger("requeued")).isZero();
+    // A later event delivered is the checkpoint: the forwarders ran cycles since the redelivery.
+    String later = post(event("REG", null).put("telegram_id", 556));
+    awaitStatus(later, "meta", "delivered");
+    awaitStatus(later, "tiktok", "delivered");
+    assertThat(fake.accepted("meta")).containsEntry(eventId, 1);
+    assertThat(fake.accepted("tiktok")).containsEntry(eventId, 1);
+    assertThat(deliveries(eventId)).extracting(r -> r.getString("status")).containsOnly("delivered");
+  }
+
+  @Test
   @DisplayName("one invalid event in a batch: the batch is split until it stands alone, and the rest is delivered")
   void invalidEventIsolated() {
     start();
