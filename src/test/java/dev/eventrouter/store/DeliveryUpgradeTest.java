@@ -25,6 +25,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import javax.sql.DataSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -37,13 +38,19 @@ class DeliveryUpgradeTest {
 
   private static final UUID WS = UUID.fromString("29292929-2929-4929-8929-292929292929");
 
+  /** The database at {@code url}, migrated as the release of that version left it. */
+  private static DataSource migratedTo(String url, String version) {
+    var dataSource = PostgresServer.dataSource(PgConnectOptions.fromUri(url));
+    Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").target(version).load().migrate();
+    return dataSource;
+  }
+
   @Test
   @DisplayName("pending, retrying, paused, failed and delivered rows of V28 keep their states; the due ones are "
       + "claimed once, the paused one stays held for its probe, and the cursors read only what is stored after")
   void upgradeKeepsEveryDelivery(Vertx vertx) throws Exception {
     String url = TestDatabase.freshDatabaseUrl();
-    var dataSource = PostgresServer.dataSource(PgConnectOptions.fromUri(url));
-    Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").target("28").load().migrate();
+    var dataSource = migratedTo(url, "28");
     long first = EventIds.firstIdAt(Instant.now().minusSeconds(600));
     String[] states = {"pending", "retrying", "paused", "failed", "delivered"};
     try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
@@ -99,8 +106,7 @@ class DeliveryUpgradeTest {
       + "one comes due after its lease and is sent once, the event past the cursor is taken once")
   void upgradeFromRowsMadeByATake(Vertx vertx) throws Exception {
     String url = TestDatabase.freshDatabaseUrl();
-    var dataSource = PostgresServer.dataSource(PgConnectOptions.fromUri(url));
-    Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").target("29").load().migrate();
+    var dataSource = migratedTo(url, "29");
     long first = EventIds.firstIdAt(Instant.now().minusSeconds(600));
     try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
       for (int i = 0; i < 3; i++) {
