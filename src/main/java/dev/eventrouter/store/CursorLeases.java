@@ -15,9 +15,9 @@ import java.util.UUID;
 final class CursorLeases {
 
   /**
-   * More than one take reads past a cursor (a claim's limit: 4 batches of at most 1,000). The read of a lapsed
-   * cursor's events is limited by it, and filtered after: without the limit, and with the filter inside, PostgreSQL
-   * reads the last hour of every workspace's events by id instead (seconds, in bench/RESULTS.md).
+   * More events than one take reads past a cursor (at most a claim's limit: 4 batches of at most 1,000). The read of
+   * a lapsed cursor's events is limited by it, and filtered after: without the limit, and with the filter inside,
+   * PostgreSQL reads the last hour of every workspace's events by id instead (seconds, in bench/RESULTS.md).
    */
   static final int MOST_TAKEN = 10_000;
 

@@ -15,13 +15,12 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * Where the forwarders find new events: a cursor per integration over the stored events in the order their
- * transactions committed. A take reads the next events past each cursor of a network and holds the cursors with some
- * to send under a lease, fenced by an epoch, so one node at a time sends an integration's new events; no row is made.
- * Each outcome makes the rows of the events it ends ({@link TakenOutcomes}), so a delivery sent and accepted is
- * written once; the settle then moves the cursor past them. A node that dies holding a cursor leaves it to the next
- * claim after the lease ({@link CursorLeases#LAPSED}): what got no outcome becomes rows, due, and is sent again under the same
- * event ids.
+ * Where the forwarders find new events: a cursor per integration over the stored events in the order their transactions
+ * committed. A take reads the next events past each cursor of a network and holds the cursors with some to send under a
+ * lease, fenced by an epoch, so one node at a time sends an integration's new events; no row is made. Each outcome
+ * makes the rows of the events it ends ({@link TakenOutcomes}), so a delivery sent and accepted is written once; the
+ * settle then moves the cursor past them. A node that dies holding a cursor leaves it to the next claim after the lease
+ * ({@link CursorLeases#LAPSED}): what got no outcome becomes rows, due, and is sent again under the same event ids.
  */
 final class DeliveryCursors {
 
@@ -57,16 +56,17 @@ final class DeliveryCursors {
       ON CONFLICT DO NOTHING""";
 
   /**
-   * A take: for each cursor of network $1 that no take holds, the next $3 events of its workspace below the horizon
-   * $2; of all those read, the first $3 in commit order (so one take returns at most $3, however many cursors). A
-   * cursor whose events include some to send (they name its integration) is leased for $4 ms under a new epoch, with
-   * the last event read kept as where it moves when they have their outcomes ({@link CursorLeases#SETTLE}); one whose events
+   * A take: for each cursor of network $1 that no take holds, the next $3 events of its workspace below the horizon $2;
+   * of all those read, the first $3 in commit order (so one take returns at most $3, however many cursors). A cursor
+   * whose events include some to send (they name its integration) is leased for $4 ms under a new epoch, with the last
+   * event read kept as where it moves when they have their outcomes ({@link CursorLeases#SETTLE}); one whose events
    * include none moves past them at once (its floor kept $5 below). None of them has a row yet: a conversion's first
-   * delivery row is made only for an event its cursor's holder took (by its outcome, the settle, or {@link CursorLeases#LAPSED},
-   * each before or as the cursor moves past it); every other row is a status change's. Returns each event to send
-   * with what its payload is built from (the columns of {@link DeliveryStore#CLAIM}, delivery_id 0: its row is made
-   * by its outcome) and its cursor's epoch, and, on every row and on one row even when there is none, whether there
-   * may be more right behind: a cursor read a full page, or the cap left some of what was read for the next take.
+   * delivery row is made only for an event its cursor's holder took (by its outcome, the settle, or {@link
+   * CursorLeases#LAPSED}, each before or as the cursor moves past it); every other row is a status change's. Returns
+   * each event to send with what its payload is built from (the columns of {@link DeliveryStore#CLAIM}, delivery_id 0:
+   * its row is made by its outcome) and its cursor's epoch, and, on every row and on one row even when there is none,
+   * whether there may be more right behind: a cursor read a full page, or the cap left some of what was read for the
+   * next take.
    */
   static final String TAKE = """
       WITH cur AS (
@@ -108,7 +108,8 @@ final class DeliveryCursors {
       SELECT f.more, m.epoch, 0::bigint AS delivery_id, s.event_id, s.workspace_id, s.integration_id, s.event_name,
              s.mapped_event, 0 AS attempts, s.telegram_id, s.session_id, s.user_data, s.received_at,
              s.limited_data_use, 0 AS change_seq, NULL::text AS previous_status, s.value, s.currency,
-             coalesce(s.conversion_status, 'approved') AS conversion_status, $1 AS network,""" + DeliveryStore.CLICK_COLUMNS + """
+             coalesce(s.conversion_status, 'approved') AS conversion_status, $1 AS network,"""
+      + DeliveryStore.CLICK_COLUMNS + """
 
         FROM (SELECT EXISTS (SELECT 1 FROM read WHERE overall > $3 OR n = $3) AS more) f
         LEFT JOIN (seen s

@@ -122,9 +122,10 @@ final class DeliveryOutcomeStore implements DeliveryOutcomes {
   public Future<Void> retry(List<ClaimedDelivery> jobs, List<JsonObject> payloads, String error,
                             Instant nextAttempt) {
     return TakenOutcomes.both(jobs,
-        rows -> pool.preparedQuery(RETRY).execute(sent(rows, TakenOutcomes.pick(jobs, rows, payloads)).addString(error)
-            .addOffsetDateTime(nextAttempt.atOffset(ZoneOffset.UTC))),
-        taken -> takenRows.make(taken, "retrying", 1, error, nextAttempt, TakenOutcomes.pick(jobs, taken, payloads), List.of()));
+        rows -> pool.preparedQuery(RETRY).execute(sent(rows, TakenOutcomes.pick(jobs, rows, payloads))
+            .addString(error).addOffsetDateTime(nextAttempt.atOffset(ZoneOffset.UTC))),
+        taken -> takenRows.make(taken, "retrying", 1, error, nextAttempt, TakenOutcomes.pick(jobs, taken, payloads),
+            List.of()));
   }
 
   @Override
@@ -140,7 +141,8 @@ final class DeliveryOutcomeStore implements DeliveryOutcomes {
   private Future<Void> answered(String update, String status, List<ClaimedDelivery> jobs, List<JsonObject> payloads,
                                 String error) {
     return TakenOutcomes.both(jobs,
-        rows -> pool.preparedQuery(update).execute(sent(rows, TakenOutcomes.pick(jobs, rows, payloads)).addString(error)),
+        rows -> pool.preparedQuery(update).execute(sent(rows, TakenOutcomes.pick(jobs, rows, payloads))
+            .addString(error)),
         taken -> takenRows.make(taken, status, 1, error, null, TakenOutcomes.pick(jobs, taken, payloads), List.of()));
   }
 

@@ -30,7 +30,10 @@ public final class DeliveryStore implements DeliveryQueue {
   static final String QUARANTINED = "could not be processed: " + MAX_CLAIMS
       + " claims of it in a row ended without an outcome";
 
-  /** The click session's columns {@link ClaimedDelivery#of} reads, last in every statement that claims rows (c: click_sessions). */
+  /**
+   * The click session's columns {@link ClaimedDelivery#of} reads, last in every statement that claims rows (c:
+   * click_sessions).
+   */
   static final String CLICK_COLUMNS = """
                 c.session_id AS click_session, c.fbclid, c.fbc, c.fbp, c.ttclid, c.ttp, c.client_ip, c.user_agent,
                 c.landing_url, c.clicked_at""";

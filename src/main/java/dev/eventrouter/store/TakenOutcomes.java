@@ -72,9 +72,9 @@ final class TakenOutcomes {
   static Future<Void> both(List<ClaimedDelivery> jobs, Function<List<ClaimedDelivery>, Future<?>> update,
                            Function<List<ClaimedDelivery>, Future<?>> make) {
     List<ClaimedDelivery> rows = jobs.stream().filter(job -> !job.rowless()).toList();
-    List<ClaimedDelivery> made = jobs.stream().filter(ClaimedDelivery::rowless).toList();
+    List<ClaimedDelivery> taken = jobs.stream().filter(ClaimedDelivery::rowless).toList();
     Future<?> updated = rows.isEmpty() ? Future.succeededFuture() : update.apply(rows);
-    Future<?> inserted = made.isEmpty() ? Future.succeededFuture() : make.apply(made);
+    Future<?> inserted = taken.isEmpty() ? Future.succeededFuture() : make.apply(taken);
     return Future.all(updated, inserted).mapEmpty();
   }
 
