@@ -13,9 +13,4 @@ public record Claim(List<ClaimedDelivery> jobs, List<Lease> leases, boolean more
 
   /** A cursor held by a claim: its integration, and the epoch that fences it against a later holder. */
   public record Lease(UUID workspaceId, String integrationId, long epoch) {}
-
-  /** A claim of rows alone (no cursor held), as a double of the outbox makes one. */
-  public static Claim of(List<ClaimedDelivery> jobs, int limit) {
-    return new Claim(jobs, List.of(), jobs.size() >= limit);
-  }
 }

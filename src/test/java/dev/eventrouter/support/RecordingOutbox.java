@@ -75,7 +75,8 @@ public final class RecordingOutbox implements DeliveryQueue {
     }
     List<ClaimedDelivery> claimed = new ArrayList<>(due.subList(0, Math.min(limit, due.size())));
     due.removeAll(claimed);
-    return Future.succeededFuture(Claim.of(claimed, limit));
+    // Rows alone, no cursor held; a full claim may have more behind it.
+    return Future.succeededFuture(new Claim(claimed, List.of(), claimed.size() >= limit));
   }
 
   /** Each settle: the claim, and how many outcomes were recorded when it came. */
