@@ -7,7 +7,8 @@ import { failed, read, repeat, sameSignIn } from './session.js';
 import { list, put, render } from './events.js';
 
 const REDELIVERABLE = ['failed', 'expired', 'unconfirmed'];
-const CLICK_FIELDS = ['fbclid', 'fbc', 'fbp', 'ttclid', 'ttp', 'client_ip', 'user_agent', 'landing_url', 'clicked_at'];
+const CLICK_FIELDS = ['fbclid', 'fbc', 'fbp', 'ttclid', 'ttp', 'gclid', 'gbraid', 'wbraid', 'sccid', 'scid',
+  'client_ip', 'user_agent', 'landing_url', 'clicked_at'];
 const EVENT_FIELDS = ['event_id', 'event_name', 'telegram_id', 'session_id', 'session_source', 'value', 'currency',
   'status', 'conversion_status', 'transaction_id', 'received_at'];
 

@@ -20,7 +20,7 @@ public record WebhookConfig(String url, String method, Map<String, String> heade
    */
   public static final List<String> PLACEHOLDERS = List.of("event_id", "event_name", "mapped_event", "workspace_id",
       "telegram_id", "session_id", "value", "currency", "received_at", "fbclid", "fbc", "fbp", "ttclid", "ttp",
-      "status", "previous_status");
+      "gclid", "gbraid", "wbraid", "sccid", "scid", "status", "previous_status");
 
   /** The name an event goes to the receiver under. */
   public String eventName(String sent) {

@@ -7,11 +7,11 @@ import java.util.UUID;
 
 /**
  * A click session as registered by the prelanding page. Fields other than the ids may be null; {@code utm} holds the
- * campaign's utm_* parameters as the landing URL carried them.
+ * campaign's utm_* parameters as the landing URL carried them; {@code ids} the click ids of Google and Snapchat.
  */
 public record ClickSession(UUID workspaceId, String sessionId, String fbclid, String fbc, String fbp, String ttclid,
                            String ttp, String clientIp, String userAgent, String landingUrl, Instant clickedAt,
-                           JsonObject utm, Origin origin) {
+                           JsonObject utm, Origin origin, ClickIds ids) {
 
   /**
    * Where the click was headed and what its ad was, for the funnel report; each part null when not known.
@@ -26,6 +26,14 @@ public record ClickSession(UUID workspaceId, String sessionId, String fbclid, St
     public static final Origin NONE = new Origin(null, null, null, null);
   }
 
+  /** A click without Google's or Snapchat's ids. */
+  public ClickSession(UUID workspaceId, String sessionId, String fbclid, String fbc, String fbp, String ttclid,
+                      String ttp, String clientIp, String userAgent, String landingUrl, Instant clickedAt,
+                      JsonObject utm, Origin origin) {
+    this(workspaceId, sessionId, fbclid, fbc, fbp, ttclid, ttp, clientIp, userAgent, landingUrl, clickedAt, utm,
+        origin, ClickIds.NONE);
+  }
+
   /** A click with nothing known of its origin. */
   public ClickSession(UUID workspaceId, String sessionId, String fbclid, String fbc, String fbp, String ttclid,
                       String ttp, String clientIp, String userAgent, String landingUrl, Instant clickedAt,
@@ -37,11 +45,17 @@ public record ClickSession(UUID workspaceId, String sessionId, String fbclid, St
   /** This click with another origin. */
   public ClickSession withOrigin(Origin other) {
     return new ClickSession(workspaceId, sessionId, fbclid, fbc, fbp, ttclid, ttp, clientIp, userAgent, landingUrl,
-        clickedAt, utm, other);
+        clickedAt, utm, other, ids);
+  }
+
+  /** This click with other Google and Snapchat ids. */
+  public ClickSession withIds(ClickIds other) {
+    return new ClickSession(workspaceId, sessionId, fbclid, fbc, fbp, ttclid, ttp, clientIp, userAgent, landingUrl,
+        clickedAt, utm, origin, other);
   }
 
   public JsonObject toJson() {
-    return new JsonObject()
+    return ids.putInto(new JsonObject())
         .put("workspace_id", workspaceId.toString())
         .put("session_id", sessionId)
         .put("fbclid", fbclid)
@@ -66,6 +80,6 @@ public record ClickSession(UUID workspaceId, String sessionId, String fbclid, St
         json.getString("ttp"), json.getString("client_ip"), json.getString("user_agent"),
         json.getString("landing_url"), Instant.parse(json.getString("clicked_at")), json.getJsonObject("utm"),
         new Origin(json.getJsonObject("ad"), json.getString("bot"), json.getString("channel"),
-            json.getString("country")));
+            json.getString("country")), ClickIds.fromJson(json));
   }
 }

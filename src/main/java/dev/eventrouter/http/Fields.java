@@ -108,7 +108,7 @@ public final class Fields {
     }
     if (value instanceof String text && text.length() <= maxLength) {
       try {
-        URI uri = new URI(text);
+        URI uri = BrowserUrl.parse(text);
         if (("http".equalsIgnoreCase(uri.getScheme()) || "https".equalsIgnoreCase(uri.getScheme()))
             && uri.getHost() != null) {
           return text;

@@ -1,6 +1,7 @@
 package dev.eventrouter.store;
 
 import dev.eventrouter.event.ClickData;
+import dev.eventrouter.event.ClickIds;
 import dev.eventrouter.event.ClickSession;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Row;
@@ -75,7 +76,9 @@ public record ClaimedDelivery(long deliveryId, long eventId, UUID workspaceId, S
       click = ClickData.of(new ClickSession(row.getUUID("workspace_id"), row.getString("click_session"),
           row.getString("fbclid"), row.getString("fbc"), row.getString("fbp"), row.getString("ttclid"),
           row.getString("ttp"), row.getString("client_ip"), row.getString("user_agent"),
-          row.getString("landing_url"), row.getOffsetDateTime("clicked_at").toInstant(), null));
+          row.getString("landing_url"), row.getOffsetDateTime("clicked_at").toInstant(), null,
+          ClickSession.Origin.NONE, new ClickIds(row.getString("gclid"), row.getString("gbraid"),
+          row.getString("wbraid"), row.getString("sccid"), row.getString("scid"))));
     }
     Object userData = row.getJson("user_data");
     return new ClaimedDelivery(row.getLong("delivery_id"), row.getLong("event_id"), row.getUUID("workspace_id"),

@@ -36,7 +36,7 @@ public final class DeliveryStore implements DeliveryQueue {
    */
   static final String CLICK_COLUMNS = """
                 c.session_id AS click_session, c.fbclid, c.fbc, c.fbp, c.ttclid, c.ttp, c.client_ip, c.user_agent,
-                c.landing_url, c.clicked_at""";
+                c.landing_url, c.clicked_at, c.gclid, c.gbraid, c.wbraid, c.sccid, c.scid""";
 
   /**
    * The lease a claim takes on the rows of {@code due} (each with its {@code claims}), returning what the payload is

@@ -1,6 +1,7 @@
 package dev.eventrouter.store;
 
 import dev.eventrouter.config.ConversionStatus;
+import dev.eventrouter.event.ClickIds;
 import dev.eventrouter.event.EventFilter;
 import dev.eventrouter.event.EventIds;
 import io.vertx.core.Future;
@@ -26,6 +27,7 @@ public final class EventViews {
       SELECT e.event_id, e.workspace_id, e.event_name, e.telegram_id, e.session_id, e.session_source, e.value,
              e.currency, e.status, e.received_at, e.conversion_status, e.transaction_id, c.session_id AS click_session,
              c.fbclid, c.fbc, c.fbp, c.ttclid, c.ttp, c.client_ip, c.user_agent, c.landing_url, c.clicked_at, c.utm,
+             c.gclid, c.gbraid, c.wbraid, c.sccid, c.scid,
       """ + ConversionChanges.NOW + """
 
         FROM events e
@@ -156,6 +158,9 @@ public final class EventViews {
     }
     JsonObject click = new JsonObject();
     for (String column : List.of("fbclid", "fbc", "fbp", "ttclid", "ttp", "client_ip", "user_agent", "landing_url")) {
+      click.put(column, row.getString(column));
+    }
+    for (String column : ClickIds.NAMES) {
       click.put(column, row.getString(column));
     }
     return click.put("clicked_at", row.getOffsetDateTime("clicked_at").toInstant().toString())

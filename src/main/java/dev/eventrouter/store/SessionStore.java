@@ -17,8 +17,9 @@ public final class SessionStore {
   /** A repeated registration keeps the first click time and fills only what was empty. */
   static final String UPSERT_CLICK = """
       INSERT INTO click_sessions (workspace_id, session_id, fbclid, fbc, fbp, ttclid, ttp, client_ip, user_agent,
-                                  landing_url, clicked_at, utm, ad, bot, channel, country)
-      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+                                  landing_url, clicked_at, utm, ad, bot, channel, country, gclid, gbraid, wbraid,
+                                  sccid, scid)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)
       ON CONFLICT (workspace_id, session_id) DO UPDATE SET
           fbclid      = COALESCE(click_sessions.fbclid, EXCLUDED.fbclid),
           fbc         = COALESCE(click_sessions.fbc, EXCLUDED.fbc),
@@ -32,7 +33,12 @@ public final class SessionStore {
           ad          = COALESCE(click_sessions.ad, EXCLUDED.ad),
           bot         = COALESCE(click_sessions.bot, EXCLUDED.bot),
           channel     = COALESCE(click_sessions.channel, EXCLUDED.channel),
-          country     = COALESCE(click_sessions.country, EXCLUDED.country)""";
+          country     = COALESCE(click_sessions.country, EXCLUDED.country),
+          gclid       = COALESCE(click_sessions.gclid, EXCLUDED.gclid),
+          gbraid      = COALESCE(click_sessions.gbraid, EXCLUDED.gbraid),
+          wbraid      = COALESCE(click_sessions.wbraid, EXCLUDED.wbraid),
+          sccid       = COALESCE(click_sessions.sccid, EXCLUDED.sccid),
+          scid        = COALESCE(click_sessions.scid, EXCLUDED.scid)""";
 
   /**
    * One row per user, session and step; the click of the session learns the bot and channel it went through, when
@@ -85,11 +91,13 @@ public final class SessionStore {
   }
 
   public Future<Void> save(ClickSession click) {
-    return pool.preparedQuery(UPSERT_CLICK).execute(Tuple.from(new Object[] {
+    Tuple params = Tuple.from(new Object[] {
         click.workspaceId(), click.sessionId(), click.fbclid(), click.fbc(), click.fbp(), click.ttclid(),
         click.ttp(), click.clientIp(), click.userAgent(), click.landingUrl(),
         click.clickedAt().atOffset(ZoneOffset.UTC), click.utm(), click.origin().ad(), click.origin().bot(),
-        click.origin().channel(), click.origin().country()})).mapEmpty();
+        click.origin().channel(), click.origin().country()});
+    click.ids().values().forEach(params::addValue);
+    return pool.preparedQuery(UPSERT_CLICK).execute(params).mapEmpty();
   }
 
   public Future<Void> save(InviteSession invite) {

@@ -4,11 +4,11 @@
  *   <script src="https://ROUTER/sdk/v1/prelanding.js" async
  *           data-workspace="WORKSPACE_ID" data-key="PUBLISHABLE_KEY" data-bot="your_bot"></script>
  *
- * It reads the click ids from the page URL (fbclid, ttclid; the server also reads them and the utm_* parameters from
- * the URL it is sent) and the pixels' cookies (_fbp, _fbc, _ttp), creates a click session with the workspace's
- * publishable key, and rewrites every link to the bot (t.me/<bot>, telegram.me/<bot>, tg://resolve?domain=<bot>) to
- * carry ?start=<session_id>. A link marked data-er-channel (to the channel, <a href="https://t.me/yourchannel"
- * data-er-channel>) becomes the visitor's own invite link when the workspace makes them (telegram.channel_id), so
+ * It reads the click ids from the page URL (fbclid, ttclid, gclid, gbraid, wbraid, ScCid; the server also reads them
+ * and the utm_* parameters from the URL it is sent) and the pixels' cookies (_fbp, _fbc, _ttp, _scid), creates a
+ * click session with the workspace's publishable key, and rewrites every link to the bot (t.me/<bot>,
+ * telegram.me/<bot>, tg://resolve?domain=<bot>) to carry ?start=<session_id>. A link marked data-er-channel (to the
+ * channel, <a href="https://t.me/yourchannel" data-er-channel>) becomes the visitor's own invite link when the workspace makes them (telegram.channel_id), so
  * their join request names this click; without one it keeps its href. It sets no cookie and stores nothing. When the
  * session is made it dispatches "event-router:session" on document, with {session_id, start_link, invite_link} as
  * detail.
@@ -32,7 +32,12 @@
     ttclid: /^[!-~]{1,500}$/,
     fbc: /^fb\.[0-9]{1,2}\.[0-9]{1,16}\.[!-~]{1,500}$/,
     fbp: /^fb\.[0-9]{1,2}\.[0-9]{1,16}\.[!-~]{1,100}$/,
-    ttp: /^[!-~]{1,200}$/
+    ttp: /^[!-~]{1,200}$/,
+    gclid: /^[!-~]{1,500}$/,
+    gbraid: /^[!-~]{1,500}$/,
+    wbraid: /^[!-~]{1,500}$/,
+    sccid: /^[!-~]{1,500}$/,
+    scid: /^[!-~]{1,200}$/
   };
 
   function cookie(name) {
@@ -95,6 +100,18 @@
     }
   }
 
+  // Snapchat's click id is ScCid in the URL (https://developers.snap.com/api/marketing-api/Conversions-API/UsingTheAPI);
+  // hand-made links write it in other cases too.
+  function sccid(params) {
+    var found = null;
+    params.forEach(function (value, name) {
+      if (found === null && name.toLowerCase() === 'sccid') {
+        found = value;
+      }
+    });
+    return found;
+  }
+
   var params = new URLSearchParams(location.search);
   var body = { workspace_id: workspace };
   if (location.href.length <= 2048) {
@@ -105,6 +122,11 @@
   put(body, 'fbc', cookie('_fbc'));
   put(body, 'fbp', cookie('_fbp'));
   put(body, 'ttp', cookie('_ttp'));
+  put(body, 'gclid', params.get('gclid'));
+  put(body, 'gbraid', params.get('gbraid'));
+  put(body, 'wbraid', params.get('wbraid'));
+  put(body, 'sccid', sccid(params));
+  put(body, 'scid', cookie('_scid'));
 
   fetch(api, {
     method: 'POST',

@@ -38,4 +38,19 @@ class ClickDataTest {
     assertThat(data).isEqualTo(new ClickData("f", "fb.1.1763600000123.f", "fb.1.1596403881668.1116446470",
         "E.C.P.x", "ttp", "203.0.113.7", "UA", "https://promo.example.com/"));
   }
+
+  @Test
+  @DisplayName("Google's and Snapchat's ids pass through; the Google id uploaded is gclid, else gbraid, else wbraid")
+  void googleAndSnapchat() {
+    ClickIds ids = new ClickIds("g", "b", "w", "sc", "cookie");
+    assertThat(ClickData.of(click("f", null).withIds(ids)).ids()).isEqualTo(ids);
+    assertThat(ClickData.of(click("f", null)).ids()).isEqualTo(ClickIds.NONE);
+    assertThat(ids.google()).isEqualTo(new ClickIds.Google("gclid", "g"));
+    assertThat(new ClickIds(null, "b", "w", null, null).google()).isEqualTo(new ClickIds.Google("gbraid", "b"));
+    assertThat(new ClickIds(null, null, "w", null, null).google()).isEqualTo(new ClickIds.Google("wbraid", "w"));
+    assertThat(new ClickIds(null, null, null, "sc", null).google()).isNull();
+    assertThat(ClickIds.NONE.orElse(ids)).isEqualTo(ids);
+    assertThat(ids.orElse(ClickIds.NONE)).isEqualTo(ids);
+    assertThat(new ClickIds(null, "b2", null, null, "c2").orElse(ids)).isEqualTo(new ClickIds("g", "b2", "w", "sc", "c2"));
+  }
 }

@@ -118,6 +118,9 @@ class EventRecordsTest {
         "DE");
     assertThat(ClickSession.fromJson(click.withOrigin(origin).toJson()).origin()).isEqualTo(origin);
     assertThat(click.withOrigin(origin).withOrigin(ClickSession.Origin.NONE)).isEqualTo(click);
+    ClickIds ids = new ClickIds("gclid", "gbraid", "wbraid", "sccid", "scid");
+    assertThat(ClickSession.fromJson(click.withIds(ids).withOrigin(origin).toJson()).ids()).isEqualTo(ids);
+    assertThat(ClickSession.fromJson(click.toJson()).ids()).isEqualTo(ClickIds.NONE);
     InviteSession joined = new InviteSession(WS, 42, "s1", null, InviteSession.JOIN, "bot_a", "-100123");
     assertThat(InviteSession.fromJson(joined.toJson())).isEqualTo(joined);
     assertThat(Resolution.supplied("s1")).isEqualTo(new Resolution("s1", Resolution.SUPPLIED));

@@ -45,6 +45,7 @@ class PrelandingKitBrowserTest extends FakeNetworksTest {
   private static final String FBC = "fb.1.1700000000000.IwAR-from-url";
   private static final String FBP = "fb.1.1596403881668.1116446470";
   private static final String TTP = "2Sx7yT9uVw.tt.1";
+  private static final String SCID = "8f2a4c1e-3b5d-4e6f-9a7b-1c2d3e4f5a6b";
 
   private ChromeDriver browser;
   private HttpServer landing;
@@ -57,7 +58,7 @@ class PrelandingKitBrowserTest extends FakeNetworksTest {
     landing = vertx.createHttpServer().requestHandler(request -> request.response()
         .putHeader("Content-Type", "text/html; charset=utf-8")
         .putHeader("Set-Cookie", (Iterable<String>) List.of("_fbc=" + FBC + "; Path=/", "_fbp=" + FBP + "; Path=/",
-            "_ttp=" + TTP + "; Path=/"))
+            "_ttp=" + TTP + "; Path=/", "_scid=" + SCID + "; Path=/"))
         .end("""
             <!doctype html><html><head><meta charset="utf-8"><title>Offer</title>
             <script>
@@ -157,7 +158,7 @@ class PrelandingKitBrowserTest extends FakeNetworksTest {
     assertThat(click.getString("user_agent")).contains("Chrome");
     assertThat(click.getJson("utm")).isEqualTo(new JsonObject().put("utm_source", "facebook")
         .put("utm_campaign", "spring"));
-    assertThat(browser.manage().getCookies()).as("the script sets no cookie of its own").hasSize(3);
+    assertThat(browser.manage().getCookies()).as("the script sets no cookie of its own").hasSize(4);
 
     var posted = app.postEvent(KEY_A, new JsonObject().put("workspace_id", WS_A).put("event_name", "FTD")
         .put("telegram_id", 555).put("session_id", sessionId).put("value", 20).put("currency", "USD"));
@@ -171,6 +172,24 @@ class PrelandingKitBrowserTest extends FakeNetworksTest {
     JsonObject tiktok = fake.lastEvent("tiktok", eventId).getJsonObject("user");
     assertThat(tiktok.getString("ttclid")).isEqualTo("E.C.P.from-url");
     assertThat(tiktok.getString("ttp")).isEqualTo(TTP);
+  }
+
+  @Test
+  @DisplayName("a click from Google and Snapchat: gclid, gbraid and Snapchat's ScCid from the URL, the _scid cookie")
+  void googleAndSnapchatIds() {
+    start("http://localhost:" + landing.actualPort());
+    browser.get("http://localhost:" + landing.actualPort()
+        + "/offer?gclid=Cj0KCQiA-from_url&gbraid=0AAAAA-braid&ScCid=5b4f1a0e-7d2c&campaignid={campaignid}");
+    waiting().until(d -> href("bot").contains("start="));
+
+    String sessionId = href("bot").substring(href("bot").indexOf("start=") + "start=".length());
+    Row click = app.rows("SELECT * FROM click_sessions WHERE session_id = $1", sessionId).get(0);
+    assertThat(click.getString("gclid")).isEqualTo("Cj0KCQiA-from_url");
+    assertThat(click.getString("gbraid")).isEqualTo("0AAAAA-braid");
+    assertThat(click.getString("wbraid")).isNull();
+    assertThat(click.getString("sccid")).isEqualTo("5b4f1a0e-7d2c");
+    assertThat(click.getString("scid")).isEqualTo(SCID);
+    assertThat(click.getValue("ad")).as("an unexpanded ValueTrack macro is no id").isNull();
   }
 
   @Test

@@ -8,6 +8,7 @@ import dev.eventrouter.config.IntegrationConfig;
 import dev.eventrouter.config.Network;
 import dev.eventrouter.config.WebhookConfig;
 import dev.eventrouter.event.ClickData;
+import dev.eventrouter.event.ClickIds;
 import dev.eventrouter.forward.webhook.WebhookApi;
 import dev.eventrouter.store.ClaimedDelivery;
 import dev.eventrouter.support.Await;
@@ -80,7 +81,8 @@ class WebhookApiUnitTest {
   private static ClaimedDelivery purchase() {
     return new ClaimedDelivery(1, 77, WS, "w", "FTD", "sale", 2, 42, "ses 1", new BigDecimal("1E+2"), "EUR",
         new JsonObject().put("email", "A@b.co"), AT,
-        new ClickData("fb 1", "fb.1.1.fb 1", "fb.1.2.3", "tt/1", "ttp1", "203.0.113.9", "UA", "https://lp/x"), true);
+        new ClickData("fb 1", "fb.1.1.fb 1", "fb.1.2.3", "tt/1", "ttp1", "203.0.113.9", "UA", "https://lp/x",
+            new ClickIds("g/1", null, null, "sc 1", "scid1")), true);
   }
 
   private static ClaimedDelivery clicked(String fbclid) {
@@ -103,7 +105,8 @@ class WebhookApiUnitTest {
         .put("received_at", "2026-11-22T10:00:00Z")
         .put("conversion_status", "approved").putNull("previous_status").put("change", 0)
         .put("session", new JsonObject().put("fbclid", "fb 1").put("fbc", "fb.1.1.fb 1").put("fbp", "fb.1.2.3")
-            .put("ttclid", "tt/1").put("ttp", "ttp1").put("client_ip", "203.0.113.9").put("user_agent", "UA")
+            .put("ttclid", "tt/1").put("ttp", "ttp1").put("gclid", "g/1").putNull("gbraid").putNull("wbraid")
+            .put("sccid", "sc 1").put("scid", "scid1").put("client_ip", "203.0.113.9").put("user_agent", "UA")
             .put("landing_url", "https://lp/x"))
         .put("limited_data_use", true));
     JsonObject plain = API.body(hook("POST", "/", "TEST"), List.of(bare()));
@@ -122,7 +125,7 @@ class WebhookApiUnitTest {
   void post() {
     IntegrationConfig hook = hook("POST", "/pb/{mapped_event}?s={session_id}&c={fbclid}&t={ttclid}&v={value}"
         + "&n={event_name}&id={event_id}&tg={telegram_id}&cur={currency}&w={workspace_id}&at={received_at}&x={fbc}"
-        + "&p={fbp}&q={ttp}", null);
+        + "&p={fbp}&q={ttp}&g={gclid}&gb={gbraid}&sc={sccid}", null);
     JsonObject body = API.body(hook, List.of(purchase()));
     HttpResponse<Buffer> response = Await.result(API.send(client, hook, body, 5_000));
 
@@ -130,7 +133,7 @@ class WebhookApiUnitTest {
     Seen request = seen.get();
     assertThat(request.method()).isEqualTo("POST");
     assertThat(request.uri()).isEqualTo("/pb/sale?s=ses%201&c=fb%201&t=tt%2F1&v=100&n=FTD&id=evt_77&tg=42&cur=EUR"
-        + "&w=" + WS + "&at=2026-11-22T10%3A00%3A00Z&x=fb.1.1.fb%201&p=fb.1.2.3&q=ttp1");
+        + "&w=" + WS + "&at=2026-11-22T10%3A00%3A00Z&x=fb.1.1.fb%201&p=fb.1.2.3&q=ttp1&g=g%2F1&gb=&sc=sc%201");
     assertThat(request.headers().get("X-Api-Key")).isEqualTo("k-1");
     assertThat(request.headers().get("Content-Type")).isEqualTo("application/json");
     assertThat(request.headers().get(WebhookApi.EVENT_ID_HEADER)).isEqualTo("evt_77");

@@ -1,11 +1,12 @@
 package dev.eventrouter.api.sessions;
 
+import dev.eventrouter.event.ClickIds;
 import dev.eventrouter.event.ClickSession;
+import dev.eventrouter.http.BrowserUrl;
 import dev.eventrouter.http.Edge;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.vertx.core.json.JsonObject;
 
-import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -36,17 +37,19 @@ final class ClickEnrichment {
   /**
    * The ad ids the networks' URL macros fill in, each with the parameter names read for it, first found first:
    * Meta's {{campaign.id}}, {{adset.id}}, {{ad.id}}, {{placement}}
-   * (https://www.facebook.com/business/help/1016122818401732) and TikTok's __CAMPAIGN_ID__, __AID__ (ad group),
-   * __CID__ (ad), __PLACEMENT__ (https://ads.tiktok.com/help/article?aid=6669666107177041925),
-   * put in the URL under these names.
+   * (https://www.facebook.com/business/help/1016122818401732), TikTok's __CAMPAIGN_ID__, __AID__ (ad group),
+   * __CID__ (ad), __PLACEMENT__ (https://ads.tiktok.com/help/article?aid=6669666107177041925), Snapchat's
+   * {{campaign.id}}, {{adSet.id}}, {{ad.id}} (https://urlmacros.com/snapchat.html), put
+   * in the URL under these names, and Google's ValueTrack {campaignid}, {adgroupid}, {creative}, {placement}
+   * (https://support.google.com/google-ads/answer/6305348) under these names or their own.
    */
   static final Map<String, List<String>> AD_PARAMETERS = linked(
-      "campaign_id", List.of("campaign_id"),
-      "adset_id", List.of("adset_id", "adgroup_id", "ad_group_id"),
-      "ad_id", List.of("ad_id", "creative_id"),
+      "campaign_id", List.of("campaign_id", "campaignid"),
+      "adset_id", List.of("adset_id", "adgroup_id", "ad_group_id", "adgroupid"),
+      "ad_id", List.of("ad_id", "creative_id", "creative"),
       "placement", List.of("placement", "site_source_name"));
-  /** A macro the network left unexpanded (an ad's preview): {{ad.id}}, __CID__. Not an id. */
-  private static final Pattern UNEXPANDED = Pattern.compile("\\{\\{.*}}|__[A-Z_]+__");
+  /** A macro the network left unexpanded (an ad's preview): {{ad.id}}, __CID__, {creative}. Not an id. */
+  private static final Pattern UNEXPANDED = Pattern.compile("\\{\\{.*}}|__[A-Z_]+__|\\{[a-z_]+}");
 
   private ClickEnrichment() {}
 
@@ -82,6 +85,9 @@ final class ClickEnrichment {
     }
     String fbclid = click.fbclid() != null ? click.fbclid() : first(query, "fbclid", SessionValidator.FBCLID);
     String ttclid = click.ttclid() != null ? click.ttclid() : first(query, "ttclid", SessionValidator.TTCLID);
+    ClickIds ids = click.ids().orElse(new ClickIds(first(query, "gclid", SessionValidator.CLICK_ID),
+        first(query, "gbraid", SessionValidator.CLICK_ID), first(query, "wbraid", SessionValidator.CLICK_ID),
+        sccid(query), null));
     String clientIp = click.clientIp() == null && visitor != null ? visitor.ip() : click.clientIp();
     String userAgent = click.userAgent();
     if (userAgent == null && visitor != null && visitor.userAgent() != null
@@ -92,7 +98,18 @@ final class ClickEnrichment {
     ClickSession.Origin origin = click.origin();
     return new ClickSession(click.workspaceId(), click.sessionId(), fbclid, fbc, click.fbp(), ttclid,
         click.ttp(), clientIp, userAgent, click.landingUrl(), click.clickedAt(), utm.isEmpty() ? null : utm,
-        new ClickSession.Origin(ad(query), origin.bot(), origin.channel(), origin.country()));
+        new ClickSession.Origin(ad(query), origin.bot(), origin.channel(), origin.country()), ids);
+  }
+
+  /** Snapchat's click id: the URL parameter is ScCid (any case taken: hand-made links write it so too). */
+  private static String sccid(Map<String, List<String>> query) {
+    for (Map.Entry<String, List<String>> parameter : query.entrySet()) {
+      if (parameter.getKey().equalsIgnoreCase("sccid")
+          && SessionValidator.CLICK_ID.matcher(parameter.getValue().get(0)).matches()) {
+        return parameter.getValue().get(0);
+      }
+    }
+    return null;
   }
 
   /**
@@ -111,7 +128,7 @@ final class ClickEnrichment {
       return Map.of();
     }
     try {
-      return new QueryStringDecoder(new URI(landingUrl)).parameters();
+      return new QueryStringDecoder(BrowserUrl.parse(landingUrl)).parameters();
     } catch (URISyntaxException | IllegalArgumentException unreadable) {
       return Map.of();
     }

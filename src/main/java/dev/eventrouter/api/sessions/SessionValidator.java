@@ -1,6 +1,7 @@
 package dev.eventrouter.api.sessions;
 
 import dev.eventrouter.common.RandomToken;
+import dev.eventrouter.event.ClickIds;
 import dev.eventrouter.event.ClickSession;
 import dev.eventrouter.event.InviteSession;
 import dev.eventrouter.http.Fields;
@@ -17,7 +18,8 @@ import java.util.regex.Pattern;
 public final class SessionValidator {
 
   private static final Set<String> CLICK_FIELDS = Set.of("workspace_id", "session_id", "fbclid", "fbc", "fbp",
-      "ttclid", "ttp", "client_ip", "user_agent", "landing_url", "clicked_at", "bot", "channel", "country");
+      "ttclid", "ttp", "gclid", "gbraid", "wbraid", "sccid", "ScCid", "scid", "client_ip", "user_agent", "landing_url",
+      "clicked_at", "bot", "channel", "country");
   private static final Set<String> INVITE_FIELDS = Set.of("workspace_id", "telegram_id", "session_id", "invite_link");
 
   static final Pattern FBCLID = Pattern.compile(Fields.TOKEN + "{1,500}");
@@ -26,6 +28,11 @@ public final class SessionValidator {
   private static final Pattern FBP = Pattern.compile("fb\\.[0-9]{1,2}\\.[0-9]{1,16}\\." + Fields.TOKEN + "{1,100}");
   static final Pattern TTCLID = Pattern.compile(Fields.TOKEN + "{1,500}");
   private static final Pattern TTP = Pattern.compile(Fields.TOKEN + "{1,200}");
+  /** Google's and Snapchat's click ids, bounded as TikTok's: real ones are 20 to 200 characters. */
+  static final Pattern CLICK_ID = Pattern.compile(Fields.TOKEN + "{1,500}");
+  /** The _scid cookie, a UUID today, bounded as TikTok's _ttp. */
+  private static final Pattern SCID = TTP;
+  private static final String CLICK_ID_RULE = "must be 1 to 500 printable characters without spaces";
   // A capture can come from anyone's browser (a publishable key): what it may store is kept to about what real
   // browsers send, so one capture stores a few KB at most. Browsers' user agents are 100 to 300 characters.
   static final Pattern USER_AGENT = Pattern.compile("[ -~]{1,512}");
@@ -51,6 +58,7 @@ public final class SessionValidator {
     String fbp = fields.optional("fbp", FBP, "must look like fb.1.<creation time ms>.<random number>");
     String ttclid = fields.optional("ttclid", TTCLID, "must be 1 to 500 printable characters without spaces");
     String ttp = fields.optional("ttp", TTP, "must be 1 to 200 printable characters without spaces");
+    ClickIds ids = ids(fields);
     String clientIp = fields.ipAddress("client_ip");
     String userAgent = fields.optional("user_agent", USER_AGENT, "must be 1 to 512 printable characters");
     String landingUrl = fields.url("landing_url", MAX_LANDING_URL);
@@ -59,7 +67,17 @@ public final class SessionValidator {
         fields.optional("channel", CHANNEL, "must be the channel's @username or its numeric id"), country(fields));
     fields.throwIfInvalid();
     return new ClickSession(workspaceId, sessionId == null ? newSessionId() : sessionId, fbclid, fbc, fbp, ttclid,
-        ttp, clientIp, userAgent, landingUrl, clickedAt == null ? now : clickedAt, null, origin);
+        ttp, clientIp, userAgent, landingUrl, clickedAt == null ? now : clickedAt, null, origin, ids);
+  }
+
+  /** Google's and Snapchat's ids; Snapchat's click id as {@code sccid}, else as its URL parameter's {@code ScCid}. */
+  private static ClickIds ids(Fields fields) {
+    String sccid = fields.optional("sccid", CLICK_ID, CLICK_ID_RULE);
+    String scCid = fields.optional("ScCid", CLICK_ID, CLICK_ID_RULE);
+    return new ClickIds(fields.optional("gclid", CLICK_ID, CLICK_ID_RULE),
+        fields.optional("gbraid", CLICK_ID, CLICK_ID_RULE), fields.optional("wbraid", CLICK_ID, CLICK_ID_RULE),
+        sccid != null ? sccid : scCid,
+        fields.optional("scid", SCID, "must be 1 to 200 printable characters without spaces"));
   }
 
   public static InviteSession invite(JsonObject body) {

@@ -96,9 +96,10 @@ public final class WebhookApi implements NetworkApi {
     if (click.equals(ClickData.NONE)) {
       return null;
     }
-    return new JsonObject().put("fbclid", click.fbclid()).put("fbc", click.fbc()).put("fbp", click.fbp())
-        .put("ttclid", click.ttclid()).put("ttp", click.ttp()).put("client_ip", click.clientIp())
-        .put("user_agent", click.userAgent()).put("landing_url", click.landingUrl());
+    JsonObject session = new JsonObject().put("fbclid", click.fbclid()).put("fbc", click.fbc())
+        .put("fbp", click.fbp()).put("ttclid", click.ttclid()).put("ttp", click.ttp());
+    return click.ids().putInto(session).put("client_ip", click.clientIp()).put("user_agent", click.userAgent())
+        .put("landing_url", click.landingUrl());
   }
 
   @Override

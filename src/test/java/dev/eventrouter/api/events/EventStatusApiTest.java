@@ -45,15 +45,16 @@ class EventStatusApiTest {
   void showsClick() {
     app.postJson("/api/v1/sessions", KEY_A, new JsonObject().put("workspace_id", WS_A).put("session_id", "s_32")
         .put("fbclid", "IwAR9").put("fbp", "fb.1.1700000000000.7").put("ttclid", "E.C.P.9").put("ttp", "tt-9")
-        .put("client_ip", "203.0.113.9").put("user_agent", "UA/1").put("landing_url", "https://lp.example/x")
-        .put("clicked_at", "2026-11-20T10:00:00Z"));
+        .put("gclid", "Cj0-9").put("client_ip", "203.0.113.9").put("user_agent", "UA/1")
+        .put("landing_url", "https://lp.example/x").put("clicked_at", "2026-11-20T10:00:00Z"));
     String id = app.postEvent(KEY_A, new JsonObject().put("event_name", "REG").put("telegram_id", 32)
         .put("workspace_id", WS_A).put("session_id", "s_32")).bodyAsJsonObject().getJsonObject("data")
         .getString("event_id");
     JsonObject click = app.get("/api/v1/events/" + id, KEY_A).bodyAsJsonObject().getJsonObject("data")
         .getJsonObject("click");
     assertThat(click).isEqualTo(new JsonObject().put("fbclid", "IwAR9").putNull("fbc")
-        .put("fbp", "fb.1.1700000000000.7").put("ttclid", "E.C.P.9").put("ttp", "tt-9")
+        .put("fbp", "fb.1.1700000000000.7").put("ttclid", "E.C.P.9").put("ttp", "tt-9").put("gclid", "Cj0-9")
+        .putNull("gbraid").putNull("wbraid").putNull("sccid").putNull("scid")
         .put("client_ip", "203.0.113.9").put("user_agent", "UA/1").put("landing_url", "https://lp.example/x")
         .put("clicked_at", "2026-11-20T10:00:00Z").putNull("utm"));
   }

@@ -7,6 +7,7 @@ import dev.eventrouter.api.sessions.SessionValidator;
 import dev.eventrouter.config.EventMappingOverride;
 import dev.eventrouter.config.RateLimitConfig;
 import dev.eventrouter.config.WorkspaceConfig;
+import dev.eventrouter.event.ClickIds;
 import dev.eventrouter.event.ClickSession;
 import dev.eventrouter.event.ConversionEvent;
 import dev.eventrouter.event.InviteSession;
@@ -217,6 +218,7 @@ class ValidationUnitTest {
         Arguments.of("landing_url", ok.copy().put("landing_url", "ftp://x.example/")),
         Arguments.of("landing_url", ok.copy().put("landing_url", "https:///nohost")),
         Arguments.of("landing_url", ok.copy().put("landing_url", "not a url")),
+        Arguments.of("landing_url", ok.copy().put("landing_url", "https://x.example/?a=\u0000")),
         Arguments.of("clicked_at", ok.copy().put("clicked_at", "1999-12-31T23:59:59Z")),
         Arguments.of("clicked_at", ok.copy().put("clicked_at", NOW.plusSeconds(11 * 60).toString())),
         Arguments.of("clicked_at", ok.copy().put("clicked_at", "yesterday")),
@@ -227,6 +229,12 @@ class ValidationUnitTest {
         Arguments.of("fbp", ok.copy().put("fbp", "fb.1.123")),
         Arguments.of("fbclid", ok.copy().put("fbclid", "has space")),
         Arguments.of("ttp", ok.copy().put("ttp", "t".repeat(201))),
+        Arguments.of("gclid", ok.copy().put("gclid", "g".repeat(501))),
+        Arguments.of("gbraid", ok.copy().put("gbraid", "has space")),
+        Arguments.of("wbraid", ok.copy().put("wbraid", 7)),
+        Arguments.of("sccid", ok.copy().put("sccid", "")),
+        Arguments.of("ScCid", ok.copy().put("ScCid", "s\u0000c")),
+        Arguments.of("scid", ok.copy().put("scid", "s".repeat(201))),
         Arguments.of("user_agent", ok.copy().put("user_agent", "ua\n")),
         Arguments.of("workspace_id", new JsonObject()),
         Arguments.of("bot", ok.copy().put("bot", "abcd")),
@@ -283,6 +291,9 @@ class ValidationUnitTest {
         .put("user_agent", "u".repeat(512))
         .put("clicked_at", "2000-01-01T00:00:00Z").put("client_ip", "2001:db8::1"), NOW);
     assertThat(click.landingUrl()).hasSize(1024).startsWith("http://");
+    String macros = "https://x.example/?campaignid={campaignid}&c=SMs|{{ad.id}}&p=100%";
+    assertThat(SessionValidator.click(new JsonObject().put("workspace_id", WS.toString()).put("landing_url", macros),
+        NOW).landingUrl()).as("as a browser writes it, kept as given").isEqualTo(macros);
     assertThat(click.userAgent()).hasSize(512);
     assertThat(click.clickedAt()).isEqualTo(Instant.parse("2000-01-01T00:00:00Z"));
     assertThat(click.sessionId()).matches("[A-Za-z0-9_-]{22}");
@@ -296,6 +307,18 @@ class ValidationUnitTest {
     String newer = "fb.1.1554763741205.IwAR2AbCdEf.AQ";
     assertThat(SessionValidator.click(new JsonObject().put("workspace_id", WS.toString()).put("fbc", newer), NOW)
         .fbc()).isEqualTo(newer);
+  }
+
+  @Test
+  @DisplayName("Google's and Snapchat's ids at their longest; Snapchat's as sccid or ScCid, sccid first")
+  void clickIds() {
+    JsonObject body = new JsonObject().put("workspace_id", WS.toString()).put("gclid", "g".repeat(500))
+        .put("gbraid", "b").put("wbraid", "w").put("ScCid", "c".repeat(500)).put("scid", "s".repeat(200));
+    assertThat(SessionValidator.click(body, NOW).ids())
+        .isEqualTo(new ClickIds("g".repeat(500), "b", "w", "c".repeat(500), "s".repeat(200)));
+    assertThat(SessionValidator.click(body.put("sccid", "lower"), NOW).ids().sccid()).isEqualTo("lower");
+    assertThat(SessionValidator.click(new JsonObject().put("workspace_id", WS.toString()), NOW).ids())
+        .isEqualTo(ClickIds.NONE);
   }
 
   @Test

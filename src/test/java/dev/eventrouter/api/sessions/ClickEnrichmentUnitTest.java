@@ -1,6 +1,7 @@
 package dev.eventrouter.api.sessions;
 
 import dev.eventrouter.common.IpBlock;
+import dev.eventrouter.event.ClickIds;
 import dev.eventrouter.event.ClickSession;
 import dev.eventrouter.http.ClientIp;
 import dev.eventrouter.http.Edge;
@@ -120,5 +121,39 @@ class ClickEnrichmentUnitTest {
     ClickSession named = ClickEnrichment.enrich(click(null, null, null, null)
         .withOrigin(new ClickSession.Origin(null, "bot_a", "@chan", "DE")), null);
     assertThat(named.origin()).isEqualTo(new ClickSession.Origin(null, "bot_a", "@chan", "DE"));
+  }
+
+  @Test
+  @DisplayName("Google's and Snapchat's ids from the URL fill what the body left out; ScCid in any case; a bad one none")
+  void googleAndSnapchatIds() {
+    ClickSession filled = ClickEnrichment.enrich(click(null, null, null, "https://lp.example/?gclid=Cj0-url"
+        + "&gbraid=0AAA-url&wbraid=1BBB-url&ScCid=snap-url&scid=not-read-from-urls"), null);
+    assertThat(filled.ids()).isEqualTo(new ClickIds("Cj0-url", "0AAA-url", "1BBB-url", "snap-url", null));
+    assertThat(ClickEnrichment.enrich(click(null, null, null, "https://lp.example/?SCCID=upper"), null).ids().sccid())
+        .isEqualTo("upper");
+    assertThat(ClickEnrichment.enrich(click(null, null, null, "https://lp.example/?sccid=lower"), null).ids().sccid())
+        .isEqualTo("lower");
+    ClickSession given = ClickEnrichment.enrich(click(null, null, null, "https://lp.example/?gclid=Cj0-url&ScCid=u")
+        .withIds(new ClickIds("Cj0-body", null, null, null, "scid-body")), null);
+    assertThat(given.ids()).as("the body's win; the URL fills the rest")
+        .isEqualTo(new ClickIds("Cj0-body", null, null, "u", "scid-body"));
+    assertThat(ClickEnrichment.enrich(click(null, null, null, "https://lp.example/?gclid=a%20b&sccid=c%00d"), null)
+        .ids()).as("not valid ids").isEqualTo(ClickIds.NONE);
+  }
+
+  @Test
+  @DisplayName("the ad ids of Google's ValueTrack names and Snapchat's macros; unexpanded ValueTrack is none")
+  void googleAndSnapchatAdIds() {
+    ClickSession google = ClickEnrichment.enrich(click(null, null, null, "https://lp.example/?campaignid=2001"
+        + "&adgroupid=3001&creative=4001&placement={placement}"), null);
+    assertThat(google.origin().ad()).isEqualTo(new JsonObject().put("campaign_id", "2001").put("adset_id", "3001")
+        .put("ad_id", "4001"));
+    ClickSession preview = ClickEnrichment.enrich(click(null, null, null, "https://lp.example/?campaignid=%7Bcampaignid%7D"
+        + "&adset_id=%7B%7BadSet.id%7D%7D&ad_id=5"), null);
+    assertThat(preview.origin().ad()).isEqualTo(new JsonObject().put("ad_id", "5"));
+    ClickSession first = ClickEnrichment.enrich(click(null, null, null, "https://lp.example/?campaignid=2"
+        + "&campaign_id=1&adgroupid=4&adset_id=3&creative=6&ad_id=5"), null);
+    assertThat(first.origin().ad()).as("the networks' own names first")
+        .isEqualTo(new JsonObject().put("campaign_id", "1").put("adset_id", "3").put("ad_id", "5"));
   }
 }

@@ -99,6 +99,32 @@ class SessionsApiTest extends ServiceTest {
   }
 
   @Test
+  @DisplayName("Google's and Snapchat's ids are stored from the body and the landing URL, and the status shows them")
+  void googleAndSnapchatIds() {
+    HttpResponse<Buffer> response = app.postJson(SESSIONS, KEY_A, new JsonObject().put("workspace_id", WS_A)
+        .put("session_id", "s_gs").put("scid", "scid-cookie").put("ScCid", "snap-body")
+        .put("landing_url", "https://promo.example.com/o?gclid=Cj0-url&wbraid=1BBB&ScCid=snap-url"));
+    assertThat(response.statusCode()).as(response.bodyAsString()).isEqualTo(200);
+    Row row = clickRow("s_gs");
+    assertThat(row.getString("gclid")).isEqualTo("Cj0-url");
+    assertThat(row.getString("gbraid")).isNull();
+    assertThat(row.getString("wbraid")).isEqualTo("1BBB");
+    assertThat(row.getString("sccid")).as("the body's wins").isEqualTo("snap-body");
+    assertThat(row.getString("scid")).isEqualTo("scid-cookie");
+    String eventId = app.postEvent(KEY_A, new JsonObject().put("workspace_id", WS_A).put("event_name", "REG")
+        .put("telegram_id", 78).put("session_id", "s_gs")).bodyAsJsonObject().getJsonObject("data")
+        .getString("event_id");
+    JsonObject click = app.get("/api/v1/events/" + eventId, KEY_A).bodyAsJsonObject().getJsonObject("data")
+        .getJsonObject("click");
+    assertThat(click.getString("gclid")).isEqualTo("Cj0-url");
+    assertThat(click.getString("sccid")).isEqualTo("snap-body");
+    assertThat(click.getString("scid")).isEqualTo("scid-cookie");
+    assertThat(click.containsKey("gbraid")).isTrue();
+    assertThat(app.postJson(SESSIONS, KEY_A, new JsonObject().put("workspace_id", WS_A).put("gclid", "has space"))
+        .statusCode()).isEqualTo(400);
+  }
+
+  @Test
   @DisplayName("without session_id one is generated: unguessable, URL-safe, fit for a Telegram start link")
   void generatedSessionId() {
     JsonObject click = new JsonObject().put("workspace_id", WS_A).put("fbclid", "abc");
