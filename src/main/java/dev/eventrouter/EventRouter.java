@@ -16,6 +16,7 @@ import dev.eventrouter.forward.ForwarderVerticle;
 import dev.eventrouter.forward.NetworkApi;
 import dev.eventrouter.forward.PauseBoard;
 import dev.eventrouter.forward.meta.MetaApi;
+import dev.eventrouter.forward.snapchat.SnapchatApi;
 import dev.eventrouter.forward.tiktok.TikTokApi;
 import dev.eventrouter.forward.webhook.WebhookApi;
 import dev.eventrouter.http.AccessControl;
@@ -153,7 +154,8 @@ public final class EventRouter {
             .onSuccess(deployments::add);
       }
       if (forward) {
-        for (NetworkApi network : List.of(new MetaApi(), new TikTokApi(), new WebhookApi())) {
+        for (NetworkApi network : List.of(new MetaApi(), new TikTokApi(), new SnapchatApi(),
+            new WebhookApi())) {
           chain = chain.compose(id -> vertx.deployVerticle(new ForwarderVerticle(network, deliveries, live, metrics,
                   breakers, pauses)))
               .onSuccess(deployments::add);

@@ -4,6 +4,7 @@ import io.vertx.core.json.JsonObject;
 
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -16,6 +17,14 @@ final class IntegrationParser {
   private static final Set<String> META_KEYS = union(COMMON_INTEGRATION_KEYS, "pixel_id", "api_version",
       "action_source", "data_processing_options_country", "data_processing_options_state");
   private static final Set<String> TIKTOK_KEYS = union(COMMON_INTEGRATION_KEYS, "pixel_code", "event_source");
+  private static final Set<String> SNAPCHAT_KEYS = union(COMMON_INTEGRATION_KEYS, "pixel_id", "action_source");
+  /** Each network's pixel key and what its value looks like: Meta's dataset id, TikTok's code, Snap's pixel id. */
+  private static final Map<Network, String> PIXEL_KEYS = Map.of(Network.META, "pixel_id", Network.TIKTOK,
+      "pixel_code", Network.SNAPCHAT, "pixel_id");
+  private static final Map<Network, Pattern> PIXELS = Map.of(Network.META, Pattern.compile("[0-9]{1,30}"),
+      Network.TIKTOK, Pattern.compile("[A-Za-z0-9]{1,64}"), Network.SNAPCHAT, Pattern.compile("[A-Za-z0-9-]{1,64}"));
+  private static final Map<Network, String> PIXEL_RULES = Map.of(Network.META, "the numeric pixel (dataset) id",
+      Network.TIKTOK, "the TikTok pixel code", Network.SNAPCHAT, "the Snap Pixel id (letters, digits and -)");
   private static final Pattern INTEGRATION_ID = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
 
   private final JsonReader r;
@@ -47,26 +56,28 @@ final class IntegrationParser {
     } else if ("tiktok".equals(type)) {
       network = Network.TIKTOK;
       r.unknownKeys(json, path, TIKTOK_KEYS);
+    } else if ("snapchat".equals(type)) {
+      network = Network.SNAPCHAT;
+      r.unknownKeys(json, path, SNAPCHAT_KEYS);
     } else if ("webhook".equals(type)) {
       return webhooks.webhook(json, path, id);
     } else {
-      r.problem(path + ".type: required, \"meta\", \"tiktok\" or \"webhook\"");
+      r.problem(path + ".type: required, \"meta\", \"tiktok\", \"snapchat\" or \"webhook\"");
       return null;
     }
     boolean meta = network == Network.META;
     boolean enabled = r.bool(json, "enabled", path + ".enabled", true);
-    String pixelKey = meta ? "pixel_id" : "pixel_code";
+    String pixelKey = PIXEL_KEYS.get(network);
     String pixel = blankWhileDisabled(json, pixelKey, path, enabled);
-    if (pixel == null || !(pixel.isEmpty() || pixel.matches(meta ? "[0-9]{1,30}" : "[A-Za-z0-9]{1,64}"))) {
-      r.problem(path + "." + pixelKey + ": required, " + (meta ? "the numeric pixel (dataset) id"
-          : "the TikTok pixel code"));
+    if (pixel == null || !(pixel.isEmpty() || PIXELS.get(network).matcher(pixel).matches())) {
+      r.problem(path + "." + pixelKey + ": required, " + PIXEL_RULES.get(network));
     }
     String token = blankWhileDisabled(json, "access_token", path, enabled);
     endpoint.requireToken(token, path);
     boolean allowPrivate = addresses.allowed(json, path);
-    String apiBase = endpoint.apiBase(json, path, meta, allowPrivate, "on the integration");
+    String apiBase = endpoint.apiBase(json, path, network, allowPrivate, "on the integration");
     String apiVersion = endpoint.apiVersion(json, path, meta);
-    String source = sources.source(json, path, meta);
+    String source = sources.source(json, path, network);
     String pageUrl = sources.pageUrl(json, path, source, botName);
     return new IntegrationConfig(id, network, pixel, token, apiBase, apiVersion, source, pageUrl,
         r.string(json, "test_event_code", path + ".test_event_code", null), enabled,

@@ -4,6 +4,7 @@ package dev.eventrouter.config;
 public enum Network {
   META("meta"),
   TIKTOK("tiktok"),
+  SNAPCHAT("snapchat"),
   WEBHOOK("webhook");
 
   public final String id;

@@ -6,8 +6,9 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Where an ad network's events happened: Meta's {@code action_source} or TikTok's {@code event_source}, and the page
- * URL sent for an event whose session has no landing page where the network requires one.
+ * Where an ad network's events happened: Meta's {@code action_source}, TikTok's {@code event_source} or Snapchat's
+ * {@code action_source}, and the page URL sent for an event whose session has no landing page where the network
+ * requires one.
  */
 final class SourceParser {
 
@@ -23,7 +24,12 @@ final class SourceParser {
       "phone_call", "physical_store", "system_generated", "website");
   /** TikTok's event_source, as its integrations send it (e.g. RudderStack's tiktok_ads destination). */
   static final List<String> TIKTOK_EVENT_SOURCES = List.of("app", "crm", "offline", "web");
-  private static final Set<String> NEED_A_PAGE = Set.of("website", "web");
+  /**
+   * Snapchat's action_source (https://developers.snap.com/api/marketing-api/Conversions-API/Parameters), less
+   * {@code MOBILE_APP}, which needs the device's app_data, as Meta's {@code app} does.
+   */
+  static final List<String> SNAPCHAT_ACTION_SOURCES = List.of("WEB", "OFFLINE");
+  private static final Set<String> NEED_A_PAGE = Set.of("website", "web", "WEB");
 
   private final JsonReader r;
 
@@ -31,12 +37,24 @@ final class SourceParser {
     this.r = reader;
   }
 
-  /** The integration's action_source (Meta, default chat) or event_source (TikTok, default web). */
-  String source(JsonObject json, String path, boolean meta) {
-    String key = meta ? "action_source" : "event_source";
+  /**
+   * The integration's action_source (Meta, default chat; Snapchat, default WEB: its clicks come from a web page) or
+   * event_source (TikTok, default web).
+   */
+  String source(JsonObject json, String path, Network network) {
+    boolean meta = network == Network.META;
+    String key = network == Network.TIKTOK ? "event_source" : "action_source";
     String at = path + "." + key;
-    String source = r.string(json, key, at, meta ? "chat" : "web");
-    List<String> allowed = meta ? META_ACTION_SOURCES : TIKTOK_EVENT_SOURCES;
+    String source = r.string(json, key, at, switch (network) {
+      case META -> "chat";
+      case SNAPCHAT -> "WEB";
+      default -> "web";
+    });
+    List<String> allowed = switch (network) {
+      case META -> META_ACTION_SOURCES;
+      case SNAPCHAT -> SNAPCHAT_ACTION_SOURCES;
+      default -> TIKTOK_EVENT_SOURCES;
+    };
     if (meta && "app".equals(source)) {
       // Accepted before: a config that has it now says exactly what to change.
       r.problem(at + ": \"app\" is not supported: Meta requires app_data (the device's extinfo and the person's "
@@ -54,8 +72,9 @@ final class SourceParser {
    * {@code event_source_url} on website events
    * (https://developers.facebook.com/docs/marketing-api/conversions-api/parameters/server-event#event-source-url) and
    * TikTok {@code page.url} on web events (RudderStack's mapping marks it required:
-   * https://github.com/rudderlabs/rudder-transformer/blob/develop/src/v0/destinations/tiktok_ads/data/TikTokTrackV2.json);
-   * such an integration with neither is refused here rather than having such events refused later.
+   * https://github.com/rudderlabs/rudder-transformer/blob/develop/src/v0/destinations/tiktok_ads/data/TikTokTrackV2.json)
+   * and Snapchat {@code event_source_url} on WEB events
+   * (https://developers.snap.com/api/marketing-api/Conversions-API/Parameters); such an integration with neither is refused here rather than having such events refused later.
    */
   String pageUrl(JsonObject json, String path, String source, String botName) {
     String pageUrl = r.string(json, "page_url", path + ".page_url", null);
@@ -67,8 +86,11 @@ final class SourceParser {
     }
     if (pageUrl == null && NEED_A_PAGE.contains(source)) {
       r.problem(path + ".page_url: required for a " + source + " integration when the workspace has no bot_name ("
-          + ("website".equals(source) ? "Meta requires event_source_url on website events"
-          : "TikTok needs page.url on web events") + "; events without a landing page would have none)");
+          + switch (source) {
+            case "website" -> "Meta requires event_source_url on website events";
+            case "WEB" -> "Snapchat requires event_source_url on WEB events";
+            default -> "TikTok needs page.url on web events";
+          } + "; events without a landing page would have none)");
     }
     return pageUrl;
   }

@@ -29,7 +29,7 @@ final class WorkspaceParser {
   /** An origin as a browser sends it: http(s)://host[:port], nothing after; lowercase (browsers send it so). */
   private static final Pattern ORIGIN = Pattern.compile("https?://([a-z0-9-]+(\\.[a-z0-9-]+)*|\\[[0-9a-f:.]+])"
       + "(:[0-9]{1,5})?");
-  private static final Set<String> EVENT_MAPPING_KEYS = Set.of("meta", "tiktok", "monetary");
+  private static final Set<String> EVENT_MAPPING_KEYS = Set.of("meta", "tiktok", "snapchat", "monetary");
 
   private final JsonReader r;
   private final IntegrationParser integrationParser;
@@ -172,7 +172,7 @@ final class WorkspaceParser {
     for (String name : json.fieldNames()) {
       String itemPath = path + "." + name;
       if (!(json.getValue(name) instanceof JsonObject item)) {
-        r.problem(itemPath + ": must be an object {\"meta\", \"tiktok\", \"monetary\"}");
+        r.problem(itemPath + ": must be an object {\"meta\", \"tiktok\", \"snapchat\", \"monetary\"}");
         continue;
       }
       r.unknownKeys(item, itemPath, EVENT_MAPPING_KEYS);
@@ -184,9 +184,14 @@ final class WorkspaceParser {
           r.problem(itemPath + ": event names must be 1 to 50 letters, digits, _ - or spaces");
         }
       }
+      String snapchat = r.string(item, "snapchat", itemPath + ".snapchat", null);
+      if (snapchat != null && !SnapchatEvents.STANDARD.contains(snapchat)) {
+        r.problem(itemPath + ".snapchat: must be one of Snapchat's event names: "
+            + String.join(", ", SnapchatEvents.STANDARD));
+      }
       Boolean monetary = item.getValue("monetary") == null ? null
           : r.bool(item, "monetary", itemPath + ".monetary", false);
-      map.put(name, new EventMappingOverride(meta, tiktok, monetary));
+      map.put(name, new EventMappingOverride(meta, tiktok, snapchat, monetary));
     }
     return Map.copyOf(map);
   }

@@ -32,13 +32,6 @@ final class ClaimDispatcher {
 
   /** The forwarder's logger: these lines are the forwarder's, as operators know them. */
   private static final Logger LOG = LoggerFactory.getLogger(ForwarderVerticle.class);
-  /**
-   * Meta refuses a whole request if one event is older than 7 days
-   * (https://developers.facebook.com/docs/marketing-api/conversions-api/parameters/server-event, event_time).
-   * TikTok publishes no limit we could read; we take the same 7 days as the safe reading.
-   */
-  static final Duration MAX_EVENT_AGE = Duration.ofDays(7);
-
   private final NetworkApi api;
   private final Network network;
   private final DeliveryQueue store;
@@ -96,12 +89,13 @@ final class ClaimDispatcher {
           .onSuccess(v -> deliveries.count(key, DeliveryMetrics.FAILED, jobs.size()));
     }
     IntegrationConfig integration = found.get();
-    Instant oldest = Instant.now().minus(MAX_EVENT_AGE);
+    Duration maxAge = api.maxEventAge();
+    Instant oldest = Instant.now().minus(maxAge);
     List<ClaimedDelivery> expired = jobs.stream().filter(j -> j.receivedAt().isBefore(oldest)).toList();
     List<ClaimedDelivery> fresh = jobs.stream().filter(j -> !j.receivedAt().isBefore(oldest)).toList();
     fresh.stream().filter(job -> job.attempts() == 0).forEach(this::countRejected);
     Future<Void> done = expired.isEmpty() ? Future.succeededFuture()
-        : store.end(expired, "expired", "event older than " + MAX_EVENT_AGE.toDays() + " days; "
+        : store.end(expired, "expired", "event older than " + maxAge.toDays() + " days; "
             + network.id + " does not accept it")
             .onSuccess(v -> deliveries.count(key, DeliveryMetrics.EXPIRED, expired.size()));
     if (integration.dryRun()) {

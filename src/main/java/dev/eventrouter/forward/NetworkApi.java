@@ -11,6 +11,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -18,6 +19,15 @@ import java.util.List;
 public interface NetworkApi {
 
   Network network();
+
+  /**
+   * The oldest event the network takes: Meta refuses a whole request if one event is older than 7 days
+   * (https://developers.facebook.com/docs/marketing-api/conversions-api/parameters/server-event, event_time); TikTok
+   * publishes no limit we could read, so it, and a webhook, take the same 7 days as the safe reading.
+   */
+  default Duration maxEventAge() {
+    return Duration.ofDays(7);
+  }
 
   /**
    * The exact request body for these events: the network's envelope, the events as {@code data}, and

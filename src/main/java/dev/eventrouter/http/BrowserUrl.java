@@ -4,15 +4,16 @@ import java.net.URI;
 import java.net.URISyntaxException;
 
 /**
- * A URL as a browser writes it, read as a URI. Browsers leave {@code { } | ^ `} and more unescaped in a query
- * (https://url.spec.whatwg.org/#query-percent-encode-set), and ads put exactly those there: an unexpanded ValueTrack
- * macro ({@code {campaignid}}), a template's {@code |}. {@link URI} refuses them, so each printable ASCII character
- * RFC 3986 does not allow, and a {@code %} not starting an escape, is escaped before parsing; the text itself is kept
- * as given. Spaces, control characters (NUL) and the rest are left to {@link URI}, which refuses them as before.
+ * A URL as a browser writes it, read as a URI. Browsers leave {@code { } | ^ `} unescaped in a query (they are not in
+ * https://url.spec.whatwg.org/#query-percent-encode-set), and ads put exactly those there: an unexpanded ValueTrack
+ * macro ({@code {campaignid}}), a template's {@code |}. {@link URI} refuses them, so they, and a {@code %} not
+ * starting an escape, are escaped before parsing; the text itself is kept as given. What a browser escapes itself
+ * ({@code " < >}, spaces, control characters such as NUL) is left to {@link URI}, which refuses it as before: markup
+ * is no URL.
  */
 public final class BrowserUrl {
 
-  private static final String FORBIDDEN = "\"<>\\^`{|}";
+  private static final String FORBIDDEN = "^`{|}";
 
   private BrowserUrl() {}
 

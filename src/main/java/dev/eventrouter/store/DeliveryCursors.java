@@ -30,8 +30,9 @@ final class DeliveryCursors {
    */
   static final Duration LATE_COMMIT = Duration.ofHours(1);
   /**
-   * Where a new cursor's reads start: the events of the last 8 days. A network takes events of 7 days at most
-   * ({@code ClaimDispatcher.MAX_EVENT_AGE}), so none older is still owed.
+   * Where a new cursor's reads start: the events of the last 8 days. Meta and TikTok take events of 7 days at most
+   * ({@code NetworkApi.maxEventAge}), so none older is still owed; Snapchat's longer limit matters only to events
+   * already read (retried or held), whose rows the claims keep.
    */
   static final Duration NEW_CURSOR_REACH = Duration.ofDays(8);
 

@@ -1140,24 +1140,61 @@ class ConfigTest {
         .put("REG", new JsonObject().put("tiktok", "CompleteRegistration"))
         .put("VIP", new JsonObject().put("meta", "Purchase").put("tiktok", "CompletePayment").put("monetary", true))
         .put("Subscribe", new JsonObject().put("meta", "Subscribe"))
-        .put("FTD", new JsonObject().put("tiktok", "Purchase")));
+        .put("FTD", new JsonObject().put("tiktok", "Purchase"))
+        .put("Level 2", new JsonObject().put("snapchat", "LEVEL_COMPLETE")));
 
     WorkspaceConfig workspace = resolve(config, Map.of()).workspaces().get(0);
 
     assertThat(EventMap.mapping(workspace, "REG"))
-        .isEqualTo(new EventMapping("CompleteRegistration", "CompleteRegistration", false));
+        .isEqualTo(new EventMapping("CompleteRegistration", "CompleteRegistration", "SIGN_UP", false));
     assertThat(EventMap.requiresValue(workspace, "VIP")).isTrue();
     assertThat(EventMap.mapping(workspace, "VIP"))
-        .isEqualTo(new EventMapping("Purchase", "CompletePayment", true));
+        .isEqualTo(new EventMapping("Purchase", "CompletePayment", "CUSTOM_EVENT_1", true));
     EventMapping subscribe = EventMap.mapping(workspace, "Subscribe");
-    assertThat(subscribe).as("a row naming Meta only keeps TikTok's default")
-        .isEqualTo(new EventMapping("Subscribe", "SubmitForm", false));
+    assertThat(subscribe).as("a row naming Meta only keeps TikTok's and Snapchat's defaults")
+        .isEqualTo(new EventMapping("Subscribe", "SubmitForm", "SUBSCRIBE", false));
     assertThat(subscribe.nameFor(Network.META)).isEqualTo("Subscribe");
     assertThat(subscribe.nameFor(Network.TIKTOK)).isEqualTo("SubmitForm");
+    assertThat(subscribe.nameFor(Network.SNAPCHAT)).isEqualTo("SUBSCRIBE");
     assertThat(EventMap.mapping(workspace, "FTD")).as("monetary left out stays the default's")
-        .isEqualTo(new EventMapping("Purchase", "Purchase", true));
+        .isEqualTo(new EventMapping("Purchase", "Purchase", "PURCHASE", true));
     assertThat(EventMap.mapping(workspace, "Level Up"))
-        .isEqualTo(new EventMapping("Level Up", "Level Up", false));
+        .isEqualTo(new EventMapping("Level Up", "Level Up", "CUSTOM_EVENT_1", false));
+    assertThat(EventMap.mapping(workspace, "Level 2"))
+        .isEqualTo(new EventMapping("Level 2", "Level 2", "LEVEL_COMPLETE", false));
+
+    ws(config).put("event_map", new JsonObject().put("X", new JsonObject().put("snapchat", "Level Complete")));
+    assertThatThrownBy(() -> resolve(config, Map.of())).isInstanceOf(ConfigException.class)
+        .hasMessageContaining("event_map.X.snapchat: must be one of Snapchat's event names: PURCHASE, SAVE");
+  }
+
+  @Test
+  @DisplayName("a Snapchat integration: its pixel id and token, tr.snapchat.com and WEB by default, the bot's page; "
+      + "MOBILE_APP, a Meta key or a bad pixel id refused")
+  void snapchatIntegration() {
+    JsonObject config = valid();
+    ws(config).put("bot_name", "demo_bot").put("integrations", new JsonArray().add(new JsonObject()
+        .put("id", "snap").put("type", "snapchat").put("pixel_id", "5b4f1a0e-7d2c-4c1b-9a0f-2e3d4c5b6a79")
+        .put("access_token", "t").put("limited_data_use", true)));
+    IntegrationConfig snap = resolve(config, Map.of()).workspaces().get(0).integrations().get(0);
+    assertThat(snap.network()).isEqualTo(Network.SNAPCHAT);
+    assertThat(snap.pixel()).isEqualTo("5b4f1a0e-7d2c-4c1b-9a0f-2e3d4c5b6a79");
+    assertThat(snap.apiBase()).isEqualTo("https://tr.snapchat.com");
+    assertThat(snap.source()).isEqualTo("WEB");
+    assertThat(snap.apiVersion()).isNull();
+    assertThat(snap.pageUrl()).isEqualTo("https://t.me/demo_bot");
+    assertThat(snap.dataProcessing().limitedDataUse()).isTrue();
+
+    for (var bad : Map.of(
+        "action_source", "integrations[0].action_source: must be one of WEB, OFFLINE",
+        "pixel_code", "integrations[0].pixel_code: unknown key",
+        "pixel_id", "integrations[0].pixel_id: required, the Snap Pixel id (letters, digits and -)").entrySet()) {
+      JsonObject broken = config.copy();
+      JsonObject integration = ws(broken).getJsonArray("integrations").getJsonObject(0);
+      integration.put(bad.getKey(), bad.getKey().equals("action_source") ? "MOBILE_APP" : "bad pixel!");
+      assertThatThrownBy(() -> resolve(broken, Map.of())).as(bad.getKey()).isInstanceOf(ConfigException.class)
+          .hasMessageContaining(bad.getValue());
+    }
   }
 
   @Test
@@ -1392,7 +1429,7 @@ class ConfigTest {
       "{\"event_map\":{\"F.D\":\"sale\"}}                         | integrations[0].event_map.F.D: event names on both sides",
       "{\"event_map\":{\"FTD\":1}}                              | integrations[0].event_map.FTD: event names on both sides",
       "{\"access_token\":\"x\"}                                 | integrations[0].access_token: unknown key",
-      "{\"type\":\"zapier\"}                                    | integrations[0].type: required, \"meta\", \"tiktok\" or \"webhook\""})
+      "{\"type\":\"zapier\"}                                    | integrations[0].type: required, \"meta\", \"tiktok\", \"snapchat\" or \"webhook\""})
   @DisplayName("a bad webhook is refused naming the path, never quoting a header value or the secret")
   void invalidWebhook(String change, String expected) {
     JsonObject config = valid();

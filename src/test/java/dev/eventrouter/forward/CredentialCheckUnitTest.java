@@ -32,7 +32,7 @@ class CredentialCheckUnitTest {
   private static final String TOKEN = "tok-3f9a";
   private static final WorkspaceConfig WORKSPACE = new WorkspaceConfig(UUID.randomUUID(), "w", List.of(), List.of(),
       new RateLimitConfig(1, 1), null, 28, List.of(), Map.of("Won", new EventMappingOverride("Purchase", "Bought",
-      true)), null);
+      null, true)), null);
   private static final IntegrationConfig META = integration(Network.META);
   private static final IntegrationConfig TIKTOK = integration(Network.TIKTOK);
 

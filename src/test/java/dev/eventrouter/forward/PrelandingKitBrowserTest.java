@@ -4,6 +4,7 @@ import dev.eventrouter.config.ApiKeys;
 import dev.eventrouter.config.ConfigLoader;
 import dev.eventrouter.support.Await;
 import dev.eventrouter.support.Browser;
+import dev.eventrouter.support.FakeAdNetworks;
 import dev.eventrouter.support.FakeTelegram;
 import dev.eventrouter.support.ServiceProcess;
 import dev.eventrouter.support.TestApp;
@@ -114,6 +115,8 @@ class PrelandingKitBrowserTest extends FakeNetworksTest {
   /** With the workspace's Telegram connector, when given. */
   private void start(String origin, JsonObject telegram) {
     JsonObject config = ForwardingTestConfig.config(databaseUrl, fake.baseUrl());
+    config.getJsonArray("workspaces").getJsonObject(0).getJsonArray("integrations")
+        .add(FakeAdNetworks.snapchatIntegration(fake.baseUrl()));
     if (telegram != null) {
       config.getJsonArray("workspaces").getJsonObject(0).put("telegram", telegram);
     }
@@ -190,6 +193,16 @@ class PrelandingKitBrowserTest extends FakeNetworksTest {
     assertThat(click.getString("sccid")).isEqualTo("5b4f1a0e-7d2c");
     assertThat(click.getString("scid")).isEqualTo(SCID);
     assertThat(click.getValue("ad")).as("an unexpanded ValueTrack macro is no id").isNull();
+
+    String eventId = app.postEvent(KEY_A, new JsonObject().put("workspace_id", WS_A).put("event_name", "FTD")
+        .put("telegram_id", 556).put("session_id", sessionId).put("value", 30).put("currency", "USD"))
+        .bodyAsJsonObject().getJsonObject("data").getString("event_id");
+    Await.until("delivered to Snapchat", DEADLINE, () -> count("snapchat", "delivered") == 1);
+    JsonObject snap = fake.lastEvent("snapchat", eventId);
+    assertThat(snap.getString("event_name")).isEqualTo("PURCHASE");
+    assertThat(snap.getJsonObject("user_data").getString("sc_click_id")).isEqualTo("5b4f1a0e-7d2c");
+    assertThat(snap.getJsonObject("user_data").getString("sc_cookie1")).isEqualTo(SCID);
+    assertThat(snap.getJsonObject("user_data").getString("client_user_agent")).contains("Chrome");
   }
 
   @Test

@@ -128,7 +128,7 @@ class HttpEdgeUnitTest {
         id.equals(WS) ? List.of(integration("m1", Network.META, null), integration("t1", Network.TIKTOK, "TT1"),
             integration("w1", Network.WEBHOOK, null), blank("m0", Network.META, "", "token"),
             blank("t0", Network.TIKTOK, "TT0", "")) : List.of(),
-        Map.of("MyDeposit", new EventMappingOverride("Purchase", null, null)), null);
+        Map.of("MyDeposit", new EventMappingOverride("Purchase", null, null, null)), null);
   }
 
   private static IntegrationConfig integration(String id, Network network, String testEventCode) {

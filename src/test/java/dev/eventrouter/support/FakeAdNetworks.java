@@ -18,15 +18,19 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * A real HTTP server standing in for the Meta Conversions API and the TikTok Events API, speaking their documented
- * request formats and error bodies (https://developers.facebook.com/docs/graph-api/guides/error-handling, and
- * TikTok's as RudderStack's tiktok_ads destination reads them). By default it validates like them: the token, the
- * required fields, Meta's 7-day limit and its Purchase-without-value error. A test can script other answers.
+ * A real HTTP server standing in for the Meta Conversions API, the TikTok Events API and the Snapchat Conversions API,
+ * speaking their documented request formats and error bodies
+ * (https://developers.facebook.com/docs/graph-api/guides/error-handling, TikTok's as RudderStack's tiktok_ads
+ * destination reads them, Snapchat's in {@link FakeSnapchat}). By default it validates like them: the token, the
+ * required fields, Meta's 7-day limit and its Purchase-without-value error, Snapchat's 37 days and hashes. A test can
+ * script other answers. Snapchat's validate path is recorded as the network {@code snapchat/validate}.
  */
 public final class FakeAdNetworks {
 
   public static final String META_TOKEN = "meta-token-5e1f0c2a";
   public static final String TIKTOK_TOKEN = "tiktok-token-9b7d44e1";
+  public static final String SNAPCHAT_TOKEN = FakeSnapchat.TOKEN;
+  public static final String SNAPCHAT_PIXEL = "5b4f1a0e-7d2c-4c1b-9a0f-2e3d4c5b6a79";
 
   /**
    * One request as received, when, the HTTP status it was answered (0: left hanging) and the address it came from
@@ -55,11 +59,16 @@ public final class FakeAdNetworks {
   private final Map<String, AtomicInteger> accepted = new ConcurrentHashMap<>();
   private volatile Function<JsonObject, Reply> metaScript = body -> null;
   private volatile Function<JsonObject, Reply> tiktokScript = body -> null;
+  private volatile Function<JsonObject, Reply> snapchatScript = body -> null;
   private HttpServer server;
 
   public static FakeAdNetworks start(Vertx vertx) {
     FakeAdNetworks fake = new FakeAdNetworks();
     Router router = Router.router(vertx);
+    // Snapchat's first: Meta's route would take /v3/<pixel>/events too.
+    router.post("/v3/:pixel/events").handler(BodyHandler.create(false)).handler(rc -> fake.snapchat(rc, false));
+    router.post("/v3/:pixel/events/validate").handler(BodyHandler.create(false))
+        .handler(rc -> fake.snapchat(rc, true));
     router.post("/:version/:pixel/events").handler(BodyHandler.create(false)).handler(fake::meta);
     router.post("/open_api/v1.3/event/track/").handler(BodyHandler.create(false)).handler(fake::tiktok);
     fake.server = vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1").await();
@@ -81,6 +90,12 @@ public final class FakeAdNetworks {
         .put("access_token", TIKTOK_TOKEN).put("api_base", base).put("allow_private_network", true);
   }
 
+  /** A live Snapchat integration of a workspace's config, sending to the fakes at {@code base}. */
+  public static JsonObject snapchatIntegration(String base) {
+    return new JsonObject().put("id", "snap-main").put("type", "snapchat").put("pixel_id", SNAPCHAT_PIXEL)
+        .put("access_token", SNAPCHAT_TOKEN).put("api_base", base).put("allow_private_network", true);
+  }
+
   public String baseUrl() {
     return "http://127.0.0.1:" + server.actualPort();
   }
@@ -98,11 +113,16 @@ public final class FakeAdNetworks {
     tiktokScript = script;
   }
 
+  public void scriptSnapchat(Function<JsonObject, Reply> script) {
+    snapchatScript = script;
+  }
+
   public void reset() {
     received.clear();
     accepted.clear();
     metaScript = body -> null;
     tiktokScript = body -> null;
+    snapchatScript = body -> null;
   }
 
   public List<Received> received(String network) {
@@ -209,6 +229,22 @@ public final class FakeAdNetworks {
       }
     }
     return Reply.of(200, tiktokCode(0, "OK"));
+  }
+
+  private void snapchat(RoutingContext rc, boolean validate) {
+    JsonObject body = rc.body().asJsonObject();
+    String token = rc.queryParams().get("access_token");
+    Reply reply = snapchatScript.apply(body);
+    if (reply == null) {
+      reply = FakeSnapchat.answer(token, body, validate);
+    }
+    boolean ok = !validate && reply.status() != null && reply.status() == 200;
+    answer(rc, validate ? "snapchat/validate" : "snapchat", token, body, reply, ok);
+  }
+
+  /** Snapchat's 400 for the {@code event}-th event of a request. */
+  public static Reply snapchatInvalid(int event, String message) {
+    return FakeSnapchat.invalid(event, "E002", message);
   }
 
   public static JsonObject tiktokCode(int code, String message) {

@@ -206,9 +206,14 @@ public final class TestApp {
    * rows of a claim in flight after the truncate.
    */
   public static void truncate(String databaseUrl) {
+    sql(databaseUrl, TRUNCATE);
+  }
+
+  /** Runs statements on a database no service uses at the moment (to age events between two runs). */
+  public static void sql(String databaseUrl, String statements) {
     try (var c = PostgresServer.dataSource(PgConnectOptions.fromUri(databaseUrl)).getConnection();
          var s = c.createStatement()) {
-      s.execute(TRUNCATE);
+      s.execute(statements);
     } catch (java.sql.SQLException e) {
       throw new IllegalStateException(e);
     }

@@ -39,6 +39,8 @@ public final class IntegrationsApi {
   /** The test event's name, as the bot would send it, when the request names none. */
   public static final String DEFAULT_TEST_EVENT = "REG";
   public static final String WEBHOOK_TEST_CODE = "TEST";
+  /** A Snapchat credential test's code: it only marks the test, which goes to Snapchat's validate path. */
+  static final String SNAPCHAT_TEST_CODE = "VALIDATE";
   /** The networks' test codes are short letters and digits (Meta's TEST12345, TikTok's TEST67890). */
   static final Pattern TEST_EVENT_CODE = Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
@@ -123,6 +125,9 @@ public final class IntegrationsApi {
     code = code != null ? code : integration.testEventCode();
     if (code == null && integration.network() == Network.WEBHOOK) {
       code = WEBHOOK_TEST_CODE; // a webhook has no test tool: the code only tells the receiver it is a test
+    }
+    if (code == null && integration.network() == Network.SNAPCHAT) {
+      code = SNAPCHAT_TEST_CODE; // Snapchat has no code: any sends to its validate path, which counts nothing
     }
     if (code == null) {
       throw new ApiException(ErrorCode.TEST_EVENT_CODE_REQUIRED);

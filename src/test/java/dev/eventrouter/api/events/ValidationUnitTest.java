@@ -42,7 +42,7 @@ class ValidationUnitTest {
 
   private static final UUID WS = UUID.fromString("7c9e6679-7425-40de-944b-e07fc1f90ae7");
   private static final WorkspaceConfig WORKSPACE = new WorkspaceConfig(WS, "w", List.of(), List.of(),
-      RateLimitConfig.DEFAULT, null, 28, List.of(), Map.of("VIP", new EventMappingOverride(null, null, true)), null);
+      RateLimitConfig.DEFAULT, null, 28, List.of(), Map.of("VIP", new EventMappingOverride(null, null, null, true)), null);
   private static final Instant NOW = Instant.parse("2026-11-22T12:00:00Z");
 
   private static JsonObject event() {
