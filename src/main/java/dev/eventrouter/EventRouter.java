@@ -16,6 +16,7 @@ import dev.eventrouter.forward.ForwarderVerticle;
 import dev.eventrouter.forward.NetworkApi;
 import dev.eventrouter.forward.PauseBoard;
 import dev.eventrouter.forward.meta.MetaApi;
+import dev.eventrouter.forward.google.GoogleAdsApi;
 import dev.eventrouter.forward.snapchat.SnapchatApi;
 import dev.eventrouter.forward.tiktok.TikTokApi;
 import dev.eventrouter.forward.webhook.WebhookApi;
@@ -155,7 +156,7 @@ public final class EventRouter {
       }
       if (forward) {
         for (NetworkApi network : List.of(new MetaApi(), new TikTokApi(), new SnapchatApi(),
-            new WebhookApi())) {
+            new GoogleAdsApi(), new WebhookApi())) {
           chain = chain.compose(id -> vertx.deployVerticle(new ForwarderVerticle(network, deliveries, live, metrics,
                   breakers, pauses)))
               .onSuccess(deployments::add);

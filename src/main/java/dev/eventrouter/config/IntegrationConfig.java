@@ -23,6 +23,7 @@ import java.util.Set;
  * @param sendOn        the conversion statuses that forward an event: Meta and TikTok get a conversion once, at the
  *                      first of them it reaches; a webhook gets every change to one of them
  * @param proxy         the proxy every request of the integration goes through (its credential test's too), or null
+ * @param google        a Google Ads integration's account, credentials and conversion actions; null for the others
  */
 public record IntegrationConfig(String id, Network network, String pixel, String accessToken, String apiBase,
                                 String apiVersion, String source, String pageUrl, String testEventCode,
@@ -33,7 +34,8 @@ public record IntegrationConfig(String id, Network network, String pixel, String
                                 WebhookConfig webhook,
                                 boolean allowPrivateNetwork,
                                 Set<String> sendOn,
-                                ProxyConfig proxy) {
+                                ProxyConfig proxy,
+                                GoogleAdsConfig google) {
 
   /**
    * What an integration forwards when its config names no {@code send_on}: the ad networks approved conversions only
@@ -51,7 +53,16 @@ public record IntegrationConfig(String id, Network network, String pixel, String
                            boolean dryRun, Set<String> events, DataProcessing dataProcessing, WebhookConfig webhook,
                            boolean allowPrivateNetwork) {
     this(id, network, pixel, accessToken, apiBase, apiVersion, source, pageUrl, testEventCode, enabled, dryRun, events,
-        dataProcessing, webhook, allowPrivateNetwork, defaultSendOn(network), null);
+        dataProcessing, webhook, allowPrivateNetwork, defaultSendOn(network), null, null);
+  }
+
+  /** An integration of any network but Google Ads. */
+  public IntegrationConfig(String id, Network network, String pixel, String accessToken, String apiBase,
+                           String apiVersion, String source, String pageUrl, String testEventCode, boolean enabled,
+                           boolean dryRun, Set<String> events, DataProcessing dataProcessing, WebhookConfig webhook,
+                           boolean allowPrivateNetwork, Set<String> sendOn, ProxyConfig proxy) {
+    this(id, network, pixel, accessToken, apiBase, apiVersion, source, pageUrl, testEventCode, enabled, dryRun, events,
+        dataProcessing, webhook, allowPrivateNetwork, sendOn, proxy, null);
   }
 
   /** An integration whose requests go to public addresses only. */
@@ -59,12 +70,16 @@ public record IntegrationConfig(String id, Network network, String pixel, String
                            String apiVersion, String source, String pageUrl, String testEventCode, boolean enabled,
                            boolean dryRun, Set<String> events, DataProcessing dataProcessing, WebhookConfig webhook) {
     this(id, network, pixel, accessToken, apiBase, apiVersion, source, pageUrl, testEventCode, enabled, dryRun, events,
-        dataProcessing, webhook, false, defaultSendOn(network), null);
+        dataProcessing, webhook, false, defaultSendOn(network), null, null);
   }
 
-  /** Whether an event of this name gets a delivery to this integration. */
+  /**
+   * Whether an event of this name gets a delivery to this integration: one its {@code events} lists (all without a
+   * list), and for Google Ads one with a conversion action.
+   */
   public boolean takes(String eventName) {
-    return events == null || events.contains(eventName);
+    return (events == null || events.contains(eventName))
+        && (google == null || google.actions().containsKey(eventName));
   }
 
   /** Whether a conversion of this status is forwarded. */
@@ -77,10 +92,19 @@ public record IntegrationConfig(String id, Network network, String pixel, String
     return network != Network.WEBHOOK;
   }
 
+  /**
+   * Whether a conversion sent once is corrected after: Google Ads takes a retraction when it turns rejected or
+   * charged back, and a restatement when its value changes
+   * (https://developers.google.com/google-ads/api/docs/conversions/upload-adjustments).
+   */
+  public boolean corrects() {
+    return network == Network.GOOGLE_ADS;
+  }
+
   /** This integration sending with another test_event_code (a credential test's). */
   public IntegrationConfig withTestEventCode(String code) {
     return new IntegrationConfig(id, network, pixel, accessToken, apiBase, apiVersion, source, pageUrl, code, enabled,
-        dryRun, events, dataProcessing, webhook, allowPrivateNetwork, sendOn, proxy);
+        dryRun, events, dataProcessing, webhook, allowPrivateNetwork, sendOn, proxy, google);
   }
 
   /** Never print the token. */

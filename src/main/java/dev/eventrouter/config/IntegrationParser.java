@@ -33,6 +33,7 @@ final class IntegrationParser {
   private final WebhookParser webhooks;
   private final SourceParser sources;
   private final NetworkEndpoint endpoint;
+  private final GoogleAdsParser google;
 
   IntegrationParser(JsonReader reader) {
     this.r = reader;
@@ -41,6 +42,7 @@ final class IntegrationParser {
     this.webhooks = new WebhookParser(reader, proxies, addresses);
     this.sources = new SourceParser(reader);
     this.endpoint = new NetworkEndpoint(reader, addresses);
+    this.google = new GoogleAdsParser(reader, proxies, addresses);
   }
 
   IntegrationConfig integration(JsonObject json, String path, String botName) {
@@ -59,10 +61,12 @@ final class IntegrationParser {
     } else if ("snapchat".equals(type)) {
       network = Network.SNAPCHAT;
       r.unknownKeys(json, path, SNAPCHAT_KEYS);
+    } else if ("google_ads".equals(type)) {
+      return google.googleAds(json, path, id);
     } else if ("webhook".equals(type)) {
       return webhooks.webhook(json, path, id);
     } else {
-      r.problem(path + ".type: required, \"meta\", \"tiktok\", \"snapchat\" or \"webhook\"");
+      r.problem(path + ".type: required, \"meta\", \"tiktok\", \"snapchat\", \"google_ads\" or \"webhook\"");
       return null;
     }
     boolean meta = network == Network.META;

@@ -5,6 +5,7 @@ public enum Network {
   META("meta"),
   TIKTOK("tiktok"),
   SNAPCHAT("snapchat"),
+  GOOGLE_ADS("google_ads"),
   WEBHOOK("webhook");
 
   public final String id;

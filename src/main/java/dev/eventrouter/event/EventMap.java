@@ -53,11 +53,14 @@ public final class EventMap {
   }
 
   /**
-   * The name an integration takes the event under: the network's native event, or for a webhook the name its own
-   * {@code event_map} gives (else the name as sent).
+   * The name an integration takes the event under: the network's native event, for a webhook the name its own
+   * {@code event_map} gives (else the name as sent), for Google Ads the id of its conversion action.
    */
   public static String nameFor(WorkspaceConfig workspace, IntegrationConfig integration, String eventName) {
-    return integration.webhook() != null ? integration.webhook().eventName(eventName)
+    if (integration.webhook() != null) {
+      return integration.webhook().eventName(eventName);
+    }
+    return integration.google() != null ? integration.google().actions().get(eventName)
         : mapping(workspace, eventName).nameFor(integration.network());
   }
 

@@ -19,6 +19,7 @@ public final class MatchKeys {
   public static final Map<Network, List<String>> BY_NETWORK = Map.of(
       Network.META, List.of("em", "ph", "external_id", "fbc", "fbp", "client_ip_address", "client_user_agent"),
       Network.TIKTOK, List.of("email", "phone", "external_id", "ttclid", "ttp", "ip", "user_agent"),
+      Network.GOOGLE_ADS, List.of("gclid", "gbraid", "wbraid", "hashedEmail", "hashedPhoneNumber"),
       Network.SNAPCHAT, List.of("em", "ph", "external_id", "sc_click_id", "sc_cookie1", "client_ip_address",
           "client_user_agent"),
       Network.WEBHOOK, List.of());

@@ -92,12 +92,25 @@ final class ClaimDispatcher {
     Duration maxAge = api.maxEventAge();
     Instant oldest = Instant.now().minus(maxAge);
     List<ClaimedDelivery> expired = jobs.stream().filter(j -> j.receivedAt().isBefore(oldest)).toList();
-    List<ClaimedDelivery> fresh = jobs.stream().filter(j -> !j.receivedAt().isBefore(oldest)).toList();
+    Map<String, List<ClaimedDelivery>> skipped = new LinkedHashMap<>();
+    List<ClaimedDelivery> fresh = new ArrayList<>();
+    for (ClaimedDelivery job : jobs) {
+      String skip = job.receivedAt().isBefore(oldest) ? null : api.skip(job);
+      if (skip != null) {
+        skipped.computeIfAbsent(skip, why -> new ArrayList<>()).add(job);
+      } else if (!job.receivedAt().isBefore(oldest)) {
+        fresh.add(job);
+      }
+    }
     fresh.stream().filter(job -> job.attempts() == 0).forEach(this::countRejected);
     Future<Void> done = expired.isEmpty() ? Future.succeededFuture()
         : store.end(expired, "expired", "event older than " + maxAge.toDays() + " days; "
             + network.id + " does not accept it")
             .onSuccess(v -> deliveries.count(key, DeliveryMetrics.EXPIRED, expired.size()));
+    for (Map.Entry<String, List<ClaimedDelivery>> skip : skipped.entrySet()) {
+      done = done.compose(v -> store.end(skip.getValue(), "skipped", skip.getKey()))
+          .onSuccess(v -> deliveries.count(key, DeliveryMetrics.SKIPPED, skip.getValue().size()));
+    }
     if (integration.dryRun()) {
       Map<ClaimedDelivery, JsonObject> payloads = new LinkedHashMap<>();
       Map<String, List<ClaimedDelivery>> broken = IntegrationChannel.buildEach(api, integration, fresh, payloads::put);
@@ -108,8 +121,20 @@ final class ClaimDispatcher {
       return payloads.isEmpty() ? done : done.compose(v -> store.dryRun(payloads))
           .onSuccess(v -> deliveries.count(key, DeliveryMetrics.DRY_RUN, payloads.size()));
     }
-    for (int from = 0; from < fresh.size(); from += config.batchSize()) {
-      List<ClaimedDelivery> batch = fresh.subList(from, Math.min(fresh.size(), from + config.batchSize()));
+    Instant now = Instant.now();
+    List<ClaimedDelivery> due = new ArrayList<>();
+    for (ClaimedDelivery job : fresh) {
+      Instant notBefore = api.notBefore(job);
+      if (notBefore != null && notBefore.isAfter(now)) {
+        // Not yet: waits without a request or an attempt spent (Google takes an adjustment 24 h on).
+        done = done.compose(v -> store.defer(List.of(job), notBefore))
+            .onSuccess(v -> deliveries.count(key, DeliveryMetrics.DEFERRED, 1));
+      } else {
+        due.add(job);
+      }
+    }
+    for (int from = 0; from < due.size(); from += config.batchSize()) {
+      List<ClaimedDelivery> batch = due.subList(from, Math.min(due.size(), from + config.batchSize()));
       done = done.compose(v -> sendOrHold(key, integration, batch, config));
     }
     return done;

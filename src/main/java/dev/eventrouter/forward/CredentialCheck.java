@@ -37,14 +37,14 @@ final class CredentialCheck {
 
   /** The test event as a claimed delivery: named as the workspace maps {@code eventName}, received now. */
   static ClaimedDelivery job(WorkspaceConfig workspace, IntegrationConfig integration, String eventName,
-                             Instant now) {
+                             Instant now, ClickData click) {
     EventMapping mapping = EventMap.mapping(workspace, eventName);
     // An id of this instant, its node and sequence bits random: unique enough for a test, and never an id of ours.
     long eventId = EventIds.firstIdAt(now) | ThreadLocalRandom.current().nextLong(1L << 22);
     return new ClaimedDelivery(0, eventId, workspace.id(), integration.id(), eventName,
         EventMap.nameFor(workspace, integration, eventName), 0, TEST_TELEGRAM_ID, null,
         mapping.monetary() ? TEST_VALUE : null, TEST_CURRENCY,
-        new JsonObject().put("external_id", TEST_EXTERNAL_ID), now, ClickData.NONE, null);
+        new JsonObject().put("external_id", TEST_EXTERNAL_ID), now, click, null);
   }
 
   /**
@@ -82,7 +82,9 @@ final class CredentialCheck {
     return verdict(job, integration, new Outcome.Failed(why));
   }
 
-  private static JsonObject verdict(ClaimedDelivery job, IntegrationConfig integration, Outcome outcome) {
+  private static JsonObject verdict(ClaimedDelivery job, IntegrationConfig integration, Outcome answered) {
+    // A test is one event: a verdict per event is its own.
+    Outcome outcome = answered instanceof Outcome.PerEvent each ? each.each().get(0) : answered;
     String verdict = "refused";
     String message = null;
     if (outcome instanceof Outcome.Delivered) {

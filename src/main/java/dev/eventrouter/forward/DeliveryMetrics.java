@@ -28,6 +28,8 @@ final class DeliveryMetrics {
   static final String UNCONFIRMED = "unconfirmed";
   static final String EXPIRED = "expired";
   static final String DRY_RUN = "dry_run";
+  /** Not for this integration, by the network's rule: an event without the click id Google Ads needs. */
+  static final String SKIPPED = "skipped";
   /** Not sent, or refused: the integration is paused on a refused token. */
   static final String HELD = "held";
 

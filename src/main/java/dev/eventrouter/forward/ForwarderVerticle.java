@@ -185,7 +185,8 @@ public final class ForwarderVerticle extends VerticleBase {
     DeliveryConfig config = live.current().delivery();
     WorkspaceConfig workspace = live.current().workspace(test.workspaceId()).orElseThrow(); // it has the integration
     IntegrationConfig tested = integration.get().withTestEventCode(test.testEventCode());
-    ClaimedDelivery job = CredentialCheck.job(workspace, tested, test.eventName(), Instant.now());
+    ClaimedDelivery job = CredentialCheck.job(workspace, tested, test.eventName(), Instant.now(),
+        api.testClick());
     // The network's usual request timeout, and never longer than the asker waits.
     long timeoutMs = Math.min(config.requestTimeoutMs(), test.timeoutMs());
     channels.channel(key, config).test(tested, job, timeoutMs).onSuccess(verdict -> {

@@ -87,10 +87,11 @@ final class IntegrationChannel {
    * has its new state. An open breaker's verdict is a retry.
    */
   Future<Outcome> send(IntegrationConfig integration, List<ClaimedDelivery> jobs, DeliveryConfig config) {
-    if (jobs.size() > 1 && !api.batches()) {
-      // One event per request (a webhook): the batch's requests go out together, so a batch takes one request's
-      // time, as the claim's lease assumes. The batch's verdict is the first that is not "delivered".
-      List<Future<Outcome>> each = jobs.stream().map(job -> send(integration, List.of(job), config)).toList();
+    List<List<ClaimedDelivery>> requests = api.requests(jobs);
+    if (requests.size() > 1) {
+      // Several requests (a webhook's one per event): the batch's requests go out together, so a batch takes one
+      // request's time, as the claim's lease assumes. The batch's verdict is the first that is not "delivered".
+      List<Future<Outcome>> each = requests.stream().map(request -> send(integration, request, config)).toList();
       return Future.join(each).map(v -> each.stream().map(Future::result)
           .filter(outcome -> !(outcome instanceof Outcome.Delivered)).findFirst()
           .orElse(new Outcome.Delivered()));
@@ -180,8 +181,8 @@ final class IntegrationChannel {
    */
   Future<JsonObject> test(IntegrationConfig integration, ClaimedDelivery job, long timeoutMs) {
     return api.send(out, integration, api.body(integration, List.of(job)), timeoutMs)
-        .map(response -> CredentialCheck.answered(job, integration, api.verdict(response.statusCode(),
-            response.body(), 0, 1), response.statusCode(), api.answer(response.body())))
+        .map(response -> CredentialCheck.answered(job, integration, api.testVerdict(response.statusCode(),
+            response.body()), response.statusCode(), api.answer(response.body())))
         .recover(failure -> Future.succeededFuture(failure instanceof CheckedRequests.Refused refused
             ? CredentialCheck.notSent(job, integration, refused.getMessage())
             : CredentialCheck.unanswered(job, integration, Outbound.through(integration, api.describe(failure)))));

@@ -3,6 +3,7 @@ package dev.eventrouter.forward;
 import dev.eventrouter.common.LogSafe;
 import dev.eventrouter.config.IntegrationConfig;
 import dev.eventrouter.config.Network;
+import dev.eventrouter.event.ClickData;
 import dev.eventrouter.event.MatchKeys;
 import dev.eventrouter.store.ClaimedDelivery;
 import io.vertx.core.Future;
@@ -12,6 +13,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -67,6 +69,37 @@ public interface NetworkApi {
   /** The body's fields other than {@code data} and {@code test_event_code}: none unless the network has some. */
   default JsonObject envelope(IntegrationConfig integration) {
     return new JsonObject();
+  }
+
+  /**
+   * Why this delivery is not for this integration after all, by the network's rule (Google Ads takes only events
+   * whose click has a Google click id): it ends {@code skipped} with these words, no request made. Null: it is sent.
+   */
+  default String skip(ClaimedDelivery job) {
+    return null;
+  }
+
+  /** The earliest this delivery may be sent (Google takes an adjustment 24 hours after the conversion), or null. */
+  default Instant notBefore(ClaimedDelivery job) {
+    return null;
+  }
+
+  /**
+   * The requests a batch goes out as: one for a network that batches, one per event for one that does not; Google
+   * Ads, which uploads and adjusts at two addresses, one per kind.
+   */
+  default List<List<ClaimedDelivery>> requests(List<ClaimedDelivery> jobs) {
+    return batches() ? List.of(jobs) : jobs.stream().map(List::of).toList();
+  }
+
+  /** The click a credential test's event carries: none, unless the network takes no event without one. */
+  default ClickData testClick() {
+    return ClickData.NONE;
+  }
+
+  /** The verdict on a credential test's one event. */
+  default Outcome testVerdict(int status, Buffer body) {
+    return verdict(status, body, 0, 1);
   }
 
   /** One event of the body. */

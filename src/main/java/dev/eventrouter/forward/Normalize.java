@@ -116,6 +116,22 @@ public final class Normalize {
   }
 
   /**
+   * Google's hashedEmail: the address as for Meta, and for gmail.com and googlemail.com without the dots of its local
+   * part, as Google normalises it
+   * (https://developers.google.com/google-ads/api/docs/conversions/enhanced-conversions/web#normalize_and_hash).
+   */
+  public static String googleEmail(String value) {
+    String email = email(value);
+    if (email == null) {
+      return null;
+    }
+    int at = email.indexOf('@');
+    String domain = email.substring(at + 1);
+    return domain.equals("gmail.com") || domain.equals("googlemail.com")
+        ? email.substring(0, at).replace(".", "") + email.substring(at) : email;
+  }
+
+  /**
    * Meta ph: digits only, with the country code, no '+' and no leading zeros. An extension is dropped, a trunk
    * "(0)" after the country code is dropped, and a field holding two numbers or more than 15 digits is no number.
    * A number written without its country code cannot be completed here: it is hashed as written.

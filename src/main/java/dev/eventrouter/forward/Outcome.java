@@ -1,5 +1,7 @@
 package dev.eventrouter.forward;
 
+import java.util.List;
+
 /** What a network's answer means for the events of the request. */
 public sealed interface Outcome {
 
@@ -23,4 +25,10 @@ public sealed interface Outcome {
    * partial success) without saying which: none of them is called delivered.
    */
   record Unconfirmed(String error) implements Outcome {}
+
+  /**
+   * The network judged each event of the request on its own (Google's partial failure): {@code each[i]} is the
+   * outcome of the request's i-th event, never itself per event.
+   */
+  record PerEvent(List<Outcome> each) implements Outcome {}
 }

@@ -13,8 +13,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * What an answer does to one integration's claimed deliveries, written to the outbox and counted: delivered, retried
@@ -63,8 +67,29 @@ final class OutcomeRecorder {
                       DeliveryConfig config, JsonObject body) {
     List<JsonObject> payloads = config.keepPayloads() ? api.payloads(body, jobs.size())
         : Collections.nCopies(jobs.size(), null);
+    if (!(outcome instanceof Outcome.PerEvent perEvent)) {
+      return record(integration, jobs, payloads, outcome, config, () -> api.matchKeys(body, jobs.size()));
+    }
+    // Each event its own outcome: the events of one outcome are written together, as a request's would be.
+    int[] allKeys = api.matchKeys(body, jobs.size());
+    Map<Outcome, List<Integer>> byOutcome = new LinkedHashMap<>();
+    for (int i = 0; i < jobs.size(); i++) {
+      byOutcome.computeIfAbsent(perEvent.each().get(i), o -> new ArrayList<>()).add(i);
+    }
+    Future<Void> written = Future.succeededFuture();
+    for (Map.Entry<Outcome, List<Integer>> group : byOutcome.entrySet()) {
+      List<Integer> at = group.getValue();
+      written = written.compose(v -> record(integration, at.stream().map(jobs::get).toList(),
+          at.stream().map(payloads::get).toList(), group.getKey(), config,
+          () -> at.stream().mapToInt(i -> allKeys[i]).toArray()));
+    }
+    return written;
+  }
+
+  private Future<Void> record(IntegrationConfig integration, List<ClaimedDelivery> jobs, List<JsonObject> payloads,
+                              Outcome outcome, DeliveryConfig config, Supplier<int[]> keys) {
     if (outcome instanceof Outcome.Delivered) {
-      int[] matchKeys = api.matchKeys(body, jobs.size());
+      int[] matchKeys = keys.get();
       return store.delivered(jobs, payloads, matchKeys).onSuccess(v -> {
         metrics.delivered(key, jobs, Instant.now());
         metrics.matchKeys(key, api.network(), matchKeys);

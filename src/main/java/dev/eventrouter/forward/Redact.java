@@ -17,11 +17,16 @@ final class Redact {
   static final int MIN_SECRET_WORD = 8;
 
   /**
-   * Without the integration's access token (a webhook's secret) and its webhook's header values, whole and each
-   * word of them long enough to be a credential.
+   * Without the integration's access token (a webhook's secret, Google's refresh token), Google's developer token
+   * and client secret, and its webhook's header values, whole and each word of them long enough to be a credential.
    */
   static String secrets(String text, IntegrationConfig integration) {
     String redacted = token(text, integration.accessToken());
+    if (integration.google() != null) {
+      for (String secret : integration.google().secrets()) {
+        redacted = token(redacted, secret);
+      }
+    }
     if (integration.webhook() != null) {
       for (String value : integration.webhook().headers().values()) {
         redacted = token(redacted, value);

@@ -62,13 +62,22 @@ public final class ConversionChanges {
   static final String CHANGE_DELIVERIES = """
       INSERT INTO deliveries (event_id, workspace_id, integration_id, network, mapped_event, status, next_attempt_at,
                               change_seq)
-      SELECT $1, $2, d.integration_id, d.network, d.mapped_event, 'pending', now(), $3
-        FROM unnest($4::text[], $5::text[], $6::text[], $7::boolean[]) AS d(integration_id, network, mapped_event, once)
-       WHERE NOT (d.once AND (EXISTS (SELECT 1 FROM deliveries x WHERE x.event_id = $1
-                                                                   AND x.integration_id = d.integration_id)
-                              OR EXISTS (SELECT 1 FROM events e WHERE e.event_id = $1
-                                                                  AND e.deliver_to ? d.integration_id)))
+      SELECT $1, $2, d.integration_id, d.network,
+             CASE WHEN d.corrects AND had.any THEN d.mapped_event || ':' || $11 ELSE d.mapped_event END,
+             'pending', now(), $3
+        FROM unnest($4::text[], $5::text[], $6::text[], $7::boolean[], $8::boolean[], $9::boolean[])
+             AS d(integration_id, network, mapped_event, once, sends, corrects)
+       CROSS JOIN LATERAL (SELECT EXISTS (SELECT 1 FROM deliveries x WHERE x.event_id = $1
+                                                                       AND x.integration_id = d.integration_id)
+                                  OR EXISTS (SELECT 1 FROM events e WHERE e.event_id = $1
+                                                                      AND e.deliver_to ? d.integration_id) AS any) had
+       WHERE CASE WHEN d.corrects THEN (d.sends AND NOT had.any) OR ($10 AND had.any)
+                  ELSE d.sends AND NOT (d.once AND had.any) END
       RETURNING network""";
+
+  /** A change that corrects what a network took once: its retraction, or its restatement at a new value. */
+  static final String RETRACTION = "RETRACTION";
+  static final String RESTATEMENT = "RESTATEMENT";
 
   /** The JoinRequest a user's join through a per-visitor link recorded ($2), newest, within $3 days. */
   static final String JOIN = """
@@ -125,6 +134,9 @@ public final class ConversionChanges {
       UUID workspaceId = row.getUUID("workspace_id");
       String currency = change.currency() == null ? row.getString("currency") : change.currency();
       List<Candidate> candidates = plan.candidates(workspaceId, row.getString("event_name"), change.status());
+      boolean retracts = ConversionStatus.REJECTED.equals(change.status())
+          || ConversionStatus.CHARGEBACK.equals(change.status());
+      boolean corrects = retracts || !sameValue(valueBefore, value);
       return conn.preparedQuery(ADD_CHANGE).execute(Tuple.of(eventId, seq, change.status(), before,
               value, currency, change.reason(),
               change.origin()))
@@ -133,7 +145,10 @@ public final class ConversionChanges {
                       .addArrayOfString(candidates.stream().map(Candidate::integrationId).toArray(String[]::new))
                       .addArrayOfString(candidates.stream().map(Candidate::network).toArray(String[]::new))
                       .addArrayOfString(candidates.stream().map(Candidate::mappedEvent).toArray(String[]::new))
-                      .addArrayOfBoolean(candidates.stream().map(Candidate::once).toArray(Boolean[]::new)))
+                      .addArrayOfBoolean(candidates.stream().map(Candidate::once).toArray(Boolean[]::new))
+                      .addArrayOfBoolean(candidates.stream().map(Candidate::sends).toArray(Boolean[]::new))
+                      .addArrayOfBoolean(candidates.stream().map(Candidate::corrects).toArray(Boolean[]::new))
+                      .addBoolean(corrects).addString(retracts ? RETRACTION : RESTATEMENT))
                   .map(DeliveryViews::networks))
           .map(networks -> new Result(eventId, sessionId, change.status(), networks));
     });

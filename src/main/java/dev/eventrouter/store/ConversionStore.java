@@ -55,16 +55,25 @@ public final class ConversionStore {
     /** The integrations that take an event of this name at this status, and whether each takes it once. */
     List<Candidate> candidates(UUID workspaceId, String eventName, String status);
 
-    /** The deliveries of a new event: every candidate, each made with it. */
+    /** The deliveries of a new event: every candidate that sends at its status, each made with it. */
     default List<NewEvent.Delivery> deliveries(UUID workspaceId, String eventName, String status) {
       return candidates(workspaceId, eventName, status).stream()
+          .filter(Candidate::sends)
           .map(c -> new NewEvent.Delivery(c.integrationId(), c.network(), c.mappedEvent()))
           .toList();
     }
   }
 
-  /** One integration a change may go to. */
-  public record Candidate(String integrationId, String network, String mappedEvent, boolean once) {}
+  /**
+   * One integration a change may go to.
+   *
+   * @param once     it takes each conversion once (an ad network), else every change (a webhook)
+   * @param sends    it sends at this status ({@code send_on})
+   * @param corrects what it took once is corrected after (Google Ads): a change to rejected or chargeback, or of the
+   *                 value, goes to it whatever its {@code send_on}, as a retraction or restatement
+   */
+  public record Candidate(String integrationId, String network, String mappedEvent, boolean once, boolean sends,
+                          boolean corrects) {}
 
   /**
    * What a report did to its conversion.

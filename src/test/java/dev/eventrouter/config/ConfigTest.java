@@ -1429,7 +1429,7 @@ class ConfigTest {
       "{\"event_map\":{\"F.D\":\"sale\"}}                         | integrations[0].event_map.F.D: event names on both sides",
       "{\"event_map\":{\"FTD\":1}}                              | integrations[0].event_map.FTD: event names on both sides",
       "{\"access_token\":\"x\"}                                 | integrations[0].access_token: unknown key",
-      "{\"type\":\"zapier\"}                                    | integrations[0].type: required, \"meta\", \"tiktok\", \"snapchat\" or \"webhook\""})
+      "{\"type\":\"zapier\"}                                    | integrations[0].type: required, \"meta\", \"tiktok\", \"snapchat\", \"google_ads\" or \"webhook\""})
   @DisplayName("a bad webhook is refused naming the path, never quoting a header value or the secret")
   void invalidWebhook(String change, String expected) {
     JsonObject config = valid();

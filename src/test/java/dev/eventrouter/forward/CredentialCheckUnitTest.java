@@ -42,7 +42,7 @@ class CredentialCheckUnitTest {
   }
 
   private static ClaimedDelivery job() {
-    return CredentialCheck.job(WORKSPACE, META, "REG", Instant.now());
+    return CredentialCheck.job(WORKSPACE, META, "REG", Instant.now(), ClickData.NONE);
   }
 
   @Test
@@ -50,7 +50,7 @@ class CredentialCheckUnitTest {
       + "id of this instant, no click")
   void event() {
     Instant now = Instant.parse("2026-11-22T10:00:00Z");
-    ClaimedDelivery reg = CredentialCheck.job(WORKSPACE, META, "REG", now);
+    ClaimedDelivery reg = CredentialCheck.job(WORKSPACE, META, "REG", now, ClickData.NONE);
     assertThat(reg.mappedEvent()).isEqualTo("CompleteRegistration");
     assertThat(reg.value()).isNull();
     assertThat(reg.telegramId()).isEqualTo(CredentialCheck.TEST_TELEGRAM_ID);
@@ -63,11 +63,11 @@ class CredentialCheckUnitTest {
     assertThat(reg.limitedDataUse()).isNull();
     assertThat(reg.eventId()).isBetween(EventIds.firstIdAt(now), EventIds.firstIdAt(now.plusMillis(1)) - 1);
 
-    ClaimedDelivery ftd = CredentialCheck.job(WORKSPACE, TIKTOK, "FTD", now);
+    ClaimedDelivery ftd = CredentialCheck.job(WORKSPACE, TIKTOK, "FTD", now, ClickData.NONE);
     assertThat(ftd.mappedEvent()).isEqualTo("CompletePayment");
     assertThat(ftd.value()).isEqualByComparingTo(BigDecimal.ONE);
     assertThat(ftd.currency()).isEqualTo("USD");
-    assertThat(CredentialCheck.job(WORKSPACE, TIKTOK, "Won", now).mappedEvent()).as("the workspace's own map")
+    assertThat(CredentialCheck.job(WORKSPACE, TIKTOK, "Won", now, ClickData.NONE).mappedEvent()).as("the workspace's own map")
         .isEqualTo("Bought");
   }
 

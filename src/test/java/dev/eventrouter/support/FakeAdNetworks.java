@@ -39,7 +39,11 @@ public final class FakeAdNetworks {
   public record Received(String network, String token, JsonObject body, int status, Instant at, String from) {
 
     public List<String> eventIds() {
-      return body.getJsonArray("data").stream().map(e -> ((JsonObject) e).getString("event_id")).toList();
+      if (body.getValue("data") instanceof JsonArray data) {
+        return data.stream().map(e -> ((JsonObject) e).getString("event_id")).toList();
+      }
+      JsonArray rows = body.getJsonArray("conversions", body.getJsonArray("conversionAdjustments", new JsonArray()));
+      return rows.stream().map(e -> ((JsonObject) e).getString("orderId")).toList();
     }
   }
 
@@ -60,6 +64,10 @@ public final class FakeAdNetworks {
   private volatile Function<JsonObject, Reply> metaScript = body -> null;
   private volatile Function<JsonObject, Reply> tiktokScript = body -> null;
   private volatile Function<JsonObject, Reply> snapchatScript = body -> null;
+  private volatile Function<JsonObject, Reply> googleScript = body -> null;
+  private final FakeGoogleAds google = new FakeGoogleAds();
+  /** Google requests still to be taken but answered as lost: an outage after Google recorded them. */
+  private final AtomicInteger lostGoogleAnswers = new AtomicInteger();
   private HttpServer server;
 
   public static FakeAdNetworks start(Vertx vertx) {
@@ -69,6 +77,12 @@ public final class FakeAdNetworks {
     router.post("/v3/:pixel/events").handler(BodyHandler.create(false)).handler(rc -> fake.snapchat(rc, false));
     router.post("/v3/:pixel/events/validate").handler(BodyHandler.create(false))
         .handler(rc -> fake.snapchat(rc, true));
+    router.post("/token").handler(BodyHandler.create(false)).handler(rc -> fake.answer(rc, "google_ads/token",
+        null, new JsonObject(), fake.google.token(rc), false));
+    router.postWithRegex("/v[0-9]+/customers/([0-9]+):uploadClickConversions").handler(BodyHandler.create(false))
+        .handler(rc -> fake.google(rc, false));
+    router.postWithRegex("/v[0-9]+/customers/([0-9]+):uploadConversionAdjustments")
+        .handler(BodyHandler.create(false)).handler(rc -> fake.google(rc, true));
     router.post("/:version/:pixel/events").handler(BodyHandler.create(false)).handler(fake::meta);
     router.post("/open_api/v1.3/event/track/").handler(BodyHandler.create(false)).handler(fake::tiktok);
     fake.server = vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1").await();
@@ -117,9 +131,26 @@ public final class FakeAdNetworks {
     snapchatScript = script;
   }
 
+  /** Google's side: its tokens, what it took. */
+  public FakeGoogleAds google() {
+    return google;
+  }
+
+  public void scriptGoogle(Function<JsonObject, Reply> script) {
+    googleScript = script;
+  }
+
+  /** The next {@code requests} Google requests are taken as usual, but answered 503, as if the answer was lost. */
+  public void loseGoogleAnswers(int requests) {
+    lostGoogleAnswers.set(requests);
+  }
+
   public void reset() {
     received.clear();
     accepted.clear();
+    google.reset();
+    googleScript = body -> null;
+    lostGoogleAnswers.set(0);
     metaScript = body -> null;
     tiktokScript = body -> null;
     snapchatScript = body -> null;
@@ -240,6 +271,20 @@ public final class FakeAdNetworks {
     }
     boolean ok = !validate && reply.status() != null && reply.status() == 200;
     answer(rc, validate ? "snapchat/validate" : "snapchat", token, body, reply, ok);
+  }
+
+  private void google(RoutingContext rc, boolean adjust) {
+    JsonObject body = rc.body().asJsonObject();
+    Reply reply = googleScript.apply(body);
+    if (reply == null) {
+      reply = google.ads(rc, body, adjust);
+      if (reply.status() == 200 && lostGoogleAnswers.getAndDecrement() > 0) {
+        reply = FakeGoogleAds.failure(503, "UNAVAILABLE", "internalError", "TRANSIENT_ERROR", "The service is "
+            + "currently unavailable.");
+      }
+    }
+    answer(rc, adjust ? "google_ads/adjust" : "google_ads", rc.request().getHeader("Authorization"), body, reply,
+        false);
   }
 
   /** Snapchat's 400 for the {@code event}-th event of a request. */

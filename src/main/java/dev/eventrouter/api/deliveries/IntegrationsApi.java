@@ -39,8 +39,8 @@ public final class IntegrationsApi {
   /** The test event's name, as the bot would send it, when the request names none. */
   public static final String DEFAULT_TEST_EVENT = "REG";
   public static final String WEBHOOK_TEST_CODE = "TEST";
-  /** A Snapchat credential test's code: it only marks the test, which goes to Snapchat's validate path. */
-  static final String SNAPCHAT_TEST_CODE = "VALIDATE";
+  /** A Snapchat or Google credential test's code: it only marks the test, which goes to the network's validation. */
+  static final String VALIDATE_TEST_CODE = "VALIDATE";
   /** The networks' test codes are short letters and digits (Meta's TEST12345, TikTok's TEST67890). */
   static final Pattern TEST_EVENT_CODE = Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
@@ -126,14 +126,19 @@ public final class IntegrationsApi {
     if (code == null && integration.network() == Network.WEBHOOK) {
       code = WEBHOOK_TEST_CODE; // a webhook has no test tool: the code only tells the receiver it is a test
     }
-    if (code == null && integration.network() == Network.SNAPCHAT) {
-      code = SNAPCHAT_TEST_CODE; // Snapchat has no code: any sends to its validate path, which counts nothing
+    if (code == null && (integration.network() == Network.SNAPCHAT || integration.network() == Network.GOOGLE_ADS)) {
+      code = VALIDATE_TEST_CODE; // no code there: any sends to the validation Snapchat and Google have, counting nothing
+    }
+    String name = eventName == null ? DEFAULT_TEST_EVENT : eventName;
+    if (integration.google() != null && !integration.google().actions().containsKey(name)) {
+      throw ApiException.validation(List.of(new FieldError("event_name", "this integration has no conversion action "
+          + "for " + name + " (its conversion_actions: " + String.join(", ", integration.google().actions().keySet())
+          + ")")));
     }
     if (code == null) {
       throw new ApiException(ErrorCode.TEST_EVENT_CODE_REQUIRED);
     }
-    CredentialTest test = new CredentialTest(workspace.id(), id, eventName == null ? DEFAULT_TEST_EVENT : eventName,
-        code, bus.timeoutMs());
+    CredentialTest test = new CredentialTest(workspace.id(), id, name, code, bus.timeoutMs());
     bus.askForwarder(Addresses.integrationTest(integration.network().id), test.toJson(), rc)
         .onSuccess(verdict -> Responses.ok(rc, verdict))
         .onFailure(rc::fail);
