@@ -9,12 +9,14 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Meta and TikTok stand-ins for the benchmark: they answer as the real APIs do on success (Meta's
- * {"events_received": n}, TikTok's {"code": 0}) and count every event by event_id, so the benchmark can tell how
- * many were delivered, lost or sent twice. Run from the shaded jar's classpath (the JDK's source launcher):
- * java -cp target/event-router.jar bench/FakeNetworks.java PORT
+ * Meta, TikTok, Snapchat and Google Ads stand-ins for the benchmark: they answer as the real APIs do on success
+ * (Meta's {"events_received": n}, TikTok's {"code": 0}, Snapchat's {"status": "VALID"}, Google's results without a
+ * partial failure, and an access token at /token) and count every event by event_id (Google's by order id), so the
+ * benchmark can tell how many were delivered, lost or sent twice. Run from the shaded jar's classpath (the JDK's
+ * source launcher): java -cp target/event-router.jar bench/FakeNetworks.java PORT
  *
- * GET /stats answers {"meta": {"received": n, "unique": u}, "tiktok": {...}}; POST /reset clears the counts.
+ * GET /stats answers {"meta": {"received": n, "unique": u}, "tiktok": {...}, "snapchat": {...}, "google_ads": {...}};
+ * POST /reset clears the counts.
  *
  * <p>It is also Meta's insights for the cost import's benchmark: ad account act_1 (UTC, USD) with {@link #ADS} ads,
  * each spending every day, answered as Meta pages them ({@code limit} rows a page, an {@code after} cursor, every
@@ -36,7 +38,7 @@ public final class FakeNetworks {
   static final int ADS = Integer.getInteger("bench.ads", 10_000);
 
   private static final Map<String, Counts> COUNTS = new ConcurrentHashMap<>(
-      Map.of("meta", new Counts(), "tiktok", new Counts()));
+      Map.of("meta", new Counts(), "tiktok", new Counts(), "snapchat", new Counts(), "google_ads", new Counts()));
 
   public static void main(String[] args) {
     int port = Integer.parseInt(args[0]);
@@ -48,8 +50,9 @@ public final class FakeNetworks {
   private static void handle(HttpServerRequest request) {
     String path = request.path();
     if (path.equals("/stats")) {
-      request.response().end(new JsonObject().put("meta", COUNTS.get("meta").toJson())
-          .put("tiktok", COUNTS.get("tiktok").toJson()).encode());
+      JsonObject stats = new JsonObject();
+      COUNTS.forEach((network, counts) -> stats.put(network, counts.toJson()));
+      request.response().end(stats.encode());
     } else if (path.equals("/reset")) {
       COUNTS.replaceAll((network, counts) -> new Counts());
       request.response().end("{}");
@@ -58,6 +61,22 @@ public final class FakeNetworks {
         count("tiktok", body.toJsonObject().getJsonArray("data"));
         request.response().putHeader("Content-Type", "application/json")
             .end("{\"code\":0,\"message\":\"OK\",\"request_id\":\"bench\",\"data\":{}}");
+      });
+    } else if (path.equals("/token")) {
+      request.response().putHeader("Content-Type", "application/json")
+          .end("{\"access_token\":\"ya29.bench\",\"expires_in\":3599,\"token_type\":\"Bearer\"}");
+    } else if (path.endsWith(":uploadClickConversions")) {
+      request.body().onSuccess(body -> {
+        JsonArray rows = body.toJsonObject().getJsonArray("conversions");
+        count("google_ads", rows, "orderId");
+        request.response().putHeader("Content-Type", "application/json")
+            .end(new JsonObject().put("results", rows).put("jobId", "1").encode());
+      });
+    } else if (path.startsWith("/v3/")) {
+      request.body().onSuccess(body -> {
+        count("snapchat", body.toJsonObject().getJsonArray("data"));
+        request.response().putHeader("Content-Type", "application/json")
+            .end("{\"status\":\"VALID\",\"reason\":\"bench\"}");
       });
     } else if (path.endsWith("/act_1")) {
       request.response().putHeader("Content-Type", "application/json")
@@ -109,9 +128,13 @@ public final class FakeNetworks {
   }
 
   private static void count(String network, JsonArray data) {
+    count(network, data, "event_id");
+  }
+
+  private static void count(String network, JsonArray data, String idField) {
     Counts counts = COUNTS.get(network);
     for (int i = 0; i < data.size(); i++) {
-      String id = data.getJsonObject(i).getString("event_id");
+      String id = data.getJsonObject(i).getString(idField);
       counts.received().increment();
       counts.unique().add(Long.parseLong(id.substring("evt_".length())));
     }

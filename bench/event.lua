@@ -1,9 +1,11 @@
 -- wrk script: one spec-shaped event per request, telegram_id and event_name varied, value on purchases.
--- Settings come from the environment: BENCH_WORKSPACE, BENCH_KEY, BENCH_SESSION (1: the bot passes session_id).
+-- Settings come from the environment: BENCH_WORKSPACE, BENCH_KEY, BENCH_SESSION (1: the bot passes session_id),
+-- BENCH_USERS (how many users, each with session s<telegram_id>; 5 million by default).
 local names = {"REG", "FTD", "Subscribe", "DEP", "JoinRequest", "Purchase", "TRIAL", "Level Up"}
 local monetary = {FTD = true, DEP = true, Purchase = true}
 local workspace = os.getenv("BENCH_WORKSPACE")
 local with_session = os.getenv("BENCH_SESSION") == "1"
+local users = tonumber(os.getenv("BENCH_USERS") or "5000000")
 local counter = 0
 
 wrk.method = "POST"
@@ -18,7 +20,7 @@ end
 
 function request()
   counter = counter + 1
-  local telegram_id = math.random(1, 5000000)
+  local telegram_id = math.random(1, users)
   local name = names[(counter % #names) + 1]
   local body = '{"workspace_id":"' .. workspace .. '","event_name":"' .. name .. '","telegram_id":' .. telegram_id
   if with_session then

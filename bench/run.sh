@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Throughput benchmark of the packaged service: see bench/README.md.
-#   bench/run.sh            full run: the ceilings and scenarios (a), (b), (c), about 7 minutes
+#   bench/run.sh            full run: the ceilings and scenarios (a), (b), (c) (with two integrations, and four),
+#                           about 8 minutes
 #   bench/run.sh --smoke    the same table in small, a few seconds a scenario (exercised by BenchSmokeIT)
 #   bench/run.sh --profile  also records the service (scenarios (a) and (c)) and the ceilings beside them
 #                           (ceiling-durable, ceiling-forward) with JDK Flight Recorder, samples PostgreSQL's
@@ -43,16 +44,16 @@ for arg in "$@"; do
     --parts) parts=1 ;;
     --report) report=1 ;;
     --costs) costs=1 ;;
-    -h | --help) sed -n '2,27p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,29p' "$0"; exit 0 ;;
     *) echo "bench: unknown option $arg (try --help)" >&2; exit 2 ;;
   esac
 done
 if [ "$mode" = smoke ]; then
-  warmup=1; duration=3; forward_duration=3; drain=20; high=16; low=8
+  warmup=1; duration=3; forward_duration=3; drain=20; high=16; low=8; clicks=20000
   report_days=2; report_events=200000; report_requests=5; report_rounds=1; cohort_days=7
   cost_ads=1000; cost_rounds=1
 else # (c) runs a minute: long enough to see whether its backlog grows
-  warmup=10; duration=20; forward_duration=60; drain=120; high=256; low=64
+  warmup=10; duration=20; forward_duration=60; drain=120; high=256; low=64; clicks=200000
   report_days=30; report_events=10000000; report_requests=40; report_rounds=3; cohort_days=90
   cost_ads=10000; cost_rounds=3
 fi
@@ -94,10 +95,14 @@ report_ws=33333333-3333-4333-8333-333333333333
 # ceiling-forward's events: a workspace the service does not have, so its forwarders' cursors (which read their own
 # workspaces' events) never have to read past them while the scenarios after it are measured.
 ceiling_ws=44444444-4444-4444-8444-444444444444
+# (c) with four integrations: Meta, TikTok, Snapchat and Google Ads, its users' clicks captured with their ids.
+key4=bench-key-4-0123456789abcdef
+forward4_ws=55555555-5555-4555-8555-555555555555
 unlimited='{"per_second": 1000000, "burst": 1000000}'
 hash1=$(printf '%s' "$key" | java -jar "$jar" hash-key)
 hash2=$(printf '%s' "$key2" | java -jar "$jar" hash-key)
 hash3=$(printf '%s' "$key3" | java -jar "$jar" hash-key)
+hash4=$(printf '%s' "$key4" | java -jar "$jar" hash-key)
 # write_config [REPORTS] [costs]: the service's config, with REPORTS as its "reports" section when given, and with a
 # Meta cost source (the fake's act_1, its first poll reading 30 days) on the report workspace given "costs".
 write_config() {
@@ -123,6 +128,23 @@ write_config() {
        {"id": "tiktok", "type": "tiktok", "pixel_code": "BENCH", "access_token": "bench-token",
         "api_base": "http://127.0.0.1:$fake_port", "page_url": "https://bench.example/",
         "allow_private_network": true}]},
+    {"id": "$forward4_ws", "name": "bench-forward-four", "api_keys": ["$hash4"],
+     "rate_limit": $unlimited,
+     "integrations": [
+       {"id": "meta", "type": "meta", "pixel_id": "1234567890", "access_token": "bench-token",
+        "api_base": "http://127.0.0.1:$fake_port", "allow_private_network": true},
+       {"id": "tiktok", "type": "tiktok", "pixel_code": "BENCH", "access_token": "bench-token",
+        "api_base": "http://127.0.0.1:$fake_port", "page_url": "https://bench.example/",
+        "allow_private_network": true},
+       {"id": "snapchat", "type": "snapchat", "pixel_id": "bench-pixel", "access_token": "bench-token",
+        "api_base": "http://127.0.0.1:$fake_port", "page_url": "https://bench.example/",
+        "allow_private_network": true},
+       {"id": "google", "type": "google_ads", "customer_id": "1234567890", "developer_token": "bench-token",
+        "client_id": "bench", "client_secret": "bench-secret", "refresh_token": "bench-refresh",
+        "token_url": "http://127.0.0.1:$fake_port/token", "api_base": "http://127.0.0.1:$fake_port",
+        "allow_private_network": true,
+        "conversion_actions": {"REG": "1", "FTD": "2", "Subscribe": "3", "DEP": "2", "JoinRequest": "3",
+                               "Purchase": "2", "TRIAL": "4", "Level Up": "5"}}]},
     {"id": "$report_ws", "name": "bench-report", "api_keys": ["$hash3"], "rate_limit": $unlimited$cost_sources}
   ]
 }
@@ -193,10 +215,12 @@ heap() {
 }
 fake_stats() { curl -fs "http://127.0.0.1:$fake_port/stats"; }
 
-# delivered_all N: waits (up to the drain time) until both fakes hold N distinct events.
+# The fakes a forwarding scenario's events are owed to (BENCH_NETWORKS, space-separated).
+export BENCH_NETWORKS="meta tiktok"
+# delivered_all N: waits (up to the drain time) until each of the scenario's fakes holds N distinct events.
 delivered_all() {
   local deadline=$((SECONDS + drain))
-  until python3 -c 'import json, sys; s = json.loads(sys.argv[1]); sys.exit(min(s["meta"]["unique"], s["tiktok"]["unique"]) < int(sys.argv[2]))' \
+  until python3 -c 'import json, os, sys; s = json.loads(sys.argv[1]); sys.exit(min(s[n]["unique"] for n in os.environ["BENCH_NETWORKS"].split()) < int(sys.argv[2]))' \
       "$(fake_stats)" "$1"; do
     [ $SECONDS -lt $deadline ] || return 1
     sleep 0.5
@@ -239,9 +263,10 @@ run() {
   local wrk_pid=$!
   while kill -0 "$wrk_pid" 2> /dev/null; do
     h=$(heap); [ "${h:-0}" -gt "$peak" ] && peak=$h
-    # The backlog each second: events stored (each owed to both fakes) less the deliveries they hold.
-    [ "$forwarded" = 1 ] && python3 -c 'import json, sys
-s = json.loads(sys.argv[3]); print(int(sys.argv[1]), 2 * int(sys.argv[2]) - s["meta"]["unique"] - s["tiktok"]["unique"])' \
+    # The backlog each second: events stored (each owed to every fake of the scenario) less the deliveries they hold.
+    [ "$forwarded" = 1 ] && python3 -c 'import json, os, sys
+s = json.loads(sys.argv[3]); n = os.environ["BENCH_NETWORKS"].split()
+print(int(sys.argv[1]), len(n) * int(sys.argv[2]) - sum(s[k]["unique"] for k in n))' \
       "$((SECONDS - started))" "$(($(stored) - stored0))" "$(fake_stats)" >> "$backlog"
     sleep 1
   done
@@ -261,9 +286,10 @@ s = json.loads(sys.argv[3]); print(int(sys.argv[1]), 2 * int(sys.argv[2]) - s["m
   python3 - "$name" "$conns" "$work/wrk-$name.txt" "$((stored1 - stored0))" "$(spent "$svc0" "$svc1")" "$(spent "$pg0" "$pg1")" \
       "$(spent "$fake0" "$fake1")" "$((all1 - all0))" "$clk" "$peak" "$(awk '/VmHWM/ {print $2}' "/proc/$at_pid/status")" \
       "$forwarded" "$at_end" "${after_drain:-null}" "$((commits1 - commits0))" "$backlog" >> "$results" << 'EOF'
-import json, sys
+import json, os, sys
 (name, conns, wrk_out, accepted, svc, pg, fake, total, clk, heap, rss, forwarded, at_end, after, commits,
  backlog) = sys.argv[1:]
+networks = os.environ["BENCH_NETWORKS"].split()
 fields = dict(kv.split("=") for kv in open(wrk_out).read().split("RESULT ", 1)[1].split())
 seconds = int(fields["duration_us"]) / 1e6
 cores = lambda ticks: int(ticks) / int(clk) / seconds
@@ -278,10 +304,11 @@ row = {"scenario": name, "connections": int(conns), "requests": int(fields["requ
                "load and rest": cores(int(total) - int(svc) - int(pg) - int(fake))}}
 if forwarded == "1":
     end, after = json.loads(at_end), json.loads(after)
-    row["delivered_per_second"] = min(end[n]["unique"] for n in ("meta", "tiktok")) / seconds
-    row["backlog_at_end"] = sum(int(accepted) - end[n]["unique"] for n in ("meta", "tiktok"))
-    row["lost"] = sum(max(0, int(accepted) - after[n]["unique"]) for n in ("meta", "tiktok"))
-    row["duplicated"] = sum(after[n]["received"] - after[n]["unique"] for n in ("meta", "tiktok"))
+    row["networks"] = len(networks)
+    row["delivered_per_second"] = min(end[n]["unique"] for n in networks) / seconds
+    row["backlog_at_end"] = sum(int(accepted) - end[n]["unique"] for n in networks)
+    row["lost"] = sum(max(0, int(accepted) - after[n]["unique"]) for n in networks)
+    row["duplicated"] = sum(after[n]["received"] - after[n]["unique"] for n in networks)
     # Growth of the backlog: the least-squares slope of its samples after the first third of the run (the start
     # fills the pipeline), in events per second; a backlog that keeps pace stays near 0.
     samples = [tuple(map(int, line.split())) for line in open(backlog)]
@@ -638,6 +665,10 @@ run a-session-supplied "$plain_ws" "$key" 1 "$high" 0
 run a-session-supplied "$plain_ws" "$key" 1 "$low" 0
 run b-session-omitted "$plain_ws" "$key" 0 "$high" 0
 run c-two-integrations "$forward_ws" "$key2" 1 "$low" 1
+# (c) again with four integrations, its users' clicks captured first (each with a gclid and a Snapchat click id).
+java -Xmx128m -cp "$jar" bench/Clicks.java "$(pg_url)" "$forward4_ws" "$clicks" > /dev/null
+BENCH_NETWORKS="meta tiktok snapchat google_ads" BENCH_USERS=$clicks \
+  run c-four-integrations "$forward4_ws" "$key4" 1 "$low" 1
 # PostgreSQL alone, committing the rows of (a) at the commit size the service reached there.
 a_batch=$(python3 -c 'import json, sys
 rows = [json.loads(line) for line in open(sys.argv[1])]
@@ -743,6 +774,14 @@ for c in (r for r in rows if r["scenario"] == "c-two-integrations"): # the recor
           f"the first third (flat: within 2% of the stored rate): {verdict(share >= 0.95 and flat)}")
     print(f"  (c): stored {of_a:.0%} of (a) at {a['connections']} connections (target 50%): {verdict(of_a >= 0.5)}")
     print(f"  (c): lost {c['lost']}, duplicated {c['duplicated']}: {verdict(c['lost'] == 0 and c['duplicated'] == 0)}")
+for c4 in (r for r in rows if r["scenario"] == "c-four-integrations"):
+    two = next(r for r in rows if r["scenario"] == "c-two-integrations")
+    share, growth, flat = keeps_up(c4)
+    print(f"  (c) with four integrations (read beside (c), no target of its own): stored {c4['per_second']:,.0f}/s "
+          f"({c4['per_second'] / two['per_second']:.0%} of (c)'s), delivered {c4['delivered_per_second']:,.0f}/s a "
+          f"network ({share:.0%} of stored, {c4['delivered_per_second'] / forward['delivered_per_second']:.0%} of "
+          f"ceiling-forward's two), backlog growth {growth:,.0f}/s; lost {c4['lost']}, duplicated "
+          f"{c4['duplicated']}: {verdict(c4['lost'] == 0 and c4['duplicated'] == 0)}")
 peak = max(r.get("heap_mb", 0) for r in rows)
 print(f"  heap: peak {peak:.0f} MB (target 512 MB at most): {verdict(peak <= 512)}")
 EOF

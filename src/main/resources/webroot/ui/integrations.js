@@ -33,8 +33,9 @@ async function refreshStrip() {
   for (const integration of summary.integrations) {
     const counts = integration.deliveries;
     delivered += counts.delivered;
-    // Dry runs are not meant to be sent: they count for neither side.
-    sent += Object.entries(counts).filter(([status]) => status !== 'dry_run').reduce((n, [, c]) => n + c, 0);
+    // Dry runs and skipped deliveries (not for the network: no Google click id) count for neither side.
+    sent += Object.entries(counts).filter(([status]) => status !== 'dry_run' && status !== 'skipped')
+      .reduce((n, [, c]) => n + c, 0);
     if (integration.paused) {
       attention.append(el('li', 'chip bad', integration.integration_id + ': token refused'));
     }

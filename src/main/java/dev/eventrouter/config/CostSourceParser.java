@@ -53,7 +53,8 @@ final class CostSourceParser {
     String token = r.string(json, "access_token", path + ".access_token", null);
     endpoint.requireToken(token, path);
     boolean allowPrivate = addresses.allowed(json, path);
-    String apiBase = endpoint.apiBase(json, path, meta ? Network.META : Network.TIKTOK, allowPrivate, "on the cost source");
+    String apiBase = endpoint.apiBase(json, path, meta ? Network.META : Network.TIKTOK, allowPrivate,
+        "on the cost source");
     String apiVersion = endpoint.apiVersion(json, path, meta);
     ZoneId zone = meta ? null : zone(json, path);
     return new CostSourceConfig(id, type, account, token, apiBase, apiVersion, zone,

@@ -4,7 +4,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A Google Ads integration's own settings (https://developers.google.com/google-ads/api/docs/conversions/upload-clicks).
+ * A Google Ads integration's own settings
+ * (https://developers.google.com/google-ads/api/docs/conversions/upload-clicks).
  * Its refresh token is the integration's {@code accessToken}, so a refused one pauses it and a new one in the config
  * resumes it, as a token does for Meta.
  *

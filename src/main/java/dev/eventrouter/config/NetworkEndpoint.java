@@ -3,8 +3,9 @@ package dev.eventrouter.config;
 import io.vertx.core.json.JsonObject;
 
 /**
- * Where a section's requests to Meta, TikTok or Snapchat go, as integrations and cost sources both name it: {@code api_base}
- * (the network's own unless a test double's), checked against private addresses, and Meta's {@code api_version}.
+ * Where a section's requests to Meta, TikTok or Snapchat go, as integrations and cost sources both name it:
+ * {@code api_base} (the network's own unless a test double's), checked against private addresses, and Meta's
+ * {@code api_version}.
  */
 final class NetworkEndpoint {
 

@@ -74,7 +74,8 @@ final class SourceParser {
    * TikTok {@code page.url} on web events (RudderStack's mapping marks it required:
    * https://github.com/rudderlabs/rudder-transformer/blob/develop/src/v0/destinations/tiktok_ads/data/TikTokTrackV2.json)
    * and Snapchat {@code event_source_url} on WEB events
-   * (https://developers.snap.com/api/marketing-api/Conversions-API/Parameters); such an integration with neither is refused here rather than having such events refused later.
+   * (https://developers.snap.com/api/marketing-api/Conversions-API/Parameters); such an integration with neither is
+   * refused here rather than having such events refused later.
    */
   String pageUrl(JsonObject json, String path, String source, String botName) {
     String pageUrl = r.string(json, "page_url", path + ".page_url", null);

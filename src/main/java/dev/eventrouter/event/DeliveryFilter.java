@@ -25,7 +25,7 @@ public record DeliveryFilter(UUID workspaceId, String integrationId, List<String
 
   /** Every state a delivery can be in, as the API names them. */
   public static final List<String> STATES = List.of("pending", "retrying", "paused", "delivered", "unconfirmed",
-      "failed", "expired", "dry_run");
+      "failed", "expired", "dry_run", "skipped");
 
   public JsonObject toJson() {
     return new JsonObject().put("workspace_id", workspaceId.toString()).put("integration_id", integrationId)

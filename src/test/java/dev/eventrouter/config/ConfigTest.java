@@ -1198,6 +1198,56 @@ class ConfigTest {
   }
 
   @Test
+  @DisplayName("a Google Ads integration: the account without dashes, the credentials from the environment, the "
+      + "action per event name; it takes only names with an action; refusals name the key, never a secret")
+  void googleAdsIntegration() {
+    JsonObject config = valid();
+    JsonObject google = new JsonObject().put("id", "g").put("type", "google_ads").put("customer_id", "123-456-7890")
+        .put("login_customer_id", "9876543210").put("developer_token", "${DEV}").put("client_id", "cid")
+        .put("client_secret", "${SECRET}").put("refresh_token", "${REFRESH}")
+        .put("conversion_actions", new JsonObject().put("FTD", "111").put("REG", 222));
+    ws(config).put("integrations", new JsonArray().add(google));
+    Map<String, String> env = Map.of("DEV", "dev-token-1", "SECRET", "secret-2", "REFRESH", "refresh-3");
+    WorkspaceConfig workspace = resolve(config, env).workspaces().get(0);
+    IntegrationConfig integration = workspace.integrations().get(0);
+    assertThat(integration.network()).isEqualTo(Network.GOOGLE_ADS);
+    assertThat(integration.google()).isEqualTo(new GoogleAdsConfig("1234567890", "9876543210", "dev-token-1", "cid",
+        "secret-2", "https://oauth2.googleapis.com/token", Map.of("FTD", "111", "REG", "222")));
+    assertThat(integration.accessToken()).isEqualTo("refresh-3");
+    assertThat(integration.apiBase()).isEqualTo("https://googleads.googleapis.com");
+    assertThat(integration.apiVersion()).isEqualTo("v26");
+    assertThat(integration.takes("FTD")).isTrue();
+    assertThat(integration.takes("DEP")).as("no action").isFalse();
+    assertThat(integration.corrects()).isTrue();
+    assertThat(integration.sendsOnce()).isTrue();
+    assertThat(EventMap.nameFor(workspace, integration, "REG")).isEqualTo("222");
+    assertThat(integration.google().toString()).doesNotContain("dev-token-1").doesNotContain("secret-2");
+
+    for (var bad : Map.of(
+        "customer_id", "integrations[0].customer_id: required, the 10-digit customer id",
+        "conversion_actions", "integrations[0].conversion_actions.FTD: an event name to the numeric id",
+        "developer_token", "integrations[0].developer_token: required",
+        "access_token", "integrations[0].access_token: unknown key",
+        "token_url", "integrations[0].token_url: must be an http(s) URL").entrySet()) {
+      JsonObject broken = config.copy();
+      JsonObject integrationJson = ws(broken).getJsonArray("integrations").getJsonObject(0);
+      switch (bad.getKey()) {
+        case "customer_id" -> integrationJson.put("customer_id", "12-34");
+        case "conversion_actions" -> integrationJson.put("conversion_actions", new JsonObject().put("FTD", "a1"));
+        case "developer_token" -> integrationJson.remove("developer_token");
+        case "access_token" -> integrationJson.put("access_token", "x");
+        default -> integrationJson.put("token_url", "ftp://x");
+      }
+      assertThatThrownBy(() -> resolve(broken, env)).as(bad.getKey()).isInstanceOf(ConfigException.class)
+          .hasMessageContaining(bad.getValue()).message().doesNotContain("secret-2").doesNotContain("refresh-3");
+    }
+    JsonObject empty = config.copy();
+    ws(empty).getJsonArray("integrations").getJsonObject(0).put("conversion_actions", new JsonObject());
+    assertThatThrownBy(() -> resolve(empty, env)).isInstanceOf(ConfigException.class)
+        .hasMessageContaining("integrations[0].conversion_actions: required");
+  }
+
+  @Test
   @DisplayName("an integration's events list names what it takes; absent, it takes every name; a bad list is refused")
   void integrationEvents() {
     JsonObject config = valid();

@@ -408,7 +408,8 @@ class DeliveryCursorsTest {
   void changeBeforeTheCursorCountsTheNamedDelivery() {
     long eventId = stored(1, BOTH).get(0);
     Tuple change = Tuple.of(eventId, WS, 1, new String[] {"pixel", "hook"}, new String[] {"meta", "webhook"},
-        new String[] {"Purchase", "FTD"}, new Boolean[] {true, true});
+        new String[] {"Purchase", "FTD"}, new Boolean[] {true, true}, new Boolean[] {true, true},
+        new Boolean[] {false, false}, false, "RESTATEMENT");
 
     List<String> made = new ArrayList<>();
     database.pool().preparedQuery(ConversionChanges.CHANGE_DELIVERIES).execute(change).await()

@@ -126,8 +126,9 @@ public final class IntegrationsApi {
     if (code == null && integration.network() == Network.WEBHOOK) {
       code = WEBHOOK_TEST_CODE; // a webhook has no test tool: the code only tells the receiver it is a test
     }
-    if (code == null && (integration.network() == Network.SNAPCHAT || integration.network() == Network.GOOGLE_ADS)) {
-      code = VALIDATE_TEST_CODE; // no code there: any sends to the validation Snapchat and Google have, counting nothing
+    Network network = integration.network();
+    if (code == null && (network == Network.SNAPCHAT || network == Network.GOOGLE_ADS)) {
+      code = VALIDATE_TEST_CODE; // no code there: any sends to their validation, which counts nothing
     }
     String name = eventName == null ? DEFAULT_TEST_EVENT : eventName;
     if (integration.google() != null && !integration.google().actions().containsKey(name)) {

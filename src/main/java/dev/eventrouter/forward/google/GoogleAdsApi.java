@@ -5,10 +5,8 @@ import dev.eventrouter.config.IntegrationConfig;
 import dev.eventrouter.config.Network;
 import dev.eventrouter.event.ClickData;
 import dev.eventrouter.event.ClickIds;
-import dev.eventrouter.event.EventIds;
 import dev.eventrouter.event.MatchKeys;
 import dev.eventrouter.forward.NetworkApi;
-import dev.eventrouter.forward.Normalize;
 import dev.eventrouter.forward.Outbound;
 import dev.eventrouter.forward.Outcome;
 import dev.eventrouter.forward.UserDataMapping;
@@ -23,28 +21,22 @@ import io.vertx.ext.web.client.HttpResponse;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
-
-import static dev.eventrouter.forward.UserField.Form.HASHED;
 
 /**
  * Google Ads click conversions (https://developers.google.com/google-ads/api/docs/conversions/upload-clicks):
  * {@code POST {api_base}/{version}/customers/{id}:uploadClickConversions} with {@code partialFailure}, the order id
  * our event id, so a retry cannot count twice; and the corrections of what was uploaded,
  * {@code :uploadConversionAdjustments}, a RETRACTION when the conversion turns rejected or charged back and a
- * RESTATEMENT when its value changes (https://developers.google.com/google-ads/api/docs/conversions/upload-adjustments),
+ * RESTATEMENT when its value changes
+ * (https://developers.google.com/google-ads/api/docs/conversions/upload-adjustments),
  * keyed by the same order id. Each request carries an access token refreshed from the integration's refresh token; a
  * 401 refreshes it once and sends again. Google has no test code: a test_event_code (and a credential test) sends with
  * {@code validateOnly}, which checks and records nothing.
  */
 public final class GoogleAdsApi implements NetworkApi {
 
-  /** Google's time of a conversion: {@code yyyy-mm-dd hh:mm:ss+00:00}. */
-  static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ssxxx")
-      .withZone(ZoneOffset.UTC);
   /** Adjustments are taken 24 hours after the conversion, at the latest 54 days after it. */
   static final Duration ADJUSTMENT_DELAY = Duration.ofHours(24).plusMinutes(5);
   static final Duration MAX_AGE = Duration.ofDays(54);
@@ -71,20 +63,20 @@ public final class GoogleAdsApi implements NetworkApi {
       return "no Google click id (gclid, gbraid or wbraid) on the event's click: Google Ads takes click conversions "
           + "only";
     }
-    return adjustment(job) != null && click.field().equals("wbraid")
+    return GoogleAdsRows.adjustment(job) != null && click.field().equals("wbraid")
         ? "Google adjusts no conversion uploaded with a wbraid" : null;
   }
 
   @Override
   public Instant notBefore(ClaimedDelivery job) {
-    return adjustment(job) == null ? null : job.receivedAt().plus(ADJUSTMENT_DELAY);
+    return GoogleAdsRows.adjustment(job) == null ? null : job.receivedAt().plus(ADJUSTMENT_DELAY);
   }
 
   /** Uploads and adjustments go to two addresses: one request each. */
   @Override
   public List<List<ClaimedDelivery>> requests(List<ClaimedDelivery> jobs) {
-    List<ClaimedDelivery> uploads = jobs.stream().filter(job -> adjustment(job) == null).toList();
-    List<ClaimedDelivery> adjustments = jobs.stream().filter(job -> adjustment(job) != null).toList();
+    List<ClaimedDelivery> uploads = jobs.stream().filter(job -> GoogleAdsRows.adjustment(job) == null).toList();
+    List<ClaimedDelivery> adjustments = jobs.stream().filter(job -> GoogleAdsRows.adjustment(job) != null).toList();
     return uploads.isEmpty() || adjustments.isEmpty() ? List.of(jobs) : List.of(uploads, adjustments);
   }
 
@@ -98,80 +90,17 @@ public final class GoogleAdsApi implements NetworkApi {
 
   /** The body's list: the conversions uploaded, or the adjustments. */
   private static String listField(List<ClaimedDelivery> jobs) {
-    return !jobs.isEmpty() && adjustment(jobs.get(0)) != null ? "conversionAdjustments" : "conversions";
+    return !jobs.isEmpty() && GoogleAdsRows.adjustment(jobs.get(0)) != null ? "conversionAdjustments" : "conversions";
   }
 
   @Override
   public JsonObject event(IntegrationConfig integration, ClaimedDelivery job) {
-    GoogleAdsConfig google = integration.google();
-    String type = adjustment(job);
-    if (type != null) {
-      JsonObject adjustment = new JsonObject()
-          .put("conversionAction", google.actionResource(action(job)))
-          .put("adjustmentType", type)
-          .put("adjustmentDateTime", TIME.format(Instant.now()))
-          .put("orderId", EventIds.format(job.eventId()));
-      if (type.equals(RESTATEMENT) && job.value() != null) {
-        adjustment.put("restatementValue", new JsonObject().put("adjustedValue", job.value())
-            .put("currencyCode", job.currency()));
-      }
-      return adjustment;
-    }
-    ClickIds.Google click = job.click().ids().google();
-    JsonObject conversion = new JsonObject()
-        .put(click.field(), click.value())
-        .put("conversionAction", google.actionResource(action(job)))
-        .put("conversionDateTime", TIME.format(job.receivedAt()))
-        .put("orderId", EventIds.format(job.eventId()));
-    if (job.value() != null) {
-      conversion.put("conversionValue", job.value()).put("currencyCode", job.currency());
-    }
-    // The event's consent: Limited Data Use asked means no consent to use the user's data for ads, and none is sent.
-    if (!Boolean.TRUE.equals(job.limitedDataUse())) {
-      JsonArray identifiers = new JsonArray();
-      for (UserField field : FIELDS) {
-        String value = field.value(job);
-        if (value != null) {
-          identifiers.add(new JsonObject().put(field.wireName(), value));
-        }
-      }
-      if (!identifiers.isEmpty()) {
-        conversion.put("userIdentifiers", identifiers);
-      }
-    }
-    if (job.limitedDataUse() != null) {
-      conversion.put("consent", new JsonObject().put("adUserData", job.limitedDataUse() ? "DENIED" : "GRANTED"));
-    }
-    return conversion;
+    return GoogleAdsRows.row(integration.google(), job);
   }
-
-  static final String RETRACTION = "RETRACTION";
-  static final String RESTATEMENT = "RESTATEMENT";
-
-  /**
-   * The adjustment a delivery carries, or null for an upload: a correction's mapped name is the action's id with
-   * {@code :RETRACTION} or {@code :RESTATEMENT} (as the conversion's change made it).
-   */
-  static String adjustment(ClaimedDelivery job) {
-    int colon = job.mappedEvent().indexOf(':');
-    return colon < 0 ? null : job.mappedEvent().substring(colon + 1);
-  }
-
-  private static String action(ClaimedDelivery job) {
-    int colon = job.mappedEvent().indexOf(':');
-    return colon < 0 ? job.mappedEvent() : job.mappedEvent().substring(0, colon);
-  }
-
-  /**
-   * Google's user identifiers, hashed as it asks: the email lower-cased (gmail's dots dropped), the phone in E.164
-   * (https://developers.google.com/google-ads/api/docs/conversions/enhanced-conversions/web#normalize_and_hash).
-   */
-  private static final List<UserField> FIELDS = List.of(
-      new UserField("email", "hashedEmail", Normalize::googleEmail, HASHED),
-      new UserField("phone", "hashedPhoneNumber", Normalize::tiktokPhone, HASHED));
 
   /** Google takes no external id, IP or user agent with a click conversion: the click id and hashes match it. */
-  public static final UserDataMapping USER_DATA = new UserDataMapping(ids -> null, FIELDS, List.of());
+  public static final UserDataMapping USER_DATA = new UserDataMapping(ids -> null, GoogleAdsRows.FIELDS,
+      List.of());
 
   @Override
   public UserDataMapping userData() {

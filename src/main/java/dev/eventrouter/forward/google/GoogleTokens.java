@@ -73,7 +73,9 @@ final class GoogleTokens {
             return new Token(null, response);
           }
           long lifetime = lifetime(response);
-          cache.put(key(integration), new Cached(value, Instant.now().plusSeconds(lifetime - MARGIN_SECONDS)));
+          // A minute before it expires; a token that lives less than two, at half its life.
+          long keep = Math.max(lifetime - MARGIN_SECONDS, lifetime / 2);
+          cache.put(key(integration), new Cached(value, Instant.now().plusSeconds(keep)));
           return new Token(value, null);
         });
   }
@@ -88,7 +90,7 @@ final class GoogleTokens {
     JsonObject json = json(response);
     long seconds = json.getValue("expires_in") instanceof Number number ? number.longValue()
         : DEFAULT_LIFETIME_SECONDS;
-    return Math.max(seconds, 2 * MARGIN_SECONDS);
+    return Math.max(seconds, 0);
   }
 
   private static JsonObject json(HttpResponse<Buffer> response) {
