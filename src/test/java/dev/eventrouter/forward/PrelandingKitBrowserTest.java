@@ -5,6 +5,7 @@ import dev.eventrouter.config.ConfigLoader;
 import dev.eventrouter.support.Await;
 import dev.eventrouter.support.Browser;
 import dev.eventrouter.support.FakeAdNetworks;
+import dev.eventrouter.support.FakeGoogleAds;
 import dev.eventrouter.support.FakeTelegram;
 import dev.eventrouter.support.ServiceProcess;
 import dev.eventrouter.support.TestApp;
@@ -116,7 +117,7 @@ class PrelandingKitBrowserTest extends FakeNetworksTest {
   private void start(String origin, JsonObject telegram) {
     JsonObject config = ForwardingTestConfig.config(databaseUrl, fake.baseUrl());
     config.getJsonArray("workspaces").getJsonObject(0).getJsonArray("integrations")
-        .add(FakeAdNetworks.snapchatIntegration(fake.baseUrl()));
+        .add(FakeAdNetworks.snapchatIntegration(fake.baseUrl())).add(FakeGoogleAds.integration(fake.baseUrl()));
     if (telegram != null) {
       config.getJsonArray("workspaces").getJsonObject(0).put("telegram", telegram);
     }
@@ -178,7 +179,8 @@ class PrelandingKitBrowserTest extends FakeNetworksTest {
   }
 
   @Test
-  @DisplayName("a click from Google and Snapchat: gclid, gbraid and Snapchat's ScCid from the URL, the _scid cookie")
+  @DisplayName("a click from Google and Snapchat: gclid, gbraid and Snapchat's ScCid from the URL, the _scid cookie; "
+      + "an event of its session reaches Snapchat with them and Google Ads with the gclid")
   void googleAndSnapchatIds() {
     start("http://localhost:" + landing.actualPort());
     browser.get("http://localhost:" + landing.actualPort()
@@ -203,6 +205,10 @@ class PrelandingKitBrowserTest extends FakeNetworksTest {
     assertThat(snap.getJsonObject("user_data").getString("sc_click_id")).isEqualTo("5b4f1a0e-7d2c");
     assertThat(snap.getJsonObject("user_data").getString("sc_cookie1")).isEqualTo(SCID);
     assertThat(snap.getJsonObject("user_data").getString("client_user_agent")).contains("Chrome");
+    Await.until("uploaded to Google Ads", DEADLINE, () -> count("google_ads", "delivered") == 1);
+    assertThat(fake.google().uploads().get(eventId).getString("gclid")).isEqualTo("Cj0KCQiA-from_url");
+    assertThat(fake.google().uploads().get(eventId).containsKey("gbraid")).as("one Google click id: gclid first")
+        .isFalse();
   }
 
   @Test
