@@ -306,6 +306,7 @@ if forwarded == "1":
     end, after = json.loads(at_end), json.loads(after)
     row["networks"] = len(networks)
     row["delivered_per_second"] = min(end[n]["unique"] for n in networks) / seconds
+    row["delivered_by_network"] = {n: end[n]["unique"] / seconds for n in networks}
     row["backlog_at_end"] = sum(int(accepted) - end[n]["unique"] for n in networks)
     row["lost"] = sum(max(0, int(accepted) - after[n]["unique"]) for n in networks)
     row["duplicated"] = sum(after[n]["received"] - after[n]["unique"] for n in networks)
@@ -782,6 +783,7 @@ for c4 in (r for r in rows if r["scenario"] == "c-four-integrations"):
           f"network ({share:.0%} of stored, {c4['delivered_per_second'] / forward['delivered_per_second']:.0%} of "
           f"ceiling-forward's two), backlog growth {growth:,.0f}/s; lost {c4['lost']}, duplicated "
           f"{c4['duplicated']}: {verdict(c4['lost'] == 0 and c4['duplicated'] == 0)}")
+    print("    delivered/s by network: " + ", ".join(f"{n} {v:,.0f}" for n, v in c4["delivered_by_network"].items()))
 peak = max(r.get("heap_mb", 0) for r in rows)
 print(f"  heap: peak {peak:.0f} MB (target 512 MB at most): {verdict(peak <= 512)}")
 EOF
