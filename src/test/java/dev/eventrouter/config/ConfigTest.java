@@ -1241,6 +1241,42 @@ class ConfigTest {
       assertThatThrownBy(() -> resolve(broken, env)).as(bad.getKey()).isInstanceOf(ConfigException.class)
           .hasMessageContaining(bad.getValue()).message().doesNotContain("secret-2").doesNotContain("refresh-3");
     }
+    for (var bad : Map.of(
+        "login_customer_id", new Object[] {"12345", "integrations[0].login_customer_id: the 10-digit customer id"},
+        "api_version", new Object[] {"26", "integrations[0].api_version: must look like v26"},
+        "client_secret", new Object[] {" ", "integrations[0].client_secret: required"},
+        "customer_id", new Object[] {null, "integrations[0].customer_id: required, the 10-digit"},
+        "api_base", new Object[] {"http://127.0.0.1:9/", "integrations[0].api_base"},
+        "conversion_actions", new Object[] {new JsonObject().put("Bad/Name", "1").put("FTD", true),
+            "integrations[0].conversion_actions.Bad/Name: an event name"}).entrySet()) {
+      JsonObject broken = config.copy();
+      ws(broken).getJsonArray("integrations").getJsonObject(0).put(bad.getKey(), bad.getValue()[0]);
+      assertThatThrownBy(() -> resolve(broken, env)).as(bad.getKey()).isInstanceOf(ConfigException.class)
+          .hasMessageContaining((String) bad.getValue()[1]);
+    }
+    JsonObject actionNotText = config.copy();
+    ws(actionNotText).getJsonArray("integrations").getJsonObject(0).put("conversion_actions",
+        new JsonObject().put("FTD", true));
+    assertThatThrownBy(() -> resolve(actionNotText, env)).isInstanceOf(ConfigException.class)
+        .hasMessageContaining("integrations[0].conversion_actions.FTD: an event name");
+    JsonObject local = config.copy();
+    ws(local).getJsonArray("integrations").getJsonObject(0).put("token_url", "http://127.0.0.1:9/token")
+        .put("api_base", "http://127.0.0.1:9/").put("allow_private_network", true);
+    IntegrationConfig allowed = resolve(local, env).workspaces().get(0).integrations().get(0);
+    assertThat(allowed.google().tokenUrl()).isEqualTo("http://127.0.0.1:9/token");
+    assertThat(allowed.apiBase()).isEqualTo("http://127.0.0.1:9");
+    JsonObject disabled = config.copy();
+    ws(disabled).getJsonArray("integrations").getJsonObject(0).put("enabled", false).put("customer_id", "")
+        .put("developer_token", "").put("client_id", "").put("client_secret", "").put("refresh_token", "");
+    IntegrationConfig blank = resolve(disabled, env).workspaces().get(0).integrations().get(0);
+    assertThat(blank.enabled()).isFalse();
+    assertThat(blank.google().customerId()).isEmpty();
+    assertThat(blank.accessToken()).isEmpty();
+    assertThat(blank.google().loginCustomerId()).isEqualTo("9876543210");
+    JsonObject noLogin = config.copy();
+    ws(noLogin).getJsonArray("integrations").getJsonObject(0).remove("login_customer_id");
+    assertThat(resolve(noLogin, env).workspaces().get(0).integrations().get(0).google().loginCustomerId()).isNull();
+
     JsonObject empty = config.copy();
     ws(empty).getJsonArray("integrations").getJsonObject(0).put("conversion_actions", new JsonObject());
     assertThatThrownBy(() -> resolve(empty, env)).isInstanceOf(ConfigException.class)

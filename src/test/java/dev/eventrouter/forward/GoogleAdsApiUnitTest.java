@@ -224,4 +224,91 @@ class GoogleAdsApiUnitTest {
     assertThat(GoogleAdsErrors.answer(new JsonObject().put("x", 1).toBuffer())).isNull();
     assertThat(GoogleAdsErrors.answer(Buffer.buffer("<html>"))).isNull();
   }
+
+  @Test
+  @DisplayName("status boundaries, and answers of odd shapes: no row named means every row; no error list, a failure")
+  void oddAnswers() {
+    Buffer grant = new JsonObject().put("error", "invalid_client").toBuffer();
+    assertThat(GoogleAdsErrors.verdict(499, grant, 0, 1)).isEqualTo(new Outcome.Unauthorized(
+        "google OAuth HTTP 499 invalid_client: "));
+    assertThat(GoogleAdsErrors.verdict(500, grant, 0, 1)).isInstanceOf(Outcome.Retry.class);
+    Buffer empty = new JsonObject().toBuffer();
+    assertThat(GoogleAdsErrors.verdict(199, empty, 0, 1)).isEqualTo(new Outcome.Failed("google HTTP 199"));
+    assertThat(GoogleAdsErrors.verdict(299, empty, 0, 1)).isInstanceOf(Outcome.Delivered.class);
+    assertThat(GoogleAdsErrors.verdict(300, empty, 0, 1)).isEqualTo(new Outcome.Failed("google HTTP 300"));
+    assertThat(GoogleAdsErrors.verdict(499, empty, 0, 1)).isEqualTo(new Outcome.Failed("google HTTP 499"));
+    assertThat(GoogleAdsErrors.verdict(500, empty, 3, 1)).isEqualTo(new Outcome.Retry("google HTTP 500", 3));
+    assertThat(GoogleAdsErrors.verdict(402, new JsonObject().put("error", new JsonObject().put("message", "m")
+        .put("details", new JsonArray().add("text").add(new JsonObject().put("errors", "none"))
+            .add(new JsonObject().put("errors", new JsonArray().add(1))))).toBuffer(), 0, 1))
+        .isEqualTo(new Outcome.Failed("google HTTP 402 : m"));
+
+    JsonObject notARow = new JsonObject().put("errorCode", "TOO_RECENT_EVENT").put("message", "x")
+        .put("location", "conversions[0]");
+    Outcome.Failed unknown = new Outcome.Failed("google error UNKNOWN: x");
+    assertThat(GoogleAdsErrors.verdict(200, partial(notARow), 0, 2))
+        .isEqualTo(new Outcome.PerEvent(List.of(unknown, unknown)));
+    JsonObject emptyPath = rowError("conversionUploadError", "EXPIRED_EVENT", null)
+        .put("location", new JsonObject().put("fieldPathElements", new JsonArray()));
+    JsonObject pathOfText = rowError("conversionUploadError", "EXPIRED_EVENT", null)
+        .put("location", new JsonObject().put("fieldPathElements", new JsonArray().add("conversions")));
+    JsonObject indexOfText = rowError("conversionUploadError", "EXPIRED_EVENT", null)
+        .put("location", new JsonObject().put("fieldPathElements", new JsonArray()
+            .add(new JsonObject().put("index", "0"))));
+    JsonObject pathNotList = rowError("conversionUploadError", "EXPIRED_EVENT", null)
+        .put("location", new JsonObject().put("fieldPathElements", "x"));
+    Outcome.Failed expired = new Outcome.Failed("google conversionUploadError EXPIRED_EVENT: m EXPIRED_EVENT");
+    for (JsonObject error : List.of(emptyPath, pathOfText, indexOfText, pathNotList)) {
+      assertThat(GoogleAdsErrors.verdict(200, partial(error), 0, 2)).as(error.encode())
+          .isEqualTo(new Outcome.PerEvent(List.of(expired, expired)));
+    }
+    JsonObject codeOfNumber = new JsonObject().put("errorCode", new JsonObject().put("a", 1)).put("message", "n");
+    assertThat(GoogleAdsErrors.verdict(200, partial(codeOfNumber), 0, 1))
+        .isEqualTo(new Outcome.PerEvent(List.of(new Outcome.Failed("google a UNKNOWN: n"))));
+    assertThat(GoogleAdsErrors.verdict(200, new JsonObject().put("partialFailureError", new JsonObject()
+        .put("message", "m").put("details", "x")).toBuffer(), 0, 1))
+        .isEqualTo(new Outcome.Failed("google partial failure: m"));
+    assertThat(GoogleAdsErrors.testVerdict(200, partial(rowError("conversionUploadError", "UNPARSEABLE_GCLID", 0),
+        rowError("conversionUploadError", "EXPIRED_EVENT", 0)))).isInstanceOf(Outcome.PerEvent.class);
+    assertThat(GoogleAdsErrors.testVerdict(200, new JsonObject().put("partialFailureError", new JsonObject())
+        .toBuffer())).isEqualTo(new Outcome.Failed("google partial failure: "));
+    assertThat(GoogleAdsErrors.testVerdict(200, Buffer.buffer("x"))).isInstanceOf(Outcome.Retry.class);
+    assertThat(GoogleAdsErrors.testVerdict(400, partial(rowError("conversionUploadError", "UNPARSEABLE_GCLID", 0))))
+        .isInstanceOf(Outcome.Failed.class);
+  }
+
+  @Test
+  @DisplayName("rows at their edges: a correction named at the mapped name's start, a restatement without a value, "
+      + "an upload without identifiers")
+  void rowEdges() {
+    ClaimedDelivery bare = new ClaimedDelivery(1, 3, UUID.randomUUID(), "g", "FTD", ":RETRACTION", 0, 42L, "s",
+        null, "EUR", null, AT, new ClickData(null, null, null, null, null, null, null, null, GCLID), null,
+        "rejected", "approved", 1, "google_ads");
+    JsonObject retraction = API.event(integration(null), bare);
+    assertThat(retraction.getString("adjustmentType")).isEqualTo("RETRACTION");
+    assertThat(retraction.getString("conversionAction")).isEqualTo("customers/1234567890/conversionActions/");
+    ClaimedDelivery restated = new ClaimedDelivery(1, 4, UUID.randomUUID(), "g", "FTD", "111:RESTATEMENT", 0, 42L,
+        "s", null, "EUR", null, AT, new ClickData(null, null, null, null, null, null, null, null, GCLID), null,
+        "approved", "approved", 1, "google_ads");
+    assertThat(API.event(integration(null), restated).containsKey("restatementValue")).isFalse();
+    ClaimedDelivery upload = new ClaimedDelivery(1, 5, UUID.randomUUID(), "g", "FTD", "111", 0, 42L, "s", null,
+        "EUR", null, AT, new ClickData(null, null, null, null, null, null, null, null, GCLID), false, "approved",
+        null, 0, "google_ads");
+    JsonObject row = API.event(integration(null), upload);
+    assertThat(row.containsKey("userIdentifiers")).isFalse();
+    assertThat(row.containsKey("conversionValue")).isFalse();
+    assertThat(row.getJsonObject("consent").getString("adUserData")).isEqualTo("GRANTED");
+    assertThat(API.event(integration(null), job(6, "111", GCLID, null, false)).getJsonArray("userIdentifiers"))
+        .hasSize(2);
+  }
+
+  @Test
+  @DisplayName("Google's email rule: gmail and googlemail lose the dots before the @, others keep them")
+  void googleEmail() {
+    assertThat(Normalize.googleEmail(" Jane.Doe@Gmail.com ")).isEqualTo("janedoe@gmail.com");
+    assertThat(Normalize.googleEmail("j.d@googlemail.com")).isEqualTo("jd@googlemail.com");
+    assertThat(Normalize.googleEmail("j.d@example.com")).isEqualTo("j.d@example.com");
+    assertThat(Normalize.googleEmail("j.d@mail.gmail.com")).isEqualTo("j.d@mail.gmail.com");
+    assertThat(Normalize.googleEmail("not an email")).isNull();
+  }
 }

@@ -28,6 +28,8 @@ class BrowserUrlUnitTest {
         .containsEntry("q", List.of("%4")).containsEntry("r", List.of("%zz")).containsEntry("s", List.of("A"));
     assertThat(BrowserUrl.parse("https://lp.example/a{b}").getHost()).isEqualTo("lp.example");
     assertThat(BrowserUrl.parse("https://lp.example/%").getRawPath()).isEqualTo("/%25");
+    assertThat(BrowserUrl.parse("https://lp.example/?a=%4").getRawQuery()).isEqualTo("a=%254");
+    assertThat(BrowserUrl.parse("https://lp.example/?a=%41").getRawQuery()).isEqualTo("a=%41");
   }
 
   @Test

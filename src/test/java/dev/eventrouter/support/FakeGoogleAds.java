@@ -44,6 +44,8 @@ public final class FakeGoogleAds {
   /** The uploads taken, by order id. */
   private final Map<String, JsonObject> uploads = new ConcurrentHashMap<>();
   private final List<JsonObject> adjustments = new CopyOnWriteArrayList<>();
+  /** The login-customer-id header of the last request to the API, or null. */
+  public volatile String lastLoginCustomerId;
 
   /** A live Google Ads integration of a workspace's config, sending to the fakes at {@code base}. */
   public static JsonObject integration(String base) {
@@ -99,6 +101,7 @@ public final class FakeGoogleAds {
 
   /** {@code :uploadClickConversions} or {@code :uploadConversionAdjustments}, checked as Google checks them. */
   Reply ads(RoutingContext rc, JsonObject body, boolean adjust) {
+    lastLoginCustomerId = rc.request().getHeader("login-customer-id");
     String authorization = rc.request().getHeader("Authorization");
     if (authorization == null || !liveTokens.contains(authorization.replaceFirst("^Bearer ", ""))) {
       return failure(401, "UNAUTHENTICATED", "authenticationError", "OAUTH_TOKEN_INVALID",

@@ -121,4 +121,25 @@ class GoogleTokensUnitTest {
     assertThat(tokens.token(out, other, 5_000).await().value()).as("an hour when the lifetime is unreadable")
         .isEqualTo("ya29.other");
   }
+
+  @Test
+  @DisplayName("an answer without a usable token is a refusal: another status, a number for a token, no JSON")
+  void unusableAnswers() {
+    GoogleTokens tokens = new GoogleTokens();
+    IntegrationConfig integration = integration("refresh-4");
+    Future<GoogleTokens.Token> created = tokens.token(out, integration, 5_000);
+    answer(201, new JsonObject().put("access_token", "ya29.created"));
+    assertThat(created.await().refusal().statusCode()).isEqualTo(201);
+    Future<GoogleTokens.Token> number = tokens.token(out, integration, 5_000);
+    answer(200, new JsonObject().put("access_token", 7));
+    assertThat(number.await().refusal()).isNotNull();
+    Future<GoogleTokens.Token> text = tokens.token(out, integration, 5_000);
+    long deadline = System.nanoTime() + 5_000_000_000L;
+    while (held.isEmpty() && System.nanoTime() < deadline) {
+      Thread.onSpinWait();
+    }
+    held.remove(0).response().setStatusCode(200).end("not json");
+    assertThat(text.await().refusal()).isNotNull();
+    assertThat(forms).hasSize(3);
+  }
 }
