@@ -91,14 +91,16 @@ final class ClaimDispatcher {
     IntegrationConfig integration = found.get();
     Duration maxAge = api.maxEventAge();
     Instant oldest = Instant.now().minus(maxAge);
-    List<ClaimedDelivery> expired = jobs.stream().filter(j -> j.receivedAt().isBefore(oldest)).toList();
+    List<ClaimedDelivery> expired = new ArrayList<>();
     Map<String, List<ClaimedDelivery>> skipped = new LinkedHashMap<>();
     List<ClaimedDelivery> fresh = new ArrayList<>();
     for (ClaimedDelivery job : jobs) {
-      String skip = job.receivedAt().isBefore(oldest) ? null : api.skip(job);
-      if (skip != null) {
+      String skip;
+      if (job.receivedAt().isBefore(oldest)) {
+        expired.add(job);
+      } else if ((skip = api.skip(job)) != null) {
         skipped.computeIfAbsent(skip, why -> new ArrayList<>()).add(job);
-      } else if (!job.receivedAt().isBefore(oldest)) {
+      } else {
         fresh.add(job);
       }
     }

@@ -139,6 +139,10 @@ class ClickEnrichmentUnitTest {
         .isEqualTo(new ClickIds("Cj0-body", null, null, "u", "scid-body"));
     assertThat(ClickEnrichment.enrich(click(null, null, null, "https://lp.example/?gclid=a%20b&sccid=c%00d"), null)
         .ids()).as("not valid ids").isEqualTo(ClickIds.NONE);
+    ClickSession repeated = ClickEnrichment.enrich(click(null, null, null, "https://lp.example/?gclid=first"
+        + "&gclid=second&ScCid=%3DHYPERLINK(%22x%22)&gbraid=" + "g".repeat(501)), null);
+    assertThat(repeated.ids()).as("a repeated key: the first; a formula kept as data; too long: none")
+        .isEqualTo(new ClickIds("first", null, null, "=HYPERLINK(\"x\")", null));
   }
 
   @Test
