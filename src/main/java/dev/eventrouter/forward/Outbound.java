@@ -5,7 +5,9 @@ import dev.eventrouter.config.IntegrationConfig;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpRequest;
+import io.vertx.ext.web.client.HttpResponse;
 
 /**
  * Where an integration's requests go out: through {@link CheckedRequests}, under the integration's
@@ -28,6 +30,15 @@ public final class Outbound {
     return requests.request(method, url, integration.allowPrivateNetwork(), integration.proxy(), "the host of the "
         + integration.network().id + " URL resolves to a loopback, link-local or private address; set "
         + "allow_private_network to send there");
+  }
+
+  /** A JSON POST to {@code url} with the integration's token as the {@code access_token} query parameter. */
+  public Future<HttpResponse<Buffer>> postWithTokenParameter(IntegrationConfig integration, String url,
+                                                             JsonObject body, long timeoutMs) {
+    return request(integration, HttpMethod.POST, url)
+        .compose(request -> request.addQueryParam("access_token", integration.accessToken())
+            .timeout(timeoutMs)
+            .sendJsonObject(body));
   }
 
   /** A failed request's description, with the proxy it went through (never the proxy's credentials). */

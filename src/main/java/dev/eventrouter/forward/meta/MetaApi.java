@@ -14,7 +14,6 @@ import dev.eventrouter.forward.UserField;
 import dev.eventrouter.store.ClaimedDelivery;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
@@ -127,11 +126,8 @@ public final class MetaApi implements NetworkApi {
   @Override
   public Future<HttpResponse<Buffer>> send(Outbound out, IntegrationConfig integration, JsonObject body,
                                            long timeoutMs) {
-    return out.request(integration, HttpMethod.POST, integration.apiBase() + "/" + integration.apiVersion() + "/"
-            + integration.pixel() + "/events")
-        .compose(request -> request.addQueryParam("access_token", integration.accessToken())
-            .timeout(timeoutMs)
-            .sendJsonObject(body));
+    return out.postWithTokenParameter(integration, integration.apiBase() + "/" + integration.apiVersion() + "/"
+        + integration.pixel() + "/events", body, timeoutMs);
   }
 
   @Override

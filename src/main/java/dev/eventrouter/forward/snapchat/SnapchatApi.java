@@ -13,7 +13,6 @@ import dev.eventrouter.forward.UserField;
 import dev.eventrouter.store.ClaimedDelivery;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
@@ -120,10 +119,7 @@ public final class SnapchatApi implements NetworkApi {
   public Future<HttpResponse<Buffer>> send(Outbound out, IntegrationConfig integration, JsonObject body,
                                            long timeoutMs) {
     String path = "/v3/" + integration.pixel() + (integration.testEventCode() != null ? "/events/validate" : "/events");
-    return out.request(integration, HttpMethod.POST, integration.apiBase() + path)
-        .compose(request -> request.addQueryParam("access_token", integration.accessToken())
-            .timeout(timeoutMs)
-            .sendJsonObject(body));
+    return out.postWithTokenParameter(integration, integration.apiBase() + path, body, timeoutMs);
   }
 
   @Override
