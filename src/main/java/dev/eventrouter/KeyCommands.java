@@ -1,6 +1,8 @@
 package dev.eventrouter;
 
 import dev.eventrouter.config.ApiKeys;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -8,6 +10,9 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.List;
 
 /**
  * {@code generate-key} prints a new random key and its config value; {@code hash-key} prints the config value of
@@ -15,18 +20,33 @@ import java.nio.charset.StandardCharsets;
  */
 final class KeyCommands {
 
+  private static final List<String> ROLES = List.of("ingest", "viewer", "buyer", "admin");
+
   private KeyCommands() {}
 
+  /**
+   * {@code generate-key [ingest|viewer|buyer|admin]}: the key, its {@code sha256:} value, and a line for the
+   * workspace's {@code keys} with a name to keep or change: the role and today's date, so keys rotated later are told
+   * apart (docs/configuration.md, "Keys and roles").
+   */
   static int generateKey(String[] args, PrintStream out, PrintStream err) {
-    if (args.length != 1) {
-      err.println("usage: java -jar event-router.jar generate-key");
+    String role = args.length == 2 ? args[1] : "admin";
+    if (args.length > 2 || !ROLES.contains(role)) {
+      err.println("usage: java -jar event-router.jar generate-key [ingest|viewer|buyer|admin]");
       return 2;
     }
     String key = ApiKeys.generate();
+    String value = ApiKeys.configValue(key);
     out.println(key);
-    out.println(ApiKeys.configValue(key));
-    err.println("first line: the new API key, for the client (it is kept nowhere); second line: its value for the"
-        + " workspace's api_keys");
+    out.println(value);
+    JsonObject line = new JsonObject().put("name", role + "-" + LocalDate.now(ZoneOffset.UTC)).put("key", value)
+        .put("role", role);
+    if (role.equals("buyer")) {
+      line.put("scope", new JsonObject().put("campaign_ids", new JsonArray().add("<campaign id>")));
+    }
+    out.println(line.encode());
+    err.println("first line: the new API key, for its holder (it is kept nowhere); second line: its value for the"
+        + " workspace's api_keys; third line: an entry for the workspace's keys, its name a suggestion");
     return 0;
   }
 

@@ -134,6 +134,7 @@ public final class Main {
     ConfigLoader.Watched config;
     try {
       config = loader.watch(vertx, path, CONFIG_SCAN_MS).await();
+      ConfigNotices.audit(vertx, config);
       if (initial.cluster().enabled()) {
         ConfigNotices.wire(vertx, loader, config).await();
       }

@@ -21,6 +21,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.util.Arrays;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
@@ -86,7 +87,7 @@ class InitCommandTest {
     String token = secret(output(), "Postback token:");
     assertThat(List.of(apiKey, publishable, token)).doesNotHaveDuplicates()
         .allSatisfy(key -> assertThat(key).hasSizeGreaterThanOrEqualTo(ApiKeys.MIN_LENGTH).matches("[A-Za-z0-9_-]+"));
-    assertThat(new ApiKeyAuthenticator(loaded.workspaces()).authenticate(apiKey)).isEqualTo(workspace);
+    assertThat(new ApiKeyAuthenticator(loaded.workspaces()).authenticate(apiKey, Instant.now()).workspace()).isEqualTo(workspace);
     assertThat(workspace.publishableKeys()).singleElement().satisfies(key -> {
       assertThat(key.hash()).isEqualTo(ApiKeys.digest(publishable));
       assertThat(key.allowedOrigins()).containsExactly("https://promo.acme.example", "https://lp.acme.example");
@@ -145,8 +146,8 @@ class InitCommandTest {
 
     assertThat(init("--config", config.toString(), "--bot", "acme_bot", "--force")).isZero();
     AppConfig replaced = load(config);
-    assertThat(new ApiKeyAuthenticator(replaced.workspaces()).authenticate(firstKey)).isNull();
-    assertThat(new ApiKeyAuthenticator(replaced.workspaces()).authenticate(secret(output(), "API key:")))
+    assertThat(new ApiKeyAuthenticator(replaced.workspaces()).authenticate(firstKey, Instant.now())).isNull();
+    assertThat(new ApiKeyAuthenticator(replaced.workspaces()).authenticate(secret(output(), "API key:"), Instant.now()))
         .isNotNull();
   }
 

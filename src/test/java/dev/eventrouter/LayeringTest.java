@@ -28,7 +28,8 @@ class LayeringTest {
       .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
       .importPackages("dev.eventrouter");
   /** The API's resources: each a package with its handler and its own validation. */
-  static final List<String> RESOURCES = List.of("sessions", "postbacks", "reports", "deliveries", "costs");
+  static final List<String> RESOURCES = List.of("sessions", "postbacks", "reports", "deliveries", "costs",
+      "access");
 
   @Test
   @DisplayName("each package uses only the ones below it")

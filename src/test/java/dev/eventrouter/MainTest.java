@@ -104,16 +104,24 @@ class MainTest {
   }
 
   @Test
-  @DisplayName("generate-key prints a new random key and, on the next line, the value hash-key gives for it")
+  @DisplayName("generate-key prints a new random key, the value hash-key gives for it, and a keys entry with a name")
   void generateKey() {
     assertThat(run("generate-key")).isZero();
-    assertThat(run("generate-key")).isZero();
+    assertThat(run("generate-key", "buyer")).isZero();
     List<String> lines = out.toString(StandardCharsets.UTF_8).lines().toList();
-    assertThat(lines).hasSize(4);
-    assertThat(lines.get(0)).hasSize(43).matches("[A-Za-z0-9_-]+").isNotEqualTo(lines.get(2));
+    assertThat(lines).hasSize(6);
+    assertThat(lines.get(0)).hasSize(43).matches("[A-Za-z0-9_-]+").isNotEqualTo(lines.get(3));
     assertThat(lines.get(1)).isEqualTo(ApiKeys.configValue(lines.get(0)));
-    assertThat(lines.get(3)).isEqualTo(ApiKeys.configValue(lines.get(2)));
+    String today = java.time.LocalDate.now(java.time.ZoneOffset.UTC).toString();
+    assertThat(new JsonObject(lines.get(2))).isEqualTo(new JsonObject().put("name", "admin-" + today)
+        .put("key", lines.get(1)).put("role", "admin"));
+    assertThat(lines.get(4)).isEqualTo(ApiKeys.configValue(lines.get(3)));
+    JsonObject buyer = new JsonObject(lines.get(5));
+    assertThat(buyer.getString("name")).isEqualTo("buyer-" + today);
+    assertThat(buyer.getString("role")).isEqualTo("buyer");
+    assertThat(buyer.getJsonObject("scope").getJsonArray("campaign_ids")).hasSize(1);
     assertThat(run("generate-key", "extra")).isEqualTo(2);
+    assertThat(run("generate-key", "admin", "extra")).isEqualTo(2);
   }
 
   @Test

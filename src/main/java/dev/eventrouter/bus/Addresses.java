@@ -116,6 +116,33 @@ public final class Addresses {
   /** HttpVerticle -> CostStoreVerticle: {@code {workspace_id, source_id}}, making the source due now (and unpaused). */
   public static final String COST_SOURCES_POLL = "event-router.costs.poll";
 
+  /**
+   * HttpVerticle -> ReadVerticle: {@code {workspace_id, source_ids}}, answered with the campaigns of the spend
+   * imported from those cost sources: the campaigns a buyer's ad accounts name.
+   */
+  public static final String SCOPE_CAMPAIGNS = "event-router.access.scope-campaigns";
+
+  /**
+   * Any node -> SessionVerticle: an action done or a config applied ({@code {workspace_id, key_name, action, target,
+   * outcome}}), written to the audit log; answered once written.
+   */
+  public static final String AUDIT_RECORD = "event-router.audit.record";
+
+  /** HttpVerticle -> ReadVerticle: {@code {workspace_id, before, limit}}, answered with a page of the audit log. */
+  public static final String AUDIT_LIST = "event-router.audit.list";
+
+  /**
+   * HttpVerticle -> SessionVerticle: {@code {workspace_id, integration_id, network, paused, reason}}, pausing an
+   * integration by hand or ending its pause, answered with whether anything changed.
+   */
+  public static final String INTEGRATION_PAUSE = "event-router.integrations.pause";
+
+  /**
+   * Published when an integration was paused or resumed by hand: the network's forwarders read the pauses now,
+   * rather than at their next round.
+   */
+  public static final String PAUSES_CHANGED = "event-router.integrations.pauses-changed";
+
   /** Published when deliveries of a network are due, to wake its ForwarderVerticles (any node may claim them). */
   public static String deliveriesDue(String network) {
     return "event-router.deliveries.due." + network;

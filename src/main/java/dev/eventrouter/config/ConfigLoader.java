@@ -108,8 +108,9 @@ public final class ConfigLoader {
         return false;
       }
       try {
-        watched.live().replace(resolve(raw));
-        watched.applied().set(raw);
+        AppConfig next = resolve(raw);
+        watched.applied().set(raw); // before the listeners run: the audit log names the file's digest
+        watched.live().replace(next);
         return true;
       } catch (ConfigException e) {
         LOG.warn("config change ignored, the running config stays: {}", e.getMessage());

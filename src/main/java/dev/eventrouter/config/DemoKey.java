@@ -27,7 +27,7 @@ public final class DemoKey {
 
   /** The names of the workspaces that accept the demo key, when others can reach the server ({@link #reach}). */
   public static List<String> exposedIn(AppConfig config) {
-    return exposed(config, w -> w.apiKeyHashes().stream().anyMatch(hash -> Arrays.equals(hash, DIGEST)));
+    return exposed(config, w -> w.accessKeys().stream().anyMatch(key -> Arrays.equals(key.hash(), DIGEST)));
   }
 
   /** The same for the demo publishable key. */

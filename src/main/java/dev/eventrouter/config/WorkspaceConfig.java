@@ -1,5 +1,6 @@
 package dev.eventrouter.config;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -17,17 +18,40 @@ import java.util.UUID;
  *                              many days turns the JoinRequest conversion to rejected; 0 turns this off
  * @param alerts                where its alerts go and which conditions raise them
  * @param costSources           the ad accounts whose spend it imports
+ * @param keys                  its keys with a role (docs/configuration.md, "Keys and roles"), beside apiKeyHashes
  */
 public record WorkspaceConfig(UUID id, String name, List<byte[]> apiKeyHashes, List<PublishableKey> publishableKeys,
                               RateLimitConfig rateLimit,
                               String botName, int attributionWindowDays, List<IntegrationConfig> integrations,
                               Map<String, EventMappingOverride> eventMap, List<TelegramConfig> bots,
                               List<PostbackSource> postbackSources, int unsubscribeWindowDays,
-                              ReportConfig report, AlertsConfig alerts, List<CostSourceConfig> costSources) {
+                              ReportConfig report, AlertsConfig alerts, List<CostSourceConfig> costSources,
+                              List<AccessKey> keys) {
 
   public WorkspaceConfig {
     bots = bots == null ? List.of() : List.copyOf(bots);
     costSources = costSources == null ? List.of() : List.copyOf(costSources);
+    keys = keys == null ? List.of() : List.copyOf(keys);
+  }
+
+  /** A workspace whose keys are its {@code api_keys} alone. */
+  public WorkspaceConfig(UUID id, String name, List<byte[]> apiKeyHashes, List<PublishableKey> publishableKeys,
+                         RateLimitConfig rateLimit, String botName, int attributionWindowDays,
+                         List<IntegrationConfig> integrations, Map<String, EventMappingOverride> eventMap,
+                         List<TelegramConfig> bots, List<PostbackSource> postbackSources, int unsubscribeWindowDays,
+                         ReportConfig report, AlertsConfig alerts, List<CostSourceConfig> costSources) {
+    this(id, name, apiKeyHashes, publishableKeys, rateLimit, botName, attributionWindowDays, integrations, eventMap,
+        bots, postbackSources, unsubscribeWindowDays, report, alerts, costSources, List.of());
+  }
+
+  /** Every key that opens the workspace: each of {@code api_keys} as an admin, then {@code keys}. */
+  public List<AccessKey> accessKeys() {
+    List<AccessKey> all = new ArrayList<>();
+    for (int i = 0; i < apiKeyHashes.size(); i++) {
+      all.add(AccessKey.legacy(i, apiKeyHashes.get(i)));
+    }
+    all.addAll(keys);
+    return all;
   }
 
   /** A workspace without cost sources. */

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * The {@code workspaces} array: ids, API key hashes (unique across all workspaces), rate limits, event maps and the
@@ -24,7 +25,7 @@ final class WorkspaceParser {
   private static final Set<String> WORKSPACE_KEYS = Set.of("id", "name", "api_keys", "publishable_keys",
       "rate_limit", "bot_name", "attribution_window_days", "integrations", "event_map", "telegram",
       "postback_sources", "unsubscribe_window_days", "report_currency", "currency_aliases", "funnel_events",
-      "report_timezone", "alerts", "cost_sources", "reconcile");
+      "report_timezone", "alerts", "cost_sources", "reconcile", "keys");
   private static final Set<String> PUBLISHABLE_KEY_KEYS = Set.of("key", "allowed_origins");
   /** An origin as a browser sends it: http(s)://host[:port], nothing after; lowercase (browsers send it so). */
   private static final Pattern ORIGIN = Pattern.compile("https?://([a-z0-9-]+(\\.[a-z0-9-]+)*|\\[[0-9a-f:.]+])"
@@ -57,7 +58,7 @@ final class WorkspaceParser {
     r.unknownKeys(json, path, WORKSPACE_KEYS);
     UUID id = r.uuid(json, "id", path + ".id");
     String name = r.string(json, "name", path + ".name", "");
-    List<byte[]> keys = apiKeys(json.getValue("api_keys"), path + ".api_keys");
+    List<byte[]> legacyKeys = apiKeys(json.getValue("api_keys"), path + ".api_keys", json.getValue("keys") != null);
     List<PublishableKey> publishable = publishableKeys(json.getValue("publishable_keys"),
         path + ".publishable_keys");
     RateLimitConfig rateLimit = r.rateLimit(r.object(json, "rate_limit", path + ".rate_limit"), path + ".rate_limit",
@@ -82,14 +83,24 @@ final class WorkspaceParser {
         : alertsParser.alerts(r.object(json, "alerts", path + ".alerts"), path + ".alerts", bots);
     List<CostSourceConfig> costSources = r.uniqueObjects(json.getValue("cost_sources"), path + ".cost_sources",
         costSourceParser::source, CostSourceConfig::id, "cost source");
+    Set<String> accounts = costSources.stream().map(CostSourceConfig::account).collect(Collectors.toSet());
+    List<AccessKey> keys = new AccessKeyParser(r, this::keyHash).keys(json.getValue("keys"), path + ".keys", accounts);
+    if (json.getValue("api_keys") == null && keys.isEmpty() && json.getValue("keys") instanceof JsonArray) {
+      r.problem(path + ".keys: has no key, and there are no api_keys: nothing could open the workspace");
+    }
     return id == null ? null
-        : new WorkspaceConfig(id, name, keys, publishable, rateLimit, botName, window, integrations, eventMap, bots,
-            postbacks, unsubscribeWindow, report, alerts, costSources);
+        : new WorkspaceConfig(id, name, legacyKeys, publishable, rateLimit, botName, window, integrations, eventMap,
+            bots, postbacks, unsubscribeWindow, report, alerts, costSources, keys);
   }
 
-  private List<byte[]> apiKeys(Object value, String path) {
+  /** The {@code api_keys}: required unless the workspace has {@code keys}. */
+  private List<byte[]> apiKeys(Object value, String path, boolean hasKeys) {
+    if (value == null && hasKeys) {
+      return List.of();
+    }
     if (!(value instanceof JsonArray array) || array.isEmpty()) {
-      r.problem(path + ": required, a non-empty array of \"sha256:<hex>\" key hashes");
+      r.problem(path + ": required (unless the workspace has keys), a non-empty array of \"sha256:<hex>\" key "
+          + "hashes");
       return List.of();
     }
     List<byte[]> hashes = new ArrayList<>();

@@ -94,7 +94,9 @@ public final class ForwarderVerticle extends VerticleBase {
         .compose(v -> Future.join(
             vertx.eventBus().<String>consumer(Addresses.deliveriesDue(network.id), message -> wake()).completion(),
             vertx.eventBus().<JsonObject>consumer(Addresses.BREAKER_OPENED, this::peerOpened).completion(),
-            vertx.eventBus().<JsonObject>consumer(Addresses.integrationTest(network.id), this::test).completion()))
+            vertx.eventBus().<JsonObject>consumer(Addresses.integrationTest(network.id), this::test).completion(),
+            vertx.eventBus().<String>consumer(Addresses.PAUSES_CHANGED,
+                message -> paused.check().onComplete(checked -> wake())).completion()))
         .compose(v -> paused.check())
         .onSuccess(v -> wake());
   }

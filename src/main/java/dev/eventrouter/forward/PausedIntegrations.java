@@ -79,8 +79,8 @@ final class PausedIntegrations {
       now.forEach((key, pause) -> {
         board.paused(key, pause.reason());
         Optional<IntegrationConfig> integration = channels.integration(key);
-        if (integration.isEmpty() || !integration.get().enabled()) {
-          return;
+        if (integration.isEmpty() || !integration.get().enabled() || pause.manual()) {
+          return; // a pause made by hand is ended by hand, whatever its token
         }
         if (!Sha256.hex(integration.get().accessToken()).equals(pause.tokenSha256())) {
           checks.add(resume(key, pause, "its access_token was changed", false));

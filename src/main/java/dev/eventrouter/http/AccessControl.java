@@ -10,6 +10,7 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.CorsHandler;
 
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -78,8 +79,8 @@ public final class AccessControl {
     return byId.get(id);
   }
 
-  WorkspaceConfig authenticate(String key) {
-    return authenticator.authenticate(key);
+  Grant authenticate(String key) {
+    return authenticator.authenticate(key, Instant.now());
   }
 
   ApiKeyAuthenticator.Publishable publishable(String key) {

@@ -1,11 +1,13 @@
 package dev.eventrouter.http;
 
+import dev.eventrouter.config.KeyRole;
 import dev.eventrouter.config.WorkspaceConfig;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 
+import java.util.Map;
 import java.util.UUID;
 import java.util.function.Function;
 import java.util.regex.Pattern;
@@ -16,6 +18,7 @@ public final class Edge {
   static final String API_KEY = "x-api-key";
   private static final String WORKSPACE = "workspace";
   private static final String VISITOR = "visitor";
+  private static final String GRANT = "grant";
 
   private Edge() {}
 
@@ -46,9 +49,10 @@ public final class Edge {
                                                       Function<RoutingContext, String> keyOf) {
     return rc -> {
       String key = keyOf.apply(rc);
-      WorkspaceConfig workspace = access.authenticate(key);
-      if (workspace != null) {
-        rc.put(WORKSPACE, workspace);
+      Grant grant = access.authenticate(key);
+      if (grant != null) {
+        rc.put(WORKSPACE, grant.workspace());
+        rc.put(GRANT, grant);
         rc.next();
         return;
       }
@@ -86,6 +90,33 @@ public final class Edge {
   /** The browser that made the request, or null when it came from a server with a workspace key. */
   public static Visitor visitor(RoutingContext rc) {
     return rc.get(VISITOR);
+  }
+
+  /**
+   * Whether the key's role may do what the route does (docs/api.md, "Roles"): else the documented 403, from the
+   * headers alone. A publishable key passed authentication only where it may create a click session, an ingest.
+   */
+  public static Handler<RoutingContext> allow(KeyRole.Permission permission) {
+    return rc -> {
+      Grant grant = grant(rc);
+      if (grant != null && !grant.key().role().may(permission)) {
+        rc.fail(new ApiException(ErrorCode.FORBIDDEN, "This key (\"" + grant.key().name() + "\", role "
+            + grant.key().role().id + ") may not " + WHAT.get(permission) + ".", null, null));
+        return;
+      }
+      rc.next();
+    };
+  }
+
+  private static final Map<KeyRole.Permission, String> WHAT = Map.of(
+      KeyRole.Permission.INGEST, "post events, sessions, invites or spend",
+      KeyRole.Permission.READ, "read the workspace's events, deliveries or reports",
+      KeyRole.Permission.READ_ALL, "read what a buyer's scope cannot narrow (integrations, postbacks, reconcile)",
+      KeyRole.Permission.ACT, "act (redeliver, test, pause, resume, poll now) or read the audit log");
+
+  /** The request's key: null for a publishable key's request. */
+  public static Grant grant(RoutingContext rc) {
+    return rc.get(GRANT);
   }
 
   public static Handler<RoutingContext> rateLimit(AccessControl access) {

@@ -3,11 +3,14 @@ package dev.eventrouter.read;
 import dev.eventrouter.bus.Addresses;
 import dev.eventrouter.bus.EventRef;
 import dev.eventrouter.db.Database;
+import dev.eventrouter.event.CampaignScope;
 import dev.eventrouter.event.CohortQuery;
 import dev.eventrouter.event.DeliveryFilter;
 import dev.eventrouter.event.EventFilter;
 import dev.eventrouter.event.FunnelQuery;
 import dev.eventrouter.event.ReconcileQuery;
+import dev.eventrouter.store.AuditLog;
+import dev.eventrouter.store.BuyerCampaigns;
 import dev.eventrouter.store.CohortReports;
 import dev.eventrouter.store.DeliveryViews;
 import dev.eventrouter.store.EventViews;
@@ -52,6 +55,8 @@ public final class ReadVerticle extends VerticleBase {
   private SpendReports spend;
   private CohortReports cohorts;
   private ReconcileReports reconcile;
+  private AuditLog audit;
+  private BuyerCampaigns buyerCampaigns;
 
   public ReadVerticle(Database database) {
     this.database = database;
@@ -65,6 +70,8 @@ public final class ReadVerticle extends VerticleBase {
     spend = new SpendReports(database.reportPool());
     cohorts = new CohortReports(database.reportPool());
     reconcile = new ReconcileReports(database.reportPool());
+    audit = new AuditLog(database.readPool());
+    buyerCampaigns = new BuyerCampaigns(database.readPool());
     // Local consumers, as for the writes: the node that took a request answers it.
     return Future.all(List.of(
         consumer(Addresses.EVENTS_GET, this::find),
@@ -73,6 +80,12 @@ public final class ReadVerticle extends VerticleBase {
         consumer(Addresses.INTEGRATIONS_SUMMARY, this::summary),
         consumer(Addresses.REPORTS_FUNNEL, this::funnel),
         consumer(Addresses.REPORTS_COHORTS, this::cohorts),
+        consumer(Addresses.AUDIT_LIST, body -> audit.list(UUID.fromString(body.getString("workspace_id")),
+            body.getLong("before"), body.getInteger("limit")).map(entries -> Optional.of(new JsonObject()
+            .put("entries", entries)))),
+        consumer(Addresses.SCOPE_CAMPAIGNS, body -> buyerCampaigns.of(UUID.fromString(body.getString("workspace_id")),
+            body.getJsonArray("source_ids").stream().map(String.class::cast).toList())
+            .map(campaigns -> Optional.of(new JsonObject().put("campaign_ids", new JsonArray(campaigns))))),
         consumer(Addresses.REPORTS_RECONCILE, body -> {
           ReconcileQuery query = ReconcileQuery.fromJson(body);
           return reconcile.sides(query).map(sides -> Optional.of(Reconciliation.of(query, sides)
@@ -88,7 +101,7 @@ public final class ReadVerticle extends VerticleBase {
   /** The stored event with its deliveries and its status history, if it exists in the asking workspace. */
   private Future<Optional<JsonObject>> find(JsonObject body) {
     EventRef ref = EventRef.fromJson(body);
-    return events.find(ref.workspaceId(), ref.eventId()).compose(found -> {
+    return events.find(ref.workspaceId(), ref.eventId(), CampaignScope.of(body)).compose(found -> {
       if (found.isEmpty()) {
         return Future.succeededFuture(Optional.empty());
       }
@@ -101,13 +114,13 @@ public final class ReadVerticle extends VerticleBase {
 
   /** A page of events, newest first; {@code next_before} continues below it, null on the last page. */
   private Future<Optional<JsonObject>> listEvents(JsonObject body) {
-    return events.list(EventFilter.fromJson(body)).map(page -> Optional.of(new JsonObject().put("events", page)));
+    return events.list(EventFilter.fromJson(body), CampaignScope.of(body)).map(page -> Optional.of(new JsonObject().put("events", page)));
   }
 
   /** The deliveries a filter names; the cursor of the next page when this one is full. */
   private Future<Optional<JsonObject>> listDeliveries(JsonObject body) {
     DeliveryFilter filter = DeliveryFilter.fromJson(body);
-    return deliveries.list(filter).map(list -> {
+    return deliveries.list(filter, CampaignScope.of(body)).map(list -> {
       JsonObject last = list.isEmpty() ? null : list.getJsonObject(list.size() - 1);
       String next = list.size() < filter.limit() || last == null ? null
           : last.getString("event_id") + "-" + last.getLong("delivery_id");

@@ -1,8 +1,10 @@
 package dev.eventrouter.server;
 
+import dev.eventrouter.api.access.AccessApi;
 import dev.eventrouter.api.costs.CostsApi;
 import dev.eventrouter.api.deliveries.BreakerWatch;
 import dev.eventrouter.api.deliveries.DeliveriesApi;
+import dev.eventrouter.api.deliveries.IntegrationPauses;
 import dev.eventrouter.api.deliveries.IntegrationsApi;
 import dev.eventrouter.api.events.EventsApi;
 import dev.eventrouter.api.events.IngestCounter;
@@ -14,7 +16,10 @@ import dev.eventrouter.api.sessions.SessionsApi;
 import dev.eventrouter.bus.Addresses;
 import dev.eventrouter.bus.BreakerOpened;
 import dev.eventrouter.config.HttpConfig;
+import dev.eventrouter.config.KeyRole;
 import dev.eventrouter.http.AccessControl;
+import dev.eventrouter.http.AuditTrail;
+import dev.eventrouter.http.BuyerScope;
 import dev.eventrouter.http.Edge;
 import dev.eventrouter.http.RawBody;
 import dev.eventrouter.http.ReportSlots;
@@ -33,6 +38,12 @@ import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.ext.web.handler.PlatformHandler;
 
 import java.util.List;
+import java.util.function.Function;
+
+import static dev.eventrouter.config.KeyRole.Permission.ACT;
+import static dev.eventrouter.config.KeyRole.Permission.INGEST;
+import static dev.eventrouter.config.KeyRole.Permission.READ;
+import static dev.eventrouter.config.KeyRole.Permission.READ_ALL;
 
 /**
  * The route table of the API and of Telegram's webhook: which edge checks each route runs, in which order, before
@@ -57,7 +68,10 @@ final class ApiRoutes {
     this.reports = reports;
   }
 
-  /** The routes of the API, mounted under each prefix. */
+  /**
+   * The routes of the API, mounted under each prefix, each with what it asks of the key's role (docs/api.md,
+   * "Roles"): the reads a buyer's scope narrows resolve its campaigns first; each action is written to the audit log.
+   */
   Router api(StoreClient store) {
     EventsApi events = new EventsApi(store);
     SessionsApi sessions = new SessionsApi(store);
@@ -66,7 +80,10 @@ final class ApiRoutes {
     vertx.eventBus().<JsonObject>consumer(Addresses.BREAKER_OPENED,
         notice -> breakers.opened(BreakerOpened.fromJson(notice.body())));
     IntegrationsApi integrations = new IntegrationsApi(store, breakers);
+    IntegrationPauses pauses = new IntegrationPauses(store);
     IngestCounter ingestCounter = new IngestCounter(metrics);
+    BuyerScope scope = new BuyerScope(store);
+    AccessApi keys = new AccessApi(store);
     Router api = Router.router(vertx);
     api.post("/events/custom").handler(ingestCounter::onAnswer);
     post(api, "/events/custom", events::ingest);
@@ -74,18 +91,21 @@ final class ApiRoutes {
     api.route("/sessions").handler(rc -> access.cors().handle(rc));
     post(api, "/sessions", sessions::capture, true);
     post(api, "/sessions/invites", sessions::invite);
-    authenticated(api.get("/events")).handler(events::list);
-    authenticated(api.get("/deliveries")).handler(deliveries::list);
-    post(api, "/deliveries/redeliver", deliveries::redeliver);
-    authenticated(api.get("/integrations")).handler(integrations::summary);
-    authenticated(api.get("/reports/funnel")).handler(new ReportsApi(store, reports)::funnel);
-    authenticated(api.get("/reports/cohorts")).handler(new CohortsApi(store, reports)::cohorts);
-    authenticated(api.get("/reports/reconcile")).handler(new ReconcileApi(store, reports)::reconcile);
+    authenticated(api.get("/access"), null).handler(keys::access);
+    authenticated(api.get("/audit"), ACT).handler(keys::audit);
+    scoped(api.get("/events"), scope).handler(events::list);
+    scoped(api.get("/deliveries"), scope).handler(deliveries::list);
+    action(api.post("/deliveries/redeliver"), "deliveries.redeliver", rc -> "deliveries").handler(Edge::requireJson)
+        .handler(deliveries::redeliver);
+    authenticated(api.get("/integrations"), READ_ALL).handler(integrations::summary);
+    scoped(api.get("/reports/funnel"), scope).handler(new ReportsApi(store, reports)::funnel);
+    scoped(api.get("/reports/cohorts"), scope).handler(new CohortsApi(store, reports)::cohorts);
+    authenticated(api.get("/reports/reconcile"), READ_ALL).handler(new ReconcileApi(store, reports)::reconcile);
     // Spend pushed as JSON or CSV, and the cost sources for the debugger (docs/costs.md).
     CostsApi costs = new CostsApi(store);
-    readBody(authenticated(api.post("/costs")), CostsApi.MAX_BODY_BYTES).handler(costs::push);
-    authenticated(api.get("/cost-sources")).handler(costs::sources);
-    readBody(authenticated(api.post("/cost-sources/:source_id/poll")), config.maxBodyBytes())
+    readBody(authenticated(api.post("/costs"), INGEST), CostsApi.MAX_BODY_BYTES).handler(costs::push);
+    scoped(api.get("/cost-sources"), scope).handler(costs::sources);
+    action(api.post("/cost-sources/:source_id/poll"), "cost_source.poll", rc -> rc.pathParam("source_id"))
         .handler(costs::pollNow);
     // A partner's postback: its token in the path is its only credential, checked (with its rate limit) before the
     // body is read.
@@ -94,17 +114,21 @@ final class ApiRoutes {
         .setName("/postbacks/{token}").handler(beforeBody(postbacks::authenticate))
         .handler(budget.reserve(config.maxBodyBytes())).handler(RawBody.within(config.maxBodyBytes()))
         .handler(postbacks::handle);
-    authenticated(api.get("/postbacks")).handler(postbacks::list);
-    authenticated(api.get("/postback-sources")).handler(postbacks::sources);
+    authenticated(api.get("/postbacks"), READ_ALL).handler(postbacks::list);
+    authenticated(api.get("/postback-sources"), READ_ALL).handler(postbacks::sources);
     // No body is read (any is drained within the size limit): the integration is in the path, the event name an
     // optional query parameter.
-    readBody(authenticated(api.post("/integrations/:integration_id/test")), config.maxBodyBytes())
+    action(api.post("/integrations/:integration_id/test"), "integration.test", rc -> rc.pathParam("integration_id"))
         .handler(integrations::test);
+    action(api.post("/integrations/:integration_id/pause"), "integration.pause",
+        rc -> rc.pathParam("integration_id")).handler(pauses::pause);
+    action(api.post("/integrations/:integration_id/resume"), "integration.resume",
+        rc -> rc.pathParam("integration_id")).handler(pauses::resume);
     // Only evt_<digits>, so GET on /events/custom stays a 405 rather than a lookup of an id "custom".
     String event = "\\/events\\/(?<eventId>evt_[0-9]+)";
-    authenticated(api.getWithRegex(event).setName("/events/{event_id}")).handler(events::status);
-    authenticated(api.postWithRegex(event + "\\/redeliver").setName("/events/{event_id}/redeliver"))
-        .handler(events::redeliver);
+    scoped(api.getWithRegex(event).setName("/events/{event_id}"), scope).handler(events::status);
+    action(api.postWithRegex(event + "\\/redeliver").setName("/events/{event_id}/redeliver"), "event.redeliver",
+        rc -> rc.pathParam("eventId")).handler(events::redeliver);
     return api;
   }
 
@@ -126,28 +150,53 @@ final class ApiRoutes {
   void keitaro(Router router, StoreClient store) {
     CostsApi costs = new CostsApi(store);
     Route route = router.post("/admin_api/v1/campaigns/:campaign/update_costs")
-        .handler(beforeBody(Edge.authenticateAdmin(access))).handler(beforeBody(Edge.rateLimit(access)));
+        .handler(beforeBody(Edge.authenticateAdmin(access))).handler(beforeBody(Edge.allow(INGEST)))
+        .handler(beforeBody(Edge.rateLimit(access)));
     readBody(route, config.maxBodyBytes()).handler(Edge::requireJson).handler(costs::keitaro);
   }
 
-  /** A JSON POST: body size limit, key, rate limit, content type, then the handler. */
+  /** A JSON POST that writes data in: body size limit, key, role, rate limit, content type, then the handler. */
   private void post(Router router, String path, Handler<RoutingContext> handler) {
     post(router, path, handler, false);
   }
 
   private void post(Router router, String path, Handler<RoutingContext> handler, boolean publishableAllowed) {
-    readBody(authenticated(router.post(path), publishableAllowed), config.maxBodyBytes())
+    readBody(authenticated(router.post(path), publishableAllowed, INGEST), config.maxBodyBytes())
         .handler(Edge::requireJson).handler(handler);
   }
 
-  private Route authenticated(Route route) {
-    return authenticated(route, false);
+  private Route authenticated(Route route, KeyRole.Permission permission) {
+    return authenticated(route, false, permission);
   }
 
-  /** Key and rate limit from the headers alone: nobody unauthenticated gets a byte of a body read. */
-  private Route authenticated(Route route, boolean publishableAllowed) {
-    return route.handler(beforeBody(Edge.authenticate(access, publishableAllowed)))
-        .handler(beforeBody(Edge.rateLimit(access)));
+  /** A read a buyer's scope narrows: its campaigns are found before the read. */
+  private Route scoped(Route route, BuyerScope scope) {
+    return authenticated(route, READ).handler(scope.resolve());
+  }
+
+  /**
+   * An admin's action, written to the audit log with its outcome, a refusal by role included; any body is read
+   * within the size limit (the actions take their target from the path).
+   */
+  private Route action(Route route, String action, Function<RoutingContext, String> target) {
+    route.handler(beforeBody(Edge.authenticate(access, false)))
+        .handler(beforeBody(AuditTrail.of(vertx, action, target)));
+    return readBody(allowed(route, ACT), config.maxBodyBytes());
+  }
+
+  /**
+   * Key, role (null: any) and rate limit from the headers alone: nobody unauthenticated gets a byte of a body read,
+   * nor anyone whose role may not call the route.
+   */
+  private Route authenticated(Route route, boolean publishableAllowed, KeyRole.Permission permission) {
+    return allowed(route.handler(beforeBody(Edge.authenticate(access, publishableAllowed))), permission);
+  }
+
+  private Route allowed(Route route, KeyRole.Permission permission) {
+    if (permission != null) {
+      route.handler(beforeBody(Edge.allow(permission)));
+    }
+    return route.handler(beforeBody(Edge.rateLimit(access)));
   }
 
   /** The node's body budget, then the body itself within the route's limit. */

@@ -57,7 +57,7 @@ final class Redeliveries {
 
   /** Runs {@code then} on the stored event when the asking workspace has it; empty when it does not. */
   private Future<Optional<JsonObject>> ifEventExists(EventRef ref, Function<JsonObject, Future<JsonObject>> then) {
-    return events.find(ref.workspaceId(), ref.eventId()).compose(found -> found.isEmpty()
+    return events.find(ref.workspaceId(), ref.eventId(), null).compose(found -> found.isEmpty()
         ? Future.succeededFuture(Optional.empty())
         : then.apply(found.get()).map(Optional::of));
   }

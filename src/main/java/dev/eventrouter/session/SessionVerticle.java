@@ -12,12 +12,14 @@ import dev.eventrouter.db.Database;
 import dev.eventrouter.event.ClickSession;
 import dev.eventrouter.event.EventIds;
 import dev.eventrouter.event.InviteSession;
+import dev.eventrouter.store.AuditLog;
 import dev.eventrouter.store.ConfiguredPlan;
 import dev.eventrouter.store.ConversionStore;
 import dev.eventrouter.store.DeliveryViews;
 import dev.eventrouter.store.EventStore;
 import dev.eventrouter.store.EventViews;
 import dev.eventrouter.store.EventWriter;
+import dev.eventrouter.store.ManualPauses;
 import dev.eventrouter.store.SessionStore;
 import dev.eventrouter.store.TelegramStore;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -106,7 +108,8 @@ public final class SessionVerticle extends VerticleBase {
         reply(Addresses.SESSIONS_CAPTURE, json -> sessions.save(ClickSession.fromJson(json))),
         reply(Addresses.SESSIONS_INVITE, json -> sessions.save(InviteSession.fromJson(json))),
         vertx.eventBus().<JsonObject>localConsumer(Addresses.SESSIONS_INVITE_LINK, this::inviteLink).completion(),
-        vertx.eventBus().<JsonObject>localConsumer(Addresses.TELEGRAM_UPDATE, this::telegramUpdate).completion()));
+        vertx.eventBus().<JsonObject>localConsumer(Addresses.TELEGRAM_UPDATE, this::telegramUpdate).completion(),
+        new ActionWrites(vertx, new AuditLog(database.pool()), new ManualPauses(database.pool())).listen()));
   }
 
   /** A session's invite link from its workspace's pool; the pool's filler is told one went (or none was left). */

@@ -29,7 +29,7 @@ public final class DeliveryViews {
 
   /**
    * The deliveries of one workspace ($1) that a {@link DeliveryFilter} names: events $2 <= id < $3, integration $4,
-   * states $5, the bot's event name $6, after ($7, $8), at most $9. NULL matches all.
+   * states $5, the bot's event name $6, after ($7, $8), at most $9, a buyer's campaigns $10. NULL matches all.
    */
   private static final String MATCHING = """
         FROM deliveries d JOIN events e ON e.event_id = d.event_id
@@ -38,6 +38,7 @@ public final class DeliveryViews {
          AND d.status = ANY($5::text[])
          AND ($6::text IS NULL OR e.event_name = $6)
          AND (d.event_id, d.delivery_id) > ($7, $8)
+         AND """ + ScopeSql.events("e", 10) + """
        ORDER BY d.event_id, d.delivery_id
        LIMIT $9""";
 
@@ -145,9 +146,9 @@ public final class DeliveryViews {
         .put("delivered_at", instant(row, "delivered_at"));
   }
 
-  /** The deliveries a filter names, in event order. */
-  public Future<JsonArray> list(DeliveryFilter filter) {
-    return readPool.preparedQuery(LIST).execute(matching(filter)).map(rows -> {
+  /** The deliveries a filter names (of the events of a buyer's campaigns; null: any), in event order. */
+  public Future<JsonArray> list(DeliveryFilter filter, String[] campaigns) {
+    return readPool.preparedQuery(LIST).execute(matching(filter).addArrayOfString(campaigns)).map(rows -> {
       JsonArray deliveries = new JsonArray();
       for (Row row : rows) {
         deliveries.add(state(row)
@@ -213,7 +214,8 @@ public final class DeliveryViews {
    * networks.
    */
   public Future<List<String>> requeue(DeliveryFilter filter) {
-    return pool.preparedQuery(REQUEUE_MATCHING).execute(matching(filter)).map(DeliveryViews::networks);
+    return pool.preparedQuery(REQUEUE_MATCHING).execute(matching(filter).addArrayOfString(null))
+        .map(DeliveryViews::networks);
   }
 
   private static Tuple matching(DeliveryFilter filter) {

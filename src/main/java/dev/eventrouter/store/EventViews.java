@@ -34,7 +34,8 @@ public final class EventViews {
         LEFT JOIN click_sessions c ON c.workspace_id = e.workspace_id AND c.session_id = e.session_id
       """ + ConversionChanges.LAST_CHANGE + """
 
-       WHERE e.event_id = $1 AND e.workspace_id = $2""";
+       WHERE e.event_id = $1 AND e.workspace_id = $2
+         AND ($3::text[] IS NULL OR c.ad->>'campaign_id' = ANY($3::text[]))""";
 
   /**
    * A page of a workspace's events, newest first, each with its deliveries' states: read down the
@@ -60,6 +61,7 @@ public final class EventViews {
                SELECT 1 FROM deliveries d
                 WHERE d.event_id = e.event_id AND ($7::text IS NULL OR d.integration_id = $7)
                   AND ($8::text[] IS NULL OR d.status = ANY($8))))
+         AND """ + ScopeSql.events("e", 10) + """
        ORDER BY e.event_id %s
        LIMIT $9""";
 
@@ -88,9 +90,12 @@ public final class EventViews {
     this.readPool = readPool;
   }
 
-  /** The stored event as the status endpoint shows it, if it exists in that workspace. */
-  public Future<Optional<JsonObject>> find(UUID workspaceId, long eventId) {
-    return readPool.preparedQuery(FIND_EVENT).execute(Tuple.of(eventId, workspaceId)).map(rows -> {
+  /**
+   * The stored event as the status endpoint shows it, if it exists in that workspace (and, for a buyer, its click
+   * names one of {@code campaigns}; null: any).
+   */
+  public Future<Optional<JsonObject>> find(UUID workspaceId, long eventId, String[] campaigns) {
+    return readPool.preparedQuery(FIND_EVENT).execute(Tuple.of(eventId, workspaceId, campaigns)).map(rows -> {
       if (rows.size() == 0) {
         return Optional.empty();
       }
@@ -100,12 +105,15 @@ public final class EventViews {
     });
   }
 
-  /** A page of the events a filter names, in its order, each with its deliveries' states. */
-  public Future<JsonArray> list(EventFilter filter) {
+  /**
+   * A page of the events a filter names (of sessions whose click names one of {@code campaigns}; null: any), in its
+   * order, each with its deliveries' states.
+   */
+  public Future<JsonArray> list(EventFilter filter, String[] campaigns) {
     Tuple params = Tuple.of(filter.workspaceId(), filter.fromEventId(), filter.toEventId(), filter.eventName(),
         filter.sessionSource(), filter.telegramId(), filter.integrationId(),
         filter.deliveryStatuses() == null ? null : filter.deliveryStatuses().toArray(String[]::new))
-        .addInteger(filter.limit());
+        .addInteger(filter.limit()).addArrayOfString(campaigns);
     String list = filter.oldestFirst() ? LIST_OLDEST_FIRST : LIST_NEWEST_FIRST;
     return readPool.preparedQuery(list).execute(params).map(rows -> {
       JsonArray events = new JsonArray();

@@ -19,6 +19,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -56,7 +57,7 @@ class ConfigTest {
     assertThat(config.http().port()).isEqualTo(8080);
     assertThat(config.database().embedded()).isTrue();
     assertThat(config.database().dataDir()).isEqualTo(Path.of("data/postgres"));
-    WorkspaceConfig demo = new ApiKeyAuthenticator(config.workspaces()).authenticate("demo-key-change-me");
+    WorkspaceConfig demo = new ApiKeyAuthenticator(config.workspaces()).authenticate("demo-key-change-me", Instant.now()).workspace();
     assertThat(demo).isNotNull();
     assertThat(demo.id()).isEqualTo(UUID.fromString("7c9e6679-7425-40de-944b-e07fc1f90ae7"));
     assertThat(demo.rateLimit()).isEqualTo(new RateLimitConfig(500, 1000));
@@ -80,7 +81,7 @@ class ConfigTest {
     assertThat(a.database().url()).isEqualTo(b.database().url())
         .isEqualTo("postgresql://postgres@localhost:15432/postgres");
     assertThat(a.workspaces()).hasSameSizeAs(resolve(valid(), Map.of()).workspaces());
-    assertThat(new ApiKeyAuthenticator(b.workspaces()).authenticate("demo-key-change-me")).isNotNull();
+    assertThat(new ApiKeyAuthenticator(b.workspaces()).authenticate("demo-key-change-me", Instant.now())).isNotNull();
 
     AppConfig docker = new ConfigLoader(Map.of("NODE_HOST", "node-a", "PEER_HOST", "node-b",
         "DATABASE_URL", "postgresql://events:pw@db:5432/events")).readNow(Path.of("conf/cluster-docker.json"));

@@ -129,7 +129,7 @@ class PartitionsTest {
     assertThat(count("SELECT count(*) FROM " + Partitions.name("events", TODAY.plusDays(2)))).isEqualTo(1);
     assertThat(count("SELECT count(*) FROM " + Partitions.name("deliveries", TODAY.plusDays(2)))).isEqualTo(1);
     for (NewEvent e : List.of(today, later)) {
-      assertThat(views.find(WS, e.eventId()).await()).get()
+      assertThat(views.find(WS, e.eventId(), null).await()).get()
           .satisfies(json -> assertThat(json.getLong("telegram_id")).isEqualTo(e.event().telegramId()));
       assertThat(deliveries.forEvent(e.eventId()).await().getJsonObject(0).getString("status"))
           .isEqualTo("pending");
@@ -180,9 +180,9 @@ class PartitionsTest {
     }
     assertThat(count("SELECT count(*) FROM pg_class WHERE relname = $1", Partitions.name("events", TODAY)))
         .as("dropped, not merely detached").isZero();
-    assertThat(views.find(WS, old.eventId()).await()).isEmpty();
-    assertThat(views.find(WS, edge.eventId()).await()).as("its day ends exactly at the cutoff: kept").isPresent();
-    assertThat(views.find(WS, young.eventId()).await()).isPresent();
+    assertThat(views.find(WS, old.eventId(), null).await()).isEmpty();
+    assertThat(views.find(WS, edge.eventId(), null).await()).as("its day ends exactly at the cutoff: kept").isPresent();
+    assertThat(views.find(WS, young.eventId(), null).await()).isPresent();
     assertThat(count("SELECT count(*) FROM deliveries")).isEqualTo(2);
   }
 
@@ -267,7 +267,7 @@ class PartitionsTest {
     open(vertx, url);
 
     assertThat(partitions("events")).first().isEqualTo(Partitions.name("events", TODAY));
-    assertThat(new EventViews(database.readPool()).find(WS, eventId).await()).isPresent();
+    assertThat(new EventViews(database.readPool()).find(WS, eventId, null).await()).isPresent();
     DeliveryStore deliveries = new DeliveryStore(database.pool(), database.readPool(), Database.EVENT_FREE);
     DeliveryViews views = new DeliveryViews(database.pool(), database.readPool());
     List<ClaimedDelivery> claimed = deliveries.claim(Network.META, 10, 60_000).await().jobs();
@@ -282,6 +282,6 @@ class PartitionsTest {
     // And the migrated day is dropped like any other once it is past the retention.
     assertThat(Partitions.maintain(database.pool(), TODAY.plusDays(31), 30).await().dropped())
         .contains(Partitions.name("events", TODAY), Partitions.name("deliveries", TODAY));
-    assertThat(new EventViews(database.readPool()).find(WS, eventId).await()).isEmpty();
+    assertThat(new EventViews(database.readPool()).find(WS, eventId, null).await()).isEmpty();
   }
 }

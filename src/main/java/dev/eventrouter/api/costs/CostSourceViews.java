@@ -1,11 +1,13 @@
 package dev.eventrouter.api.costs;
 
+import dev.eventrouter.config.AccessKey;
 import dev.eventrouter.config.CostSourceConfig;
 import dev.eventrouter.config.WorkspaceConfig;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -20,12 +22,17 @@ final class CostSourceViews {
 
   private CostSourceViews() {}
 
-  static JsonArray of(WorkspaceConfig workspace, JsonArray stored) {
+  /** The sources {@code key} may see: a buyer only its ad accounts' (a pushed source names no account). */
+  static JsonArray of(WorkspaceConfig workspace, JsonArray stored, AccessKey key) {
+    AccessKey.Scope scope = key.scope();
     Map<String, JsonObject> byId = new LinkedHashMap<>();
     stored.stream().map(JsonObject.class::cast).forEach(s -> byId.put(s.getString("source_id"), s));
     JsonArray views = new JsonArray();
     for (CostSourceConfig source : workspace.costSources()) {
       JsonObject known = byId.remove(source.id());
+      if (scope != null && !scope.adAccountIds().contains(source.account())) {
+        continue;
+      }
       JsonObject view = new JsonObject().put("source_id", source.id()).put("type", source.kind())
           .put("account", source.account()).put("enabled", source.enabled()).put("configured", true)
           .put("poll_interval_minutes", source.pollIntervalMinutes());
@@ -37,7 +44,7 @@ final class CostSourceViews {
       }
       views.add(view);
     }
-    for (JsonObject rest : byId.values()) {
+    for (JsonObject rest : scope != null ? List.<JsonObject>of() : byId.values()) {
       views.add(rest.copy().put("configured", false).put("account", null).put("enabled", null)
           .put("poll_interval_minutes", null));
     }

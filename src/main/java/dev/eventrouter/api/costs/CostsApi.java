@@ -68,12 +68,15 @@ public final class CostsApi {
         .onFailure(rc::fail);
   }
 
-  /** {@code GET /api/v1/cost-sources}: each configured source with its state, and each pushed source's rows. */
+  /**
+   * {@code GET /api/v1/cost-sources}: each configured source with its state, and each pushed source's rows; for a
+   * buyer, the configured sources of its ad accounts alone.
+   */
   public void sources(RoutingContext rc) {
     WorkspaceConfig workspace = Edge.workspace(rc);
     store.ask(Addresses.COST_SOURCES_LIST, new JsonObject().put("workspace_id", workspace.id().toString()), rc)
         .onSuccess(stored -> Responses.ok(rc, new JsonObject()
-            .put("sources", CostSourceViews.of(workspace, stored.getJsonArray("sources")))))
+            .put("sources", CostSourceViews.of(workspace, stored.getJsonArray("sources"), Edge.grant(rc).key()))))
         .onFailure(rc::fail);
   }
 

@@ -1,7 +1,10 @@
 package dev.eventrouter.api.deliveries;
 
 import dev.eventrouter.bus.Addresses;
+import dev.eventrouter.event.CampaignScope;
 import dev.eventrouter.event.DeliveryFilter;
+import dev.eventrouter.http.AuditTrail;
+import dev.eventrouter.http.BuyerScope;
 import dev.eventrouter.http.Edge;
 import dev.eventrouter.http.Responses;
 import dev.eventrouter.http.StoreClient;
@@ -25,13 +28,15 @@ public final class DeliveriesApi {
 
   public void list(RoutingContext rc) {
     DeliveryFilter filter = DeliveryFilters.list(Edge.workspace(rc).id(), rc.queryParams(), Instant.now());
-    store.ask(Addresses.DELIVERIES_LIST, filter.toJson(), rc)
+    store.ask(Addresses.DELIVERIES_LIST, CampaignScope.put(filter.toJson(), BuyerScope.campaigns(rc)), rc)
         .onSuccess(page -> Responses.ok(rc, page))
         .onFailure(rc::fail);
   }
 
   public void redeliver(RoutingContext rc) {
     DeliveryFilter filter = DeliveryFilters.redeliver(Edge.workspace(rc).id(), Edge.ownBody(rc), Instant.now());
+    AuditTrail.target(rc, "deliveries" + (filter.integrationId() == null ? "" : " of " + filter.integrationId())
+        + (filter.eventName() == null ? "" : " for " + filter.eventName()) + " " + String.join(",", filter.statuses()));
     store.ask(Addresses.DELIVERIES_REDELIVER, filter.toJson(), rc)
         .onSuccess(result -> Responses.ok(rc, result))
         .onFailure(rc::fail);

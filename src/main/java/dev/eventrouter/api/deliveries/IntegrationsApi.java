@@ -11,6 +11,7 @@ import dev.eventrouter.event.EventFilter;
 import dev.eventrouter.event.EventIds;
 import dev.eventrouter.http.ApiException.FieldError;
 import dev.eventrouter.http.ApiException;
+import dev.eventrouter.http.AuditTrail;
 import dev.eventrouter.http.Edge;
 import dev.eventrouter.http.ErrorCode;
 import dev.eventrouter.http.Responses;
@@ -113,9 +114,7 @@ public final class IntegrationsApi {
   public void test(RoutingContext rc) {
     WorkspaceConfig workspace = Edge.workspace(rc);
     String id = rc.pathParam("integration_id");
-    IntegrationConfig integration = workspace.integrations().stream().filter(i -> i.id().equals(id)).findFirst()
-        .orElseThrow(() -> new ApiException(ErrorCode.NOT_FOUND, "This workspace has no integration " + id + ".",
-            null, null));
+    IntegrationConfig integration = integration(workspace, id);
     if ("".equals(integration.pixel()) || "".equals(integration.accessToken())) {
       throw new ApiException(ErrorCode.INTEGRATION_NOT_CONFIGURED); // as init writes it: disabled, to fill in
     }
@@ -141,8 +140,18 @@ public final class IntegrationsApi {
     }
     CredentialTest test = new CredentialTest(workspace.id(), id, name, code, bus.timeoutMs());
     bus.askForwarder(Addresses.integrationTest(integration.network().id), test.toJson(), rc)
-        .onSuccess(verdict -> Responses.ok(rc, verdict))
+        .onSuccess(verdict -> {
+          AuditTrail.outcome(rc, "verdict " + verdict.getString("verdict"));
+          Responses.ok(rc, verdict);
+        })
         .onFailure(rc::fail);
+  }
+
+  /** The workspace's integration of this id, else the documented 404. */
+  static IntegrationConfig integration(WorkspaceConfig workspace, String id) {
+    return workspace.integrations().stream().filter(i -> i.id().equals(id)).findFirst()
+        .orElseThrow(() -> new ApiException(ErrorCode.NOT_FOUND, "This workspace has no integration " + id + ".",
+            null, null));
   }
 
   private static String instant(Instant at) {

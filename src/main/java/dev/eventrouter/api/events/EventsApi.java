@@ -6,10 +6,12 @@ import dev.eventrouter.bus.EventRef;
 import dev.eventrouter.bus.IngestReply;
 import dev.eventrouter.bus.IngestRequest;
 import dev.eventrouter.event.ConversionEvent;
+import dev.eventrouter.event.CampaignScope;
 import dev.eventrouter.event.EventFilter;
 import dev.eventrouter.event.EventIds;
 import dev.eventrouter.http.ApiException.FieldError;
 import dev.eventrouter.http.ApiException;
+import dev.eventrouter.http.BuyerScope;
 import dev.eventrouter.http.Edge;
 import dev.eventrouter.http.ErrorCode;
 import dev.eventrouter.http.Responses;
@@ -87,7 +89,7 @@ public final class EventsApi {
   public void list(RoutingContext rc) {
     Instant now = Instant.now();
     EventFilter filter = EventFilters.list(Edge.workspace(rc).id(), rc.queryParams(), now);
-    store.ask(Addresses.EVENTS_LIST, filter.toJson(), rc)
+    store.ask(Addresses.EVENTS_LIST, CampaignScope.put(filter.toJson(), BuyerScope.campaigns(rc)), rc)
         .onSuccess(page -> {
           JsonArray events = page.getJsonArray("events");
           events.forEach(event -> numericValue((JsonObject) event));
@@ -126,9 +128,9 @@ public final class EventsApi {
     return Math.max(after, last == null ? settled : Math.min(last, settled));
   }
 
-  /** A key sees only its own workspace's events; any other id is simply not found. */
+  /** A key sees only its own workspace's (a buyer its scope's) events; any other id is simply not found. */
   public void status(RoutingContext rc) {
-    store.ask(Addresses.EVENTS_GET, eventQuery(rc), rc)
+    store.ask(Addresses.EVENTS_GET, CampaignScope.put(eventQuery(rc), BuyerScope.campaigns(rc)), rc)
         .onSuccess(event -> Responses.ok(rc, numericValue(event)))
         .onFailure(rc::fail);
   }

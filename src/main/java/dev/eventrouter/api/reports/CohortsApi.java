@@ -7,6 +7,7 @@ import dev.eventrouter.event.CohortQuery;
 import dev.eventrouter.event.FunnelQuery;
 import dev.eventrouter.http.ApiException.FieldError;
 import dev.eventrouter.http.ApiException;
+import dev.eventrouter.http.BuyerScope;
 import dev.eventrouter.http.Edge;
 import dev.eventrouter.http.ReportSlots;
 import dev.eventrouter.http.StoreClient;
@@ -46,7 +47,9 @@ public final class CohortsApi {
   }
 
   public void cohorts(RoutingContext rc) {
-    CohortQuery query = query(Edge.workspace(rc), rc.queryParams(), Instant.now());
+    CohortQuery asked = query(Edge.workspace(rc), rc.queryParams(), Instant.now());
+    CohortQuery query = new CohortQuery(ReportsApi.scoped(asked.funnel(), BuyerScope.campaigns(rc)), asked.groupBy(),
+        asked.ages());
     ReportAnswer.send(rc, store, slots, Addresses.REPORTS_COHORTS, query.toJson(),
         report -> report.put("from", query.from().toString()).put("to", query.to().toString())
             .put("tz", ReportsApi.tz(query.funnel().zone())).put("group_by", query.groupBy()),

@@ -1,6 +1,7 @@
 package dev.eventrouter.api.reports;
 
 import dev.eventrouter.config.WorkspaceConfig;
+import dev.eventrouter.http.BuyerScope;
 import dev.eventrouter.http.Edge;
 import dev.eventrouter.http.ReportSlots;
 import dev.eventrouter.http.Responses;
@@ -35,6 +36,11 @@ final class ReportAnswer {
         .onComplete(done -> slots.release(workspace.id()))
         .onSuccess(report -> {
           describe.accept(report);
+          JsonObject totals = report.getJsonObject("totals");
+          if (BuyerScope.campaigns(rc) != null && totals != null && totals.containsKey("spend_unmatched")) {
+            // The workspace's spend no click explains is no buyer's: it would tell the workspace's whole spend.
+            totals.putNull("spend_unmatched");
+          }
           if (asCsv) {
             rc.response().setStatusCode(200)
                 .putHeader(HttpHeaders.CONTENT_TYPE, "text/csv; charset=utf-8")

@@ -6,6 +6,7 @@ import dev.eventrouter.config.WorkspaceConfig;
 import dev.eventrouter.event.FunnelQuery;
 import dev.eventrouter.http.ApiException.FieldError;
 import dev.eventrouter.http.ApiException;
+import dev.eventrouter.http.BuyerScope;
 import dev.eventrouter.http.Edge;
 import dev.eventrouter.http.ReportSlots;
 import dev.eventrouter.http.StoreClient;
@@ -54,12 +55,27 @@ public final class ReportsApi {
   }
 
   public void funnel(RoutingContext rc) {
-    FunnelQuery query = query(Edge.workspace(rc), rc.queryParams(), Instant.now());
+    FunnelQuery query = scoped(query(Edge.workspace(rc), rc.queryParams(), Instant.now()), BuyerScope.campaigns(rc));
     ReportAnswer.send(rc, store, slots, Addresses.REPORTS_FUNNEL, query.toJson(),
         report -> report.put("from", LocalDate.ofInstant(query.from(), query.zone()).toString())
             .put("to", LocalDate.ofInstant(query.to(), query.zone()).minusDays(1).toString())
             .put("tz", tz(query.zone())).put("group_by", query.groupBy()),
         "funnel.csv", report -> FunnelCsv.of(query.groupBy(), report));
+  }
+
+  /**
+   * The query narrowed to a buyer's campaigns (null: unchanged): those its campaign_id filter names among them, else
+   * all of them. An empty list matches nothing.
+   */
+  static FunnelQuery scoped(FunnelQuery query, List<String> campaigns) {
+    if (campaigns == null) {
+      return query;
+    }
+    Map<String, List<String>> filters = new LinkedHashMap<>(query.filters());
+    List<String> asked = filters.get("campaign_id");
+    filters.put("campaign_id", asked == null ? campaigns : asked.stream().filter(campaigns::contains).toList());
+    return new FunnelQuery(query.workspaceId(), query.from(), query.to(), query.zone(), query.groupBy(),
+        Map.copyOf(filters), query.currency(), query.funnelEvents(), query.dayZone());
   }
 
   /** The query a request's parameters make, or a 400 naming every bad one. */

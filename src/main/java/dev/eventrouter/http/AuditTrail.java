@@ -1,0 +1,71 @@
+package dev.eventrouter.http;
+
+import dev.eventrouter.bus.Addresses;
+import dev.eventrouter.common.LogSafe;
+import io.vertx.core.Handler;
+import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.function.Function;
+
+/**
+ * Records each action (redeliver, test, pause, resume, poll now) in the audit log once it is answered: the key's
+ * name, the action, its target and the answer given, refusals included. The entry is written after the answer: a
+ * write that fails is logged, and the action stands.
+ */
+public final class AuditTrail {
+
+  private static final Logger LOG = LoggerFactory.getLogger(AuditTrail.class);
+  private static final String OUTCOME = "audit.outcome";
+  private static final String TARGET = "audit.target";
+
+  private AuditTrail() {}
+
+  /** A route's handler: records {@code action} on {@code target} (read from the request) when the answer ends. */
+  public static Handler<RoutingContext> of(Vertx vertx, String action, Function<RoutingContext, String> target) {
+    return rc -> {
+      Grant grant = Edge.grant(rc);
+      if (grant == null) {
+        rc.next();
+        return;
+      }
+      rc.addEndHandler(ended -> {
+        String what = rc.get(TARGET) != null ? rc.get(TARGET) : target.apply(rc);
+        JsonObject entry = new JsonObject().put("workspace_id", grant.workspace().id().toString())
+            .put("key_name", grant.key().name()).put("action", action).put("target", what)
+            .put("outcome", outcome(rc));
+        vertx.eventBus().request(Addresses.AUDIT_RECORD, entry, new DeliveryOptions().setLocalOnly(true))
+            .onFailure(e -> LOG.warn("the audit log did not record {} on {}: {}", action, what,
+                LogSafe.describe(e)));
+      });
+      rc.next();
+    };
+  }
+
+  /** What the handler says of its outcome, instead of the answer's status (a credential test's verdict). */
+  public static void outcome(RoutingContext rc, String outcome) {
+    rc.put(OUTCOME, outcome);
+  }
+
+  /** What the handler acted on, when the request's path does not say it (the deliveries a filter named). */
+  public static void target(RoutingContext rc, String target) {
+    rc.put(TARGET, target);
+  }
+
+  /** The answer's status and error code ({@code 404 not_found}), or the handler's own words after its status. */
+  static String outcome(RoutingContext rc) {
+    int status = rc.response().getStatusCode();
+    String told = rc.get(OUTCOME);
+    if (told != null) {
+      return status + " " + told;
+    }
+    if (rc.failure() instanceof ApiException error) {
+      return status + " " + error.code().code;
+    }
+    return status + (status < 300 ? " ok" : " " + ErrorCode.forStatus(status).code);
+  }
+}
