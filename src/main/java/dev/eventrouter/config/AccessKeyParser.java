@@ -94,14 +94,18 @@ final class AccessKeyParser {
     if (campaigns.size() + adAccounts.size() > MAX_SCOPE_IDS) {
       r.problem(path + ": names more than " + MAX_SCOPE_IDS + " ids");
     }
+    List<String> known = new ArrayList<>();
     for (String account : adAccounts) {
-      if (!accounts.contains(account)) {
+      // Meta's accounts are kept with their act_ prefix, which a config may leave out (as a cost source's may).
+      String named = !accounts.contains(account) && accounts.contains("act_" + account) ? "act_" + account : account;
+      known.add(named);
+      if (!accounts.contains(named)) {
         r.problem(path + ".ad_account_ids: " + account + " is the account of none of the workspace's cost_sources "
             + "(a buyer's accounts are found by the spend imported from them; known: "
             + String.join(", ", accounts.stream().sorted().toList()) + ")");
       }
     }
-    return new AccessKey.Scope(campaigns, adAccounts);
+    return new AccessKey.Scope(campaigns, known);
   }
 
   private List<String> ids(JsonObject json, String key, String path) {
