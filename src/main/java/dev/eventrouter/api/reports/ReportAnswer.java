@@ -36,8 +36,8 @@ final class ReportAnswer {
         .onComplete(done -> slots.release(workspace.id()))
         .onSuccess(report -> {
           describe.accept(report);
-          JsonObject totals = report.getJsonObject("totals");
-          if (BuyerScope.campaigns(rc) != null && totals != null && totals.containsKey("spend_unmatched")) {
+          if (BuyerScope.campaigns(rc) != null && report.getValue("totals") instanceof JsonObject totals
+              && totals.containsKey("spend_unmatched")) {
             // The workspace's spend no click explains is no buyer's: it would tell the workspace's whole spend.
             totals.putNull("spend_unmatched");
           }
