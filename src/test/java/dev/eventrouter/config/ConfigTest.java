@@ -985,6 +985,102 @@ class ConfigTest {
         List.of(), Map.of(), null).bot("")).as("no connector").isNull();
   }
 
+  private static JsonObject accessKey(String name, String key, String role) {
+    return new JsonObject().put("name", name).put("key", ApiKeys.configValue(key)).put("role", role);
+  }
+
+  @Test
+  @DisplayName("keys with roles are read with their names, scopes and expiry; api_keys are admins before them")
+  void keysWithRoles() {
+    JsonObject json = valid();
+    ws(json).put("keys", new JsonArray()
+        .add(accessKey("bot", "key-bot", "ingest"))
+        .add(accessKey("analyst", "key-analyst", "viewer").put("expires_at", "2027-03-01T00:00:00Z"))
+        .add(accessKey("anna b.", "key-anna", "buyer").put("scope", new JsonObject()
+            .put("campaign_ids", new JsonArray().add("120210000000001")).put("ad_account_ids", new JsonArray()
+                .add("123456"))))
+        .add(accessKey("owner@team", "key-owner", "admin")))
+        .put("cost_sources", new JsonArray().add(new JsonObject().put("id", "fb").put("type", "meta")
+            .put("ad_account_id", "123456").put("access_token", "tok")));
+    WorkspaceConfig workspace = resolve(json, Map.of()).workspaces().get(0);
+    List<AccessKey> keys = workspace.accessKeys();
+    assertThat(keys).extracting(AccessKey::name).containsExactly("api_keys[0]", "bot", "analyst", "anna b.",
+        "owner@team");
+    assertThat(keys).extracting(AccessKey::role).containsExactly(KeyRole.ADMIN, KeyRole.INGEST, KeyRole.VIEWER,
+        KeyRole.BUYER, KeyRole.ADMIN);
+    assertThat(keys.get(0).hash()).isEqualTo(ApiKeys.digest("k1"));
+    assertThat(keys.get(1).hash()).isEqualTo(ApiKeys.digest("key-bot"));
+    assertThat(keys.get(2).expiresAt()).isEqualTo(Instant.parse("2027-03-01T00:00:00Z"));
+    assertThat(keys.get(2).expired(Instant.parse("2027-02-28T23:59:59Z"))).isFalse();
+    assertThat(keys.get(2).expired(Instant.parse("2027-03-01T00:00:00Z"))).isTrue();
+    assertThat(keys.get(1).expired(Instant.MAX)).isFalse();
+    assertThat(keys.get(3).scope()).isEqualTo(new AccessKey.Scope(List.of("120210000000001"), List.of("act_123456")));
+    assertThat(keys.get(1).scope()).isNull();
+    assertThat(keys.get(3).toString()).isEqualTo("AccessKey[anna b. buyer]");
+    ws(json).remove("api_keys");
+    assertThat(resolve(json, Map.of()).workspaces().get(0).accessKeys()).hasSize(4);
+  }
+
+  @Test
+  @DisplayName("a key without a name, a role or a good hash, a scope where none belongs or missing, a bad expiry "
+      + "or an unknown account are refused, each by path")
+  void badKeys() {
+    JsonObject json = valid();
+    ws(json).remove("api_keys");
+    ws(json).put("keys", new JsonArray()
+        .add(accessKey("[0]", "key-a", "viewer"))
+        .add(accessKey("b", "key-b", "owner"))
+        .add(new JsonObject().put("name", "c").put("key", "plain-key").put("role", "viewer"))
+        .add(accessKey("d", "key-d", "viewer").put("scope", new JsonObject().put("campaign_ids",
+            new JsonArray().add("1"))))
+        .add(accessKey("e", "key-e", "buyer"))
+        .add(accessKey("f", "key-f", "buyer").put("scope", new JsonObject()))
+        .add(accessKey("g", "key-g", "buyer").put("scope", new JsonObject().put("ad_account_ids",
+            new JsonArray().add("999"))).put("expires_at", "tomorrow"))
+        .add(accessKey("h", "key-h", "buyer").put("scope", new JsonObject().put("campaign_ids",
+            new JsonArray().add("a b")).put("accounts", new JsonArray())))
+        .add(accessKey("d", "key-i", "admin").put("expires_at", 5).put("extra", true))
+        .add(accessKey("j", "key-a", "admin"))
+        .add("not an object"));
+    Throwable refused = catchThrowable(() -> resolve(json, Map.of()));
+    assertThat(refused).isInstanceOf(ConfigException.class);
+    String problems = refused.getMessage();
+    String path = "workspaces[0].keys";
+    assertThat(problems)
+        .contains(path + "[0].name: required, 1 to 64")
+        .contains(path + "[1].role: required, one of ingest, viewer, buyer, admin")
+        .contains(path + "[2].key: looks like a plain API key").doesNotContain("plain-key")
+        .contains(path + "[3].scope: only a buyer key has a scope")
+        .contains(path + "[4].scope: required for a buyer")
+        .contains(path + "[5].scope: names no campaign_ids and no ad_account_ids")
+        .contains(path + "[6].scope.ad_account_ids: 999 is the account of none of the workspace's cost_sources")
+        .contains(path + "[6].expires_at: must be an instant")
+        .contains(path + "[7].scope.campaign_ids[0]: must be an id")
+        .contains(path + "[7].scope.accounts: unknown key")
+        .contains(path + "[8].expires_at: must be an instant")
+        .contains(path + "[8].extra: unknown key")
+        .contains(path + ": the key name \"d\" is used twice")
+        .contains(path + "[9].key: the same API key is already configured at " + path + "[0].key")
+        .contains(path + "[10]: must be an object");
+    ws(json).put("keys", new JsonArray());
+    assertThat(catchThrowable(() -> resolve(json, Map.of())).getMessage())
+        .contains(path + ": has no key, and there are no api_keys");
+    ws(json).put("keys", "all");
+    assertThat(catchThrowable(() -> resolve(json, Map.of())).getMessage())
+        .contains(path + ": must be an array");
+    ws(json).remove("keys");
+    assertThat(catchThrowable(() -> resolve(json, Map.of())).getMessage())
+        .contains("workspaces[0].api_keys: required (unless the workspace has keys)");
+    JsonArray many = new JsonArray();
+    for (int i = 0; i <= 1000; i++) {
+      many.add(String.valueOf(i));
+    }
+    ws(json).put("keys", new JsonArray().add(accessKey("k", "key-k", "buyer").put("scope", new JsonObject()
+        .put("campaign_ids", many))));
+    assertThat(catchThrowable(() -> resolve(json, Map.of())).getMessage())
+        .contains(path + "[0].scope: names more than 1000 ids");
+  }
+
   private static JsonObject ws(JsonObject config) {
     return config.getJsonArray("workspaces").getJsonObject(0);
   }
