@@ -1,5 +1,6 @@
 package dev.eventrouter.forward;
 
+import dev.eventrouter.config.ApiKeys;
 import dev.eventrouter.config.ConfigLoader;
 import dev.eventrouter.config.LiveConfig;
 import dev.eventrouter.support.Await;
@@ -7,6 +8,7 @@ import dev.eventrouter.support.FakeAdNetworks;
 import dev.eventrouter.support.FakeAdNetworks.Reply;
 import dev.eventrouter.support.LogCapture;
 import dev.eventrouter.support.TestApp;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -134,5 +136,78 @@ class PauseTest extends FakeNetworksTest {
     assertThat(logs.text().split("paused: the network refused", -1)).as("logged once").hasSize(2);
     assertThat(logs.text()).doesNotContain("resumed");
     logs.stop();
+  }
+
+  private static final String BUYER = "pause-test-buyer-key-0123456789";
+
+  /** The gauge the forwarders set once they read the pauses: 1 while paused, 0 once resumed. */
+  private boolean gauge(double value) {
+    return app.metrics().contains("event_router_integration_paused{integration=\"meta-main\",network=\"meta\","
+        + "workspace=\"" + WS_A + "\"} " + value);
+  }
+
+  @Test
+  @DisplayName("paused by hand: Meta's events are held without a request while TikTok's go, neither a probe nor a "
+      + "new token ends it, and a resume by hand delivers each held event once")
+  void pausedByHand() {
+    JsonObject config = config(FakeAdNetworks.META_TOKEN, 300);
+    LiveConfig live = live(config);
+    app = TestApp.start(vertx, live);
+    var paused = app.postJson("/api/v1/integrations/meta-main/pause", KEY_A, new JsonObject());
+    assertThat(paused.statusCode()).as(paused.bodyAsString()).isEqualTo(200);
+    assertThat(paused.bodyAsJsonObject().getJsonObject("data").getBoolean("changed")).isTrue();
+    assertThat(app.postJson("/api/v1/integrations/meta-main/pause", KEY_A, new JsonObject()).bodyAsJsonObject()
+        .getJsonObject("data").getBoolean("changed")).as("already paused").isFalse();
+    Await.until("the forwarders read the pause", DEADLINE, () -> gauge(1.0));
+
+    List<String> held = post(2, 500);
+    Await.until("Meta's deliveries held", DEADLINE, () -> count("meta", "paused") == 2);
+    Await.until("TikTok's delivered", DEADLINE, () -> count("tiktok", "delivered") == 2);
+    // Probes are due every 300 ms and a new token is applied: neither ends a pause by hand.
+    live.replace(new ConfigLoader(Map.of()).resolve(config(FakeAdNetworks.META_TOKEN + "-new", 300)));
+    held.addAll(post(2, 600));
+    Await.until("TikTok's later events delivered", DEADLINE, () -> count("tiktok", "delivered") == 4);
+    Await.until("Meta's later events held", DEADLINE, () -> count("meta", "paused") == 4);
+    assertThat(fake.received("meta")).as("no request while paused by hand").isEmpty();
+    assertThat(app.rows("SELECT token_sha256 FROM integration_pauses").get(0).getString(0)).isEqualTo("manual");
+
+    live.replace(new ConfigLoader(Map.of()).resolve(config));
+    var resumed = app.postJson("/api/v1/integrations/meta-main/resume", KEY_A, new JsonObject());
+    assertThat(resumed.statusCode()).isEqualTo(200);
+    assertThat(resumed.bodyAsJsonObject().getJsonObject("data")).isEqualTo(new JsonObject()
+        .put("integration_id", "meta-main").put("paused", false).put("changed", true));
+    Await.until("every held event delivered", DEADLINE, () -> count("meta", "delivered") == 4);
+    assertThat(fake.accepted("meta")).containsOnlyKeys(held).allSatisfy((id, n) -> assertThat(n).isOne());
+    Await.until("the forwarders read the resume", DEADLINE, () -> gauge(0.0));
+    assertThat(app.postJson("/api/v1/integrations/meta-main/resume", KEY_A, new JsonObject()).bodyAsJsonObject()
+        .getJsonObject("data").getBoolean("changed")).as("not paused any more").isFalse();
+  }
+
+  @Test
+  @DisplayName("a buyer's deliveries are those of its campaign's clicks; the redelivery of them is an admin's")
+  void buyerDeliveries() {
+    JsonObject config = config(FakeAdNetworks.META_TOKEN, 300);
+    config.getJsonArray("workspaces").getJsonObject(0).put("keys", new JsonArray().add(new JsonObject()
+        .put("name", "anna").put("key", ApiKeys.configValue(BUYER)).put("role", "buyer")
+        .put("scope", new JsonObject().put("campaign_ids", new JsonArray().add("c1")))));
+    app = TestApp.start(vertx, live(config));
+    for (String campaign : List.of("c1", "c2")) {
+      var captured = app.postJson("/api/v1/sessions", KEY_A, new JsonObject().put("workspace_id", WS_A)
+          .put("session_id", "s-" + campaign).put("landing_url", "https://lp.example/?campaign_id=" + campaign));
+      assertThat(captured.statusCode()).as(captured.bodyAsString()).isEqualTo(200);
+      assertThat(app.postEvent(KEY_A, new JsonObject().put("workspace_id", WS_A).put("event_name", "REG")
+          .put("telegram_id", 700).put("session_id", "s-" + campaign)).statusCode()).isEqualTo(200);
+    }
+    Await.until("all delivered", DEADLINE, () -> count("meta", "delivered") + count("tiktok", "delivered") == 4);
+    JsonArray all = app.get("/api/v1/deliveries", KEY_A).bodyAsJsonObject().getJsonObject("data")
+        .getJsonArray("deliveries");
+    JsonArray annas = app.get("/api/v1/deliveries", BUYER).bodyAsJsonObject().getJsonObject("data")
+        .getJsonArray("deliveries");
+    assertThat(all).hasSize(4);
+    assertThat(annas).hasSize(2);
+    String c1 = app.get("/api/v1/events?limit=10", BUYER).bodyAsJsonObject().getJsonObject("data")
+        .getJsonArray("events").getJsonObject(0).getString("event_id");
+    assertThat(annas.stream().map(d -> ((JsonObject) d).getString("event_id"))).containsOnly(c1);
+    assertThat(app.postJson("/api/v1/deliveries/redeliver", BUYER, new JsonObject()).statusCode()).isEqualTo(403);
   }
 }
