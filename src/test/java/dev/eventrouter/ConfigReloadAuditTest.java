@@ -1,0 +1,82 @@
+package dev.eventrouter;
+
+import dev.eventrouter.config.ConfigLoader;
+import dev.eventrouter.support.Await;
+import dev.eventrouter.support.TestApp;
+import dev.eventrouter.support.TestDatabase;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.junit5.VertxExtension;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import static dev.eventrouter.support.TestApp.KEY_A;
+import static dev.eventrouter.support.TestApp.KEY_B;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A changed config file, applied while running, is in each workspace's audit log once, by the file's digest, with
+ * "config file" for the key; the same file read again (as a cluster's other nodes read theirs) adds nothing.
+ */
+@ExtendWith(VertxExtension.class)
+class ConfigReloadAuditTest {
+
+  private TestApp app;
+  private ConfigLoader.Watched watched;
+
+  @AfterEach
+  void stop() {
+    if (watched != null) {
+      watched.retriever().close();
+    }
+    if (app != null) {
+      app.close();
+    }
+  }
+
+  private static JsonArray entries(TestApp app, String key) {
+    return app.get("/api/v1/audit", key).bodyAsJsonObject().getJsonObject("data").getJsonArray("entries");
+  }
+
+  @Test
+  @DisplayName("a config applied while running is in every workspace's audit log, once per file")
+  void reloadAudited(Vertx vertx, @TempDir Path dir) throws Exception {
+    JsonObject config = TestApp.config(TestDatabase.freshDatabaseUrl());
+    Path file = dir.resolve("config.json");
+    Files.writeString(file, config.encode());
+    ConfigLoader loader = new ConfigLoader(Map.of());
+    watched = loader.watch(vertx, file, 100).await();
+    app = TestApp.start(vertx, watched.live());
+    ConfigNotices.audit(vertx, watched);
+    assertThat(entries(app, KEY_A)).as("starting is no reload").isEmpty();
+
+    config.getJsonArray("workspaces").getJsonObject(0).put("name", "renamed");
+    Files.writeString(file, config.encode());
+    Await.until("the reload in A's log", Await.WAIT, () -> entries(app, KEY_A).size() == 1);
+    Await.until("the reload in B's log", Await.WAIT, () -> entries(app, KEY_B).size() == 1);
+    JsonObject entry = entries(app, KEY_A).getJsonObject(0);
+    assertThat(entry.getString("key_name")).isEqualTo("config file");
+    assertThat(entry.getString("action")).isEqualTo("config.reload");
+    assertThat(entry.getString("target")).matches("config sha256:[0-9a-f]{12}");
+    assertThat(entry.getString("outcome")).isEqualTo("applied");
+
+    // Another node applying the same file writes nothing more: its entry would be the same one.
+    ConfigNotices.audit(vertx, watched);
+    watched.live().replace(watched.live().current());
+    config.getJsonArray("workspaces").getJsonObject(0).put("name", "renamed again");
+    Files.writeString(file, config.encode());
+    Await.until("the second reload", Await.WAIT, () -> entries(app, KEY_A).size() == 2);
+    JsonArray both = entries(app, KEY_A);
+    assertThat(both.getJsonObject(0).getString("target")).isNotEqualTo(entry.getString("target"));
+    assertThat(app.rows("SELECT count(*) FROM audit_log WHERE target = $1", entry.getString("target")).get(0)
+        .getLong(0)).as("each workspace's entry of the first file, once").isEqualTo(3);
+  }
+}
