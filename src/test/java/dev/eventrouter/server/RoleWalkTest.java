@@ -1,6 +1,7 @@
 package dev.eventrouter.server;
 
 import dev.eventrouter.config.ApiKeys;
+import dev.eventrouter.support.OpenApiRoles;
 import dev.eventrouter.support.TestApp;
 import dev.eventrouter.support.TestDatabase;
 import io.vertx.core.MultiMap;
@@ -16,7 +17,6 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.yaml.snakeyaml.Yaml;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -47,18 +47,13 @@ class RoleWalkTest {
       "viewer", "walk-viewer-key-0123456789abcdef",
       "buyer", "walk-buyer-key-0123456789abcdef",
       "admin", "walk-admin-key-0123456789abcdef");
-  /** A path parameter's value: any will do, the role is checked before it is read. */
-  private static final Map<String, String> PARAMETERS = Map.of("event_id", "evt_1", "integration_id", "none",
-      "source_id", "none", "campaign", "1");
   private static final Pattern TABLE_ROW = Pattern.compile("^\\| `(GET|POST) (/\\S+)` \\| ([a-z, ]+) \\|",
       Pattern.MULTILINE);
 
   private TestApp app;
-  private Map<String, Map<String, Object>> paths;
 
   @BeforeAll
-  @SuppressWarnings("unchecked")
-  void start(Vertx vertx) throws IOException {
+  void start(Vertx vertx) {
     JsonObject config = TestApp.config(TestDatabase.freshDatabaseUrl());
     JsonArray keys = new JsonArray();
     KEYS.forEach((role, key) -> {
@@ -69,8 +64,6 @@ class RoleWalkTest {
     });
     config.getJsonArray("workspaces").getJsonObject(0).put("keys", keys);
     app = TestApp.start(vertx, config);
-    Map<String, Object> document = new Yaml().load(Files.readString(Path.of("src/main/resources/openapi.yaml")));
-    paths = (Map<String, Map<String, Object>>) document.get("paths");
   }
 
   @AfterAll
@@ -78,34 +71,15 @@ class RoleWalkTest {
     app.close();
   }
 
-  /** "METHOD path" of each operation that takes an API key, with the roles it names. */
-  @SuppressWarnings("unchecked")
-  private Map<String, List<String>> operations() {
-    Map<String, List<String>> operations = new TreeMap<>();
-    paths.forEach((path, item) -> item.forEach((method, value) -> {
-      if (!(value instanceof Map<?, ?> operation)) {
-        return;
-      }
-      Object security = operation.get("security");
-      boolean keyless = security instanceof List<?> list && list.isEmpty();
-      Object roles = operation.get("x-roles");
-      assertThat(keyless || roles != null).as(method + " " + path + " takes a key but names no x-roles").isTrue();
-      if (roles != null) {
-        operations.put(method.toUpperCase() + " " + path, (List<String>) roles);
-      }
-    }));
-    return operations;
-  }
-
   @Test
   @DisplayName("every operation answers each role as its x-roles say: 403 forbidden where it is left out")
-  void walk() {
-    Map<String, List<String>> operations = operations();
+  void walk() throws IOException {
+    Map<String, List<String>> operations = OpenApiRoles.operations();
     assertThat(operations).hasSizeGreaterThanOrEqualTo(23);
     List<String> checked = new ArrayList<>();
     operations.forEach((operation, roles) -> {
-      String method = operation.substring(0, operation.indexOf(' '));
-      String path = fill(operation.substring(operation.indexOf(' ') + 1));
+      String method = OpenApiRoles.method(operation);
+      String path = OpenApiRoles.path(operation);
       Map<String, String> callers = new LinkedHashMap<>(KEYS);
       callers.put("api_keys", TestApp.KEY_A);
       callers.forEach((role, key) -> {
@@ -138,7 +112,7 @@ class RoleWalkTest {
     while (row.find()) {
       table.put(row.group(1) + " " + row.group(2), List.of(row.group(3).trim().split(",\\s*")));
     }
-    assertThat(table).isEqualTo(operations());
+    assertThat(table).isEqualTo(OpenApiRoles.operations());
   }
 
   private HttpResponse<Buffer> call(String method, String path, String key) {
@@ -147,13 +121,5 @@ class RoleWalkTest {
     }
     MultiMap headers = TestApp.jsonHeaders(key);
     return app.post(path, headers, new JsonObject().put("workspace_id", WS_A).toBuffer());
-  }
-
-  private static String fill(String path) {
-    String filled = path;
-    for (Map.Entry<String, String> parameter : PARAMETERS.entrySet()) {
-      filled = filled.replace("{" + parameter.getKey() + "}", parameter.getValue());
-    }
-    return filled;
   }
 }
