@@ -10,23 +10,35 @@ import io.vertx.ext.web.RoutingContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
  * Records each action (redeliver, test, pause, resume, poll now) in the audit log once it is answered: the key's
- * name, the action, its target and the answer given, refusals included. The entry is written after the answer: a
- * write that fails is logged, and the action stands.
+ * name, the action, its target and the answer given. A refusal by role is recorded too, once a minute per key and
+ * action: a key that keeps trying is seen without filling the log. The entry is written after the answer: a write
+ * that fails is logged, and the action stands.
  */
 public final class AuditTrail {
 
   private static final Logger LOG = LoggerFactory.getLogger(AuditTrail.class);
   private static final String OUTCOME = "audit.outcome";
   private static final String TARGET = "audit.target";
+  /** How often a key's refusals of one action are recorded at most. */
+  static final long REFUSAL_EVERY_MS = 60_000;
+  /** Keys and actions whose last refusal is remembered at most (keys of configs since replaced age out). */
+  private static final int MAX_REFUSERS = 10_000;
 
-  private AuditTrail() {}
+  private final Vertx vertx;
+  private final Map<String, Long> refused = new ConcurrentHashMap<>();
+
+  public AuditTrail(Vertx vertx) {
+    this.vertx = vertx;
+  }
 
   /** A route's handler: records {@code action} on {@code target} (read from the request) when the answer ends. */
-  public static Handler<RoutingContext> of(Vertx vertx, String action, Function<RoutingContext, String> target) {
+  public Handler<RoutingContext> of(String action, Function<RoutingContext, String> target) {
     return rc -> {
       Grant grant = Edge.grant(rc);
       if (grant == null) {
@@ -34,6 +46,9 @@ public final class AuditTrail {
         return;
       }
       rc.addEndHandler(ended -> {
+        if (rc.response().getStatusCode() == ErrorCode.FORBIDDEN.status && !firstRefusal(grant, action)) {
+          return;
+        }
         String what = rc.get(TARGET) != null ? rc.get(TARGET) : target.apply(rc);
         JsonObject entry = new JsonObject().put("workspace_id", grant.workspace().id().toString())
             .put("key_name", grant.key().name()).put("action", action).put("target", what)
@@ -44,6 +59,21 @@ public final class AuditTrail {
       });
       rc.next();
     };
+  }
+
+  /** Whether this refusal is the key's first of this action in a minute. */
+  private boolean firstRefusal(Grant grant, String action) {
+    if (refused.size() > MAX_REFUSERS) {
+      refused.clear();
+    }
+    long now = System.currentTimeMillis();
+    String who = grant.workspace().id() + " " + grant.key().name() + " " + action;
+    Long last = refused.get(who);
+    if (last != null && now - last < REFUSAL_EVERY_MS) {
+      return false;
+    }
+    refused.put(who, now);
+    return true;
   }
 
   /** What the handler says of its outcome, instead of the answer's status (a credential test's verdict). */

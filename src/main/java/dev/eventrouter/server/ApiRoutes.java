@@ -57,6 +57,8 @@ final class ApiRoutes {
   private final PrometheusMeterRegistry metrics;
   private final ServerBudget budget;
   private final ReportSlots reports;
+  /** The audit trail of the actions of the API's routes. */
+  private AuditTrail audit;
 
   ApiRoutes(Vertx vertx, HttpConfig config, AccessControl access, PrometheusMeterRegistry metrics,
             ServerBudget budget, ReportSlots reports) {
@@ -84,6 +86,7 @@ final class ApiRoutes {
     IngestCounter ingestCounter = new IngestCounter(metrics);
     BuyerScope scope = new BuyerScope(store);
     AccessApi keys = new AccessApi(store);
+    audit = new AuditTrail(vertx);
     Router api = Router.router(vertx);
     api.post("/events/custom").handler(ingestCounter::onAnswer);
     post(api, "/events/custom", events::ingest);
@@ -175,13 +178,14 @@ final class ApiRoutes {
   }
 
   /**
-   * An admin's action, written to the audit log with its outcome, a refusal by role included; any body is read
-   * within the size limit (the actions take their target from the path).
+   * An admin's action, written to the audit log with its outcome, a refusal by role included (after the rate limit:
+   * a key's refusals cost it as its requests do); any body is read within the size limit (the actions take their
+   * target from the path).
    */
   private Route action(Route route, String action, Function<RoutingContext, String> target) {
-    route.handler(beforeBody(Edge.authenticate(access, false)))
-        .handler(beforeBody(AuditTrail.of(vertx, action, target)));
-    return readBody(allowed(route, ACT), config.maxBodyBytes());
+    route.handler(beforeBody(Edge.authenticate(access, false))).handler(beforeBody(Edge.rateLimit(access)))
+        .handler(beforeBody(audit.of(action, target))).handler(beforeBody(Edge.allow(ACT)));
+    return readBody(route, config.maxBodyBytes());
   }
 
   /**

@@ -231,8 +231,8 @@ class RoleEdgeUnitTest {
   }
 
   @Test
-  @DisplayName("each action tells the audit log who did what to which target and the answer; a refusal too, an "
-      + "unknown key not")
+  @DisplayName("each action tells the audit log who did what to which target and the answer; a refusal too, once a "
+      + "minute per key and action; an unknown key not")
   void auditTrail() {
     answers.put(Addresses.EVENTS_REDELIVER, m -> m.fail(BusFailure.UNAVAILABLE, "down"));
     answers.put(Addresses.integrationTest("webhook"), m -> m.reply(new JsonObject().put("verdict", "refused")));
@@ -243,6 +243,8 @@ class RoleEdgeUnitTest {
     assertThat(post("/api/v1/events/evt_12/redeliver", VIEWER).statusCode()).isEqualTo(403);
     assertThat(audited(2).get(1).getString("outcome")).isEqualTo("403 forbidden");
     assertThat(audited(2).get(1).getString("key_name")).isEqualTo("analyst");
+    assertThat(post("/api/v1/events/evt_13/redeliver", VIEWER).statusCode()).as("recorded once a minute")
+        .isEqualTo(403);
     assertThat(post("/api/v1/integrations/hook/test", ADMIN).statusCode()).isEqualTo(200);
     assertThat(audited(3).get(2).getString("outcome")).isEqualTo("200 verdict refused");
     assertThat(post("/api/v1/integrations/hook/pause", ADMIN).statusCode()).isEqualTo(200);
