@@ -2,6 +2,7 @@
 // platform's last words), with "poll now", and the sources known by pushed rows.
 import { $, api, badge, button, el, show, when } from './dom.js';
 import { failed, read, sameSignIn } from './session.js';
+import { can } from './access.js';
 
 const STATE_KIND = { ok: 'delivered', new: 'pending', failing: 'retrying', paused: 'failed' };
 
@@ -20,7 +21,7 @@ function sourceRow(source) {
   if (source.last_error) state.append(el('div', 'muted', source.last_error));
   const days = source.first_day ? source.first_day + ' – ' + source.last_day : '–';
   const action = el('td');
-  if (source.configured) {
+  if (source.configured && can('act')) {
     const poll = button('secondary small', 'Poll now', () => pollNow(source.source_id, poll));
     action.append(poll);
   }

@@ -5,6 +5,7 @@ import { failed, read, repeat, sameSignIn } from './session.js';
 // The list and the detail import each other (a row opens the detail; the detail refreshes its row): only functions
 // cross, called once both modules have loaded.
 import { list, put, render } from './events.js';
+import { can } from './access.js';
 
 const REDELIVERABLE = ['failed', 'expired', 'unconfirmed'];
 const CLICK_FIELDS = ['fbclid', 'fbc', 'fbp', 'ttclid', 'ttp', 'gclid', 'gbraid', 'wbraid', 'sccid', 'scid',
@@ -39,7 +40,7 @@ export async function showDetail(eventId) {
   const deliveries = $('detail-deliveries');
   deliveries.replaceChildren(...event.deliveries.map(deliveryBlock));
   if (!event.deliveries.length) deliveries.append(el('p', 'muted', 'No integration takes this event.'));
-  show($('redeliver'), event.deliveries.some((d) => REDELIVERABLE.includes(d.status)));
+  show($('redeliver'), can('act') && event.deliveries.some((d) => REDELIVERABLE.includes(d.status)));
   show($('detail'), true);
 }
 

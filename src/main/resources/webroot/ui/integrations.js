@@ -1,9 +1,11 @@
 // The last hour at a glance (events, deliveries, integrations needing attention) and the integrations, each with
-// its test event.
+// its test event and, for an admin, pause and resume. A buyer sees none of it (the whole workspace's): only the cost
+// sources of its ad accounts.
 import { $, api, badge, button, el, option, percent, show } from './dom.js';
 import { failed, read, repeat, sameSignIn } from './session.js';
 import { refreshPostbacks } from './postbacks.js';
 import { refreshCosts } from './costs.js';
+import { can } from './access.js';
 
 const STRIP_MS = 15000;
 const STRIP_AFTER_EVENTS_MS = 4000;
@@ -21,6 +23,10 @@ export function eventsArrived() {
 
 async function refreshStrip() {
   stripAt = Date.now();
+  if (!can('read_all')) {
+    refreshCosts();
+    return;
+  }
   const summary = await read('/integrations?window_hours=1');
   if (!summary) return;
   const events = summary.events;
@@ -37,7 +43,7 @@ async function refreshStrip() {
     sent += Object.entries(counts).filter(([status]) => status !== 'dry_run' && status !== 'skipped')
       .reduce((n, [, c]) => n + c, 0);
     if (integration.paused) {
-      attention.append(el('li', 'chip bad', integration.integration_id + ': token refused'));
+      attention.append(el('li', 'chip bad', integration.integration_id + ': ' + pauseLabel(integration.paused)));
     }
     if (integration.breaker_open_until) {
       attention.append(el('li', 'chip warn', integration.integration_id + ': breaker open until '
@@ -72,14 +78,48 @@ function integrationsTable(integrations) {
     row.insertCell().textContent = integration.network;
     row.insertCell().textContent = !integration.enabled ? 'disabled' : integration.dry_run ? 'dry run' : 'live';
     const stateCell = row.insertCell();
-    stateCell.append(integration.paused ? badge('token refused', 'failed')
+    stateCell.append(integration.paused ? badge(pauseLabel(integration.paused), 'failed')
       : integration.breaker_open_until ? badge('breaker open', 'retrying') : badge('ok', 'delivered'));
     row.insertCell().textContent = integration.test_event_code || '–';
     const action = row.insertCell();
+    if (!can('act')) continue;
     if (integration.test_event_code) {
       const send = button('secondary small', 'Send test event', () => sendTest(integration.integration_id, send));
+      send.dataset.action = 'test';
       action.append(send);
     }
+    const verb = integration.paused ? 'resume' : 'pause';
+    const toggle = button('secondary small', integration.paused ? 'Resume' : 'Pause',
+      () => setPaused(integration.integration_id, verb, toggle));
+    toggle.dataset.action = verb;
+    action.append(toggle);
+  }
+}
+
+/** A pause by hand says so; any other is the network refusing the token. */
+function pauseLabel(paused) {
+  return (paused.reason || '').startsWith('paused by hand') ? 'paused' : 'token refused';
+}
+
+/** Pauses or resumes an integration by hand, then reads the integrations again. */
+async function setPaused(integrationId, verb, toggle) {
+  const result = $('test-result');
+  toggle.disabled = true;
+  const current = sameSignIn();
+  try {
+    await api('POST', '/integrations/' + encodeURIComponent(integrationId) + '/' + verb);
+    if (!current()) return;
+    result.className = 'result good';
+    result.textContent = integrationId + (verb === 'pause' ? ': paused; its deliveries are held.'
+      : ': resumed; its held deliveries go out now.');
+    show(result, true);
+    refreshStrip();
+  } catch (error) {
+    if (!current()) return;
+    result.className = 'result bad';
+    failed(error, result);
+  } finally {
+    toggle.disabled = false;
   }
 }
 

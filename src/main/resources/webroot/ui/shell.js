@@ -1,18 +1,34 @@
-// Sign-in and sign-out, and the two views as tabs.
+// Sign-in and sign-out, and the views as tabs.
 import { $, KEY_STORE, api, show } from './dom.js';
 import { endSignIn, whenKeyRefused } from './session.js';
 import { followEvents, forgetEvents } from './events.js';
 import { watchStrip } from './integrations.js';
 import { forgetFunnel, funnelShown } from './funnel.js';
+import { auditShown, forgetAudit, setUpAudit } from './audit.js';
+import { applyAccess, can, forgetAccess, setAccess } from './access.js';
 
-const VIEWS = ['events', 'funnel'];
+const VIEWS = ['events', 'funnel', 'audit'];
+const INGEST_ONLY = 'That is an ingest key: it posts events and reads nothing. Sign in with a viewer, buyer or admin '
+  + 'key.';
+
+/** What the key is (GET /api/v1/access); throws as the API does, or with the ingest key's message. */
+async function accessOf(key) {
+  const access = await api('GET', '/access', key);
+  if (access.role === 'ingest' || !access.can.read) {
+    const error = new Error(INGEST_ONLY);
+    error.status = 403;
+    throw error;
+  }
+  return access;
+}
 
 async function signIn(event) {
   event.preventDefault();
   const key = $('api-key').value.trim();
   show($('sign-in-error'), false);
+  let access;
   try {
-    await api('GET', '/integrations?window_hours=1', key);
+    access = await accessOf(key);
   } catch (error) {
     $('sign-in-error').textContent = error.status === 401 ? 'That API key was not accepted.' : error.message;
     show($('sign-in-error'), true);
@@ -20,7 +36,7 @@ async function signIn(event) {
   }
   sessionStorage.setItem(KEY_STORE, key);
   $('api-key').value = '';
-  start();
+  start(access);
 }
 
 /**
@@ -32,8 +48,9 @@ function signOut(message) {
   endSignIn();
   forgetEvents();
   forgetFunnel();
-  show($('events-view'), false);
-  show($('funnel-view'), false);
+  forgetAudit();
+  forgetAccess();
+  for (const view of VIEWS) show($(view + '-view'), false);
   show($('views'), false);
   show($('sign-out'), false);
   show($('sign-in-view'), true);
@@ -42,17 +59,25 @@ function signOut(message) {
   $('api-key').focus();
 }
 
-function start() {
+function start(access) {
+  setAccess(access);
+  applyAccess();
   show($('sign-in-view'), false);
   show($('views'), true);
-  showView(location.hash === '#funnel' ? 'funnel' : 'events');
+  showView(location.hash === '#funnel' ? 'funnel' : location.hash === '#audit' ? 'audit' : 'events');
   show($('sign-out'), true);
   watchStrip();
   followEvents();
 }
 
-/** Shows one view; the funnel is asked for the first time it is shown, not at sign-in. */
-function showView(name) {
+/** The tabs the key may open. */
+function views() {
+  return VIEWS.filter((view) => view !== 'audit' || can('audit'));
+}
+
+/** Shows one view; the funnel and the audit log are asked for when shown, not at sign-in. */
+function showView(asked) {
+  const name = views().includes(asked) ? asked : 'events';
   for (const view of VIEWS) {
     const tab = $('tab-' + view);
     tab.setAttribute('aria-selected', String(view === name));
@@ -60,8 +85,9 @@ function showView(name) {
     show($(view + '-view'), view === name);
   }
   document.title = 'event-router · ' + name;
-  history.replaceState(null, '', name === 'funnel' ? '#funnel' : location.pathname + location.search);
+  history.replaceState(null, '', name === 'events' ? location.pathname + location.search : '#' + name);
   if (name === 'funnel') funnelShown();
+  if (name === 'audit') auditShown();
 }
 
 /** Tabs as the ARIA pattern has them: a click or an arrow key selects (https://www.w3.org/WAI/ARIA/apg/patterns/tabs/). */
@@ -72,7 +98,8 @@ function wireTabs() {
     tab.addEventListener('keydown', (event) => {
       const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
       if (!step) return;
-      const next = VIEWS[(VIEWS.indexOf(view) + step + VIEWS.length) % VIEWS.length];
+      const open = views();
+      const next = open[(open.indexOf(view) + step + open.length) % open.length];
       showView(next);
       $('tab-' + next).focus();
     });
@@ -84,13 +111,27 @@ export function setUpShell() {
   $('sign-in').addEventListener('submit', signIn);
   $('sign-out').addEventListener('click', () => signOut());
   wireTabs();
+  setUpAudit();
 }
 
-/** The tab's workspace again after a reload, if it is still signed in; the sign-in form if not. */
-export function resume() {
-  if (sessionStorage.getItem(KEY_STORE)) {
-    start();
-  } else {
+/**
+ * The tab's workspace again after a reload, if its key is still accepted; the sign-in form if not. When the service
+ * cannot say (it is restarting, the network dropped), the key is kept for the next reload.
+ */
+export async function resume() {
+  const key = sessionStorage.getItem(KEY_STORE);
+  if (!key) {
     signOut();
+    return;
+  }
+  try {
+    start(await accessOf(key));
+  } catch (error) {
+    if (error.status === 401 || error.status === 403) {
+      signOut(error.status === 401 ? 'The API key is no longer accepted. Sign in again.' : error.message);
+      return;
+    }
+    signOut('The service did not answer (' + error.message + '). Reload the page to try again.');
+    sessionStorage.setItem(KEY_STORE, key);
   }
 }

@@ -322,10 +322,10 @@ class DebuggerPageBrowserTest extends FakeNetworksTest {
         .getText().contains("meta-main: delivered"));
 
     assertThat(text("#integrations tr[data-integration=meta-main]")).contains("TEST4242");
-    assertThat(browser.findElements(By.cssSelector("#integrations tr[data-integration=tiktok-main] button")))
+    assertThat(browser.findElements(By.cssSelector("#integrations tr[data-integration=tiktok-main] button[data-action=test]")))
         .as("no test code, no test button").isEmpty();
     int before = fake.received("meta").size();
-    click(By.cssSelector("#integrations tr[data-integration=meta-main] button"));
+    click(By.cssSelector("#integrations tr[data-integration=meta-main] button[data-action=test]"));
     waiting().until(d -> text("#test-result").startsWith("meta-main: accepted"));
     assertThat(fake.received("meta")).hasSize(before + 1);
     assertThat(fake.received("meta").get(before).body().getString("test_event_code")).isEqualTo("TEST4242");
@@ -348,7 +348,7 @@ class DebuggerPageBrowserTest extends FakeNetworksTest {
     awaitListed(ftd);
     openDetail(ftd);
     waiting().until(d -> delivery("meta-main").contains("Payload sent"));
-    click(By.cssSelector("#integrations tr[data-integration=meta-main] button"));
+    click(By.cssSelector("#integrations tr[data-integration=meta-main] button[data-action=test]"));
     waiting().until(d -> text("#test-result").startsWith("meta-main: accepted"));
     WebElement name = browser.findElement(By.cssSelector("#filters [name=event_name]"));
     name.sendKeys("FT");
