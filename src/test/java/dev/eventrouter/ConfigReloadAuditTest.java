@@ -68,13 +68,16 @@ class ConfigReloadAuditTest {
     assertThat(entry.getString("target")).matches("config sha256:[0-9a-f]{12}");
     assertThat(entry.getString("outcome")).isEqualTo("applied");
 
-    // Another node applying the same file writes nothing more: its entry would be the same one.
-    ConfigNotices.audit(vertx, watched);
+    // Other nodes applying the same file, even at the same moment, write nothing more: their entry is the same one.
+    for (int node = 0; node < 3; node++) {
+      ConfigNotices.audit(vertx, watched);
+    }
     watched.live().replace(watched.live().current());
     config.getJsonArray("workspaces").getJsonObject(0).put("name", "renamed again");
     Files.writeString(file, config.encode());
-    Await.until("the second reload", Await.WAIT, () -> entries(app, KEY_A).size() == 2);
+    Await.until("the second reload", Await.WAIT, () -> entries(app, KEY_A).size() >= 2);
     JsonArray both = entries(app, KEY_A);
+    assertThat(both).as("one entry per file, though four nodes applied the second").hasSize(2);
     assertThat(both.getJsonObject(0).getString("target")).isNotEqualTo(entry.getString("target"));
     assertThat(app.rows("SELECT count(*) FROM audit_log WHERE target = $1", entry.getString("target")).get(0)
         .getLong(0)).as("each workspace's entry of the first file, once").isEqualTo(3);

@@ -74,9 +74,10 @@ final class AlertRound {
         Map<Key, Reading> readings = new TreeMap<>(ORDER);
         AlertsConfig alerts = workspace.alerts();
         if (alerts.integrationPaused()) {
-          pauses.stream().filter(p -> p.workspaceId().equals(workspace.id())).forEach(p -> readings.put(
-              new Key(AlertCondition.INTEGRATION_PAUSED, p.network() + "/" + p.integrationId()),
-              Reading.state(p.pausedAt(), p.reason())));
+          // A pause by hand is an admin's action, in the audit log; this condition is the network refusing a token.
+          pauses.stream().filter(p -> p.workspaceId().equals(workspace.id()) && !p.manual())
+              .forEach(p -> readings.put(new Key(AlertCondition.INTEGRATION_PAUSED,
+                  p.network() + "/" + p.integrationId()), Reading.state(p.pausedAt(), p.reason())));
         }
         if (alerts.breakerOpen() != null) {
           breakers.forEach((key, open) -> {

@@ -30,7 +30,7 @@ public final class ApiKeyAuthenticator {
   private final Map<String, Grant> byDigest = new HashMap<>();
   private final Map<String, Publishable> publishableByDigest = new HashMap<>();
   /** The expired keys already logged: each once while this config is in force, however often it is presented. */
-  private final Set<Grant> loggedExpired = ConcurrentHashMap.newKeySet();
+  private final Set<AccessKey> loggedExpired = ConcurrentHashMap.newKeySet();
 
   public ApiKeyAuthenticator(List<WorkspaceConfig> workspaces) {
     for (WorkspaceConfig workspace : workspaces) {
@@ -57,7 +57,7 @@ public final class ApiKeyAuthenticator {
     if (grant == null || !grant.key().expired(now)) {
       return grant;
     }
-    if (loggedExpired.add(grant)) {
+    if (loggedExpired.add(grant.key())) {
       LOG.warn("API key \"{}\" of workspace {} expired at {} and is refused; remove it from the config or give it a "
           + "later expires_at", grant.key().name(), grant.workspace().id(), grant.key().expiresAt());
     }

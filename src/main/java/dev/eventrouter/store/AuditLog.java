@@ -17,7 +17,9 @@ public final class AuditLog {
 
   /**
    * One entry. A config reload is recorded once per workspace and config (its digest the target) however many nodes
-   * applied it within the hour: each node of a cluster reads the same file.
+   * applied it within the hour: each node of a cluster reads the same file. They may apply it at the same moment, so
+   * a reload's insert runs under a lock of its (workspace, digest) ({@link #ONE_AT_A_TIME}), and sees the other's
+   * row once it has the lock.
    */
   static final String RECORD = """
       INSERT INTO audit_log (workspace_id, key_name, action, target, outcome)
@@ -25,6 +27,9 @@ public final class AuditLog {
        WHERE $3 <> '%s' OR NOT EXISTS (
              SELECT 1 FROM audit_log WHERE workspace_id = $1 AND action = $3 AND target = $4
                 AND at > now() - interval '1 hour')""".formatted(CONFIG_RELOAD);
+
+  /** Held until the transaction ends: one reload's entry of a workspace is written at a time. */
+  static final String ONE_AT_A_TIME = "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))";
 
   /** A page of a workspace's entries below an id ($2, null for the newest), at most $3. */
   static final String LIST = """
@@ -39,7 +44,13 @@ public final class AuditLog {
   }
 
   public Future<Void> record(UUID workspaceId, String keyName, String action, String target, String outcome) {
-    return pool.preparedQuery(RECORD).execute(Tuple.of(workspaceId, keyName, action, target, outcome)).mapEmpty();
+    Tuple entry = Tuple.of(workspaceId, keyName, action, target, outcome);
+    if (!CONFIG_RELOAD.equals(action)) {
+      return pool.preparedQuery(RECORD).execute(entry).mapEmpty();
+    }
+    return pool.withTransaction(conn -> conn.preparedQuery(ONE_AT_A_TIME)
+        .execute(Tuple.of("audit " + workspaceId + " " + target))
+        .compose(locked -> conn.preparedQuery(RECORD).execute(entry))).mapEmpty();
   }
 
   public Future<JsonArray> list(UUID workspaceId, Long before, int limit) {

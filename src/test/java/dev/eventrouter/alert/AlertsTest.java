@@ -182,6 +182,20 @@ class AlertsTest {
   }
 
   @Test
+  @DisplayName("an integration paused by hand raises no alert (the audit log has it); one the network pauses does")
+  void pausedByHand() {
+    JsonObject config = config(alerts -> { });
+    config.getJsonArray("workspaces").getJsonObject(0).getJsonArray("integrations").getJsonObject(1)
+        .put("access_token", "expired-token");
+    start(config);
+    assertThat(app.postJson("/api/v1/integrations/meta-main/pause", KEY_A, new JsonObject()).statusCode())
+        .isEqualTo(200);
+    post("REG", 102);
+    assertThat(messages(1).get(0)).startsWith("[ws-1] ALERT: tiktok/tiktok-main is paused");
+    assertThat(telegram.messages()).noneMatch(text -> text.contains("meta-main"));
+  }
+
+  @Test
   @DisplayName("a cost source whose token Meta refuses is told at once in Meta's words, without the token; a new "
       + "token resumes it, and that is told too")
   void costSourcePaused() {
