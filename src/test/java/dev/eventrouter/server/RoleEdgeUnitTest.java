@@ -261,6 +261,11 @@ class RoleEdgeUnitTest {
     assertThat(post("/api/v1/integrations/hook/resume", ADMIN).statusCode()).isEqualTo(200);
     assertThat(audited(6)).hasSize(6).last().satisfies(entry ->
         assertThat(entry.getString("action")).isEqualTo("integration.resume"));
+    HttpResponse<Buffer> tooLarge = Await.result(client.post(port, "127.0.0.1", "/api/v1/integrations/hook/pause")
+        .putHeader("x-api-key", ADMIN).putHeader("Content-Type", "application/json")
+        .sendBuffer(Buffer.buffer("{\"pad\": \"" + "x".repeat(4096) + "\"}")));
+    assertThat(tooLarge.statusCode()).isEqualTo(413);
+    assertThat(audited(7).get(6).getString("outcome")).isEqualTo("413 payload_too_large");
     assertThat(asked.get(Addresses.INTEGRATION_PAUSE).get(1).getBoolean("paused")).isFalse();
   }
 

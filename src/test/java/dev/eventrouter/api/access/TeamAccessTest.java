@@ -1,6 +1,7 @@
 package dev.eventrouter.api.access;
 
 import dev.eventrouter.config.ApiKeys;
+import dev.eventrouter.support.Await;
 import dev.eventrouter.support.FunnelDataSet;
 import dev.eventrouter.support.LogCapture;
 import dev.eventrouter.support.TestApp;
@@ -20,10 +21,13 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 import static dev.eventrouter.support.TestApp.KEY_A;
@@ -227,30 +231,40 @@ class TeamAccessTest {
     assertThat(posted.statusCode()).as(posted.bodyAsString()).isEqualTo(200);
   }
 
+  /** Does an action, then waits until the audit log has {@code entries} entries. */
+  private HttpResponse<Buffer> act(Supplier<HttpResponse<Buffer>> action, int entries) {
+    HttpResponse<Buffer> answer = action.get();
+    Await.until(entries + " audit entries", Duration.ofSeconds(10), () -> app.get("/api/v1/audit?limit=200", ADMIN)
+        .bodyAsJsonObject().getJsonObject("data").getJsonArray("entries").size() >= entries);
+    return answer;
+  }
+
   @Test
   @DisplayName("each action is in the audit log with the key's name, target and outcome, refusals too; admins only "
       + "read it, a page at a time")
   void audit() {
     String event = data("/api/v1/events?limit=1", ADMIN).getJsonArray("events").getJsonObject(0)
         .getString("event_id");
-    assertThat(app.postJson("/api/v1/events/" + event + "/redeliver", ADMIN, new JsonObject()).statusCode())
-        .isEqualTo(200);
-    assertThat(app.postJson("/api/v1/events/" + event + "/redeliver", VIEWER, new JsonObject()).statusCode())
-        .isEqualTo(403);
-    HttpResponse<Buffer> paused = app.postJson("/api/v1/integrations/hook/pause", ADMIN_2, new JsonObject());
+    // Each entry is written as its answer is sent: each action waits for its entry, so the log's order is theirs.
+    assertThat(act(() -> app.postJson("/api/v1/events/" + event + "/redeliver", ADMIN, new JsonObject()), 1)
+        .statusCode()).isEqualTo(200);
+    assertThat(act(() -> app.postJson("/api/v1/events/" + event + "/redeliver", VIEWER, new JsonObject()), 2)
+        .statusCode()).isEqualTo(403);
+    HttpResponse<Buffer> paused = act(() -> app.postJson("/api/v1/integrations/hook/pause", ADMIN_2,
+        new JsonObject()), 3);
     assertThat(paused.statusCode()).as(paused.bodyAsString()).isEqualTo(200);
     assertThat(paused.bodyAsJsonObject().getJsonObject("data")).isEqualTo(new JsonObject()
         .put("integration_id", "hook").put("paused", true).put("changed", true));
     JsonObject hook = data("/api/v1/integrations", VIEWER).getJsonArray("integrations").getJsonObject(0);
     assertThat(hook.getJsonObject("paused").getString("reason")).contains("owner-2");
-    assertThat(app.postJson("/api/v1/integrations/hook/resume", ADMIN, new JsonObject()).statusCode())
-        .isEqualTo(200);
+    assertThat(act(() -> app.postJson("/api/v1/integrations/hook/resume", ADMIN, new JsonObject()), 4)
+        .statusCode()).isEqualTo(200);
     assertThat(data("/api/v1/integrations", VIEWER).getJsonArray("integrations").getJsonObject(0).getValue("paused"))
         .isNull();
-    assertThat(app.postJson("/api/v1/integrations/none/pause", ADMIN, new JsonObject()).statusCode())
-        .isEqualTo(404);
-    assertThat(app.postJson("/api/v1/cost-sources/meta-ads/poll", ADMIN, new JsonObject()).statusCode())
-        .isEqualTo(200);
+    assertThat(act(() -> app.postJson("/api/v1/integrations/none/pause", ADMIN, new JsonObject()), 5)
+        .statusCode()).isEqualTo(404);
+    assertThat(act(() -> app.postJson("/api/v1/cost-sources/meta-ads/poll", ADMIN, new JsonObject()), 6)
+        .statusCode()).isEqualTo(200);
 
     List<String> expected = List.of(
         "owner cost_source.poll meta-ads 200 ok",
@@ -259,13 +273,10 @@ class TeamAccessTest {
         "owner-2 integration.pause hook 200 ok",
         "analyst event.redeliver " + event + " 403 forbidden",
         "owner event.redeliver " + event + " 200 ok");
-    dev.eventrouter.support.Await.until("the audit log's entries", java.time.Duration.ofSeconds(10),
-        () -> app.get("/api/v1/audit", ADMIN).bodyAsJsonObject().getJsonObject("data").getJsonArray("entries")
-            .size() >= expected.size());
     JsonObject first = data("/api/v1/audit?limit=4", ADMIN);
     JsonObject rest = data("/api/v1/audit?limit=4&before=" + first.getLong("next_before"), ADMIN);
     assertThat(rest.getValue("next_before")).isNull();
-    List<String> read = new java.util.ArrayList<>();
+    List<String> read = new ArrayList<>();
     for (JsonObject page : List.of(first, rest)) {
       page.getJsonArray("entries").forEach(e -> {
         JsonObject entry = (JsonObject) e;
