@@ -1079,6 +1079,9 @@ class ConfigTest {
         .put("campaign_ids", many))));
     assertThat(catchThrowable(() -> resolve(json, Map.of())).getMessage())
         .contains(path + "[0].scope: names more than 1000 ids");
+    many.remove(1000);
+    assertThat(resolve(json, Map.of()).workspaces().get(0).keys().get(0).scope().campaignIds())
+        .as("1,000 ids, the most a scope names").hasSize(1000);
   }
 
   private static JsonObject ws(JsonObject config) {

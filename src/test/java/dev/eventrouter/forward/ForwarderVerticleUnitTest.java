@@ -310,6 +310,24 @@ class ForwarderVerticleUnitTest {
   }
 
   @Test
+  @DisplayName("a pause by hand is neither ended by the config's token nor probed; a notice has the pauses read at once")
+  void pausedByHand() {
+    queue.pauses.add(new Pause("meta", WS, "live", "paused by hand by key \"owner\"", Pause.MANUAL,
+        Instant.now().minusSeconds(3600)));
+    queue.held.add(job(7, "live", 1, Instant.now(), null));
+    deploy(new JsonObject().put("pause_probe_ms", 100).put("scan_interval_ms", 3_600_000),
+        integrations(fake.baseUrl()));
+    for (int notice = 0; notice < 3; notice++) {
+      int reads = queue.pauseReads.get();
+      vertx.eventBus().publish(Addresses.PAUSES_CHANGED, "meta");
+      Await.until("the pauses read on the notice", Await.WAIT, () -> queue.pauseReads.get() > reads);
+    }
+    assertThat(queue.pauses).as("not ended by the config's token").hasSize(1);
+    assertThat(queue.held).as("not probed").hasSize(1);
+    assertThat(fake.received("meta")).isEmpty();
+  }
+
+  @Test
   @DisplayName("the pause of an integration no longer configured, or disabled, is neither probed nor ended")
   void pauseOfAnAbsentIntegration() {
     queue.pauses.add(new Pause("meta", WS, "gone", "code 190", Sha256.hex("x"), Instant.now().minusSeconds(3600)));
