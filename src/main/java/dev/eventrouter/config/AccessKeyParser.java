@@ -6,9 +6,8 @@ import io.vertx.core.json.JsonObject;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.BiFunction;
 import java.util.regex.Pattern;
@@ -47,12 +46,11 @@ final class AccessKeyParser {
       r.problem(path + ": must be an array of {\"name\", \"key\", \"role\"}");
       return List.of();
     }
-    Map<String, String> names = new HashMap<>();
+    Set<String> names = new HashSet<>();
     List<AccessKey> keys = r.objects(array, path, (item, itemPath) -> key(item, itemPath, accounts));
-    for (int i = 0; i < keys.size(); i++) {
-      String earlier = names.putIfAbsent(keys.get(i).name(), keys.get(i).name());
-      if (earlier != null) {
-        r.problem(path + ": the key name \"" + earlier + "\" is used twice; each key needs its own name");
+    for (AccessKey key : keys) {
+      if (!names.add(key.name())) {
+        r.problem(path + ": the key name \"" + key.name() + "\" is used twice; each key needs its own name");
       }
     }
     return keys;
