@@ -107,7 +107,8 @@ final class ApiRoutes {
     // Spend pushed as JSON or CSV, and the cost sources for the debugger (docs/costs.md).
     CostsApi costs = new CostsApi(store);
     readBody(authenticated(api.post("/costs"), INGEST), CostsApi.MAX_BODY_BYTES).handler(costs::push);
-    scoped(api.get("/cost-sources"), scope).handler(costs::sources);
+    // A buyer's sources are its ad accounts', read from its key: no campaigns to resolve.
+    authenticated(api.get("/cost-sources"), READ).handler(costs::sources);
     action(api.post("/cost-sources/:source_id/poll"), "cost_source.poll", rc -> rc.pathParam("source_id"))
         .handler(costs::pollNow);
     // A partner's postback: its token in the path is its only credential, checked (with its rate limit) before the

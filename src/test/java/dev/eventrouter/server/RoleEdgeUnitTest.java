@@ -223,6 +223,7 @@ class RoleEdgeUnitTest {
     List<String> boris = get("/api/v1/cost-sources", ACCOUNT_BUYER).bodyAsJsonObject().getJsonObject("data")
         .getJsonArray("sources").stream().map(s -> ((JsonObject) s).getString("source_id")).toList();
     assertThat(boris).containsExactly("fb");
+    assertThat(asked.get(Addresses.SCOPE_CAMPAIGNS)).as("its accounts' campaigns are not needed here").isEmpty();
     HttpResponse<Buffer> viewed = get("/api/v1/cost-sources", VIEWER);
     assertThat(viewed.statusCode()).as(viewed.bodyAsString()).isEqualTo(200);
     List<String> all = viewed.bodyAsJsonObject().getJsonObject("data")
