@@ -2,6 +2,7 @@ package dev.eventrouter.config;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * One API key of a workspace: its name (in the audit log, the page and the logs; never the key), its SHA-256 digest
@@ -11,6 +12,12 @@ import java.util.List;
  * @param expiresAt the instant from which the key is refused as an unknown one; null when it never expires
  */
 public record AccessKey(String name, byte[] hash, KeyRole role, Scope scope, Instant expiresAt) {
+
+  public AccessKey {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(hash, "hash");
+    Objects.requireNonNull(role, "role");
+  }
 
   /**
    * A buyer's campaigns: those named, and those of the spend imported from the ad accounts named (their cost

@@ -81,7 +81,7 @@ final class AccessKeyParser {
   private AccessKey.Scope scope(Object value, String path, Set<String> accounts) {
     if (!(value instanceof JsonObject json)) {
       r.problem(path + ": required for a buyer, {\"campaign_ids\": [...], \"ad_account_ids\": [...]}");
-      return new AccessKey.Scope(List.of(), List.of());
+      return null;
     }
     r.unknownKeys(json, path, SCOPE_KEYS);
     List<String> campaigns = ids(json, "campaign_ids", path);
@@ -95,7 +95,7 @@ final class AccessKeyParser {
     List<String> known = new ArrayList<>();
     for (String account : adAccounts) {
       // Meta's accounts are kept with their act_ prefix, which a config may leave out (as a cost source's may).
-      String named = !accounts.contains(account) && accounts.contains("act_" + account) ? "act_" + account : account;
+      String named = accounts.contains(account) ? account : "act_" + account;
       known.add(named);
       if (!accounts.contains(named)) {
         r.problem(path + ".ad_account_ids: " + account + " is the account of none of the workspace's cost_sources "

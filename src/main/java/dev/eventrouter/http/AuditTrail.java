@@ -13,6 +13,7 @@ import org.slf4j.LoggerFactory;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 
 /**
  * Records each action (redeliver, test, pause, resume, poll now) in the audit log once it is answered: the key's
@@ -28,13 +29,19 @@ public final class AuditTrail {
   /** How often a key's refusals of one action are recorded at most. */
   static final long REFUSAL_EVERY_MS = 60_000;
   /** Keys and actions whose last refusal is remembered at most (keys of configs since replaced age out). */
-  private static final int MAX_REFUSERS = 10_000;
+  static final int MAX_REFUSERS = 10_000;
 
   private final Vertx vertx;
+  private final LongSupplier clock;
   private final Map<String, Long> refused = new ConcurrentHashMap<>();
 
   public AuditTrail(Vertx vertx) {
+    this(vertx, System::currentTimeMillis);
+  }
+
+  AuditTrail(Vertx vertx, LongSupplier clock) {
     this.vertx = vertx;
+    this.clock = clock;
   }
 
   /** A route's handler: records {@code action} on {@code target} (read from the request) when the answer ends. */
@@ -45,14 +52,14 @@ public final class AuditTrail {
         rc.next();
         return;
       }
+      JsonObject who = new JsonObject().put("workspace_id", grant.workspace().id().toString())
+          .put("key_name", grant.key().name()).put("action", action);
       rc.addEndHandler(ended -> {
         if (rc.response().getStatusCode() == ErrorCode.FORBIDDEN.status && !firstRefusal(grant, action)) {
           return;
         }
         String what = rc.get(TARGET) != null ? rc.get(TARGET) : target.apply(rc);
-        JsonObject entry = new JsonObject().put("workspace_id", grant.workspace().id().toString())
-            .put("key_name", grant.key().name()).put("action", action).put("target", what)
-            .put("outcome", outcome(rc));
+        JsonObject entry = who.put("target", what).put("outcome", outcome(rc));
         vertx.eventBus().request(Addresses.AUDIT_RECORD, entry, new DeliveryOptions().setLocalOnly(true))
             .onFailure(e -> LOG.warn("the audit log did not record {} on {}: {}", action, what,
                 LogSafe.describe(e)));
@@ -62,11 +69,11 @@ public final class AuditTrail {
   }
 
   /** Whether this refusal is the key's first of this action in a minute. */
-  private boolean firstRefusal(Grant grant, String action) {
+  boolean firstRefusal(Grant grant, String action) {
     if (refused.size() > MAX_REFUSERS) {
       refused.clear();
     }
-    long now = System.currentTimeMillis();
+    long now = clock.getAsLong();
     String who = grant.workspace().id() + " " + grant.key().name() + " " + action;
     Long last = refused.get(who);
     if (last != null && now - last < REFUSAL_EVERY_MS) {

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
 
 /**
  * A buyer key's campaigns for the read it makes: those its scope names, and those of the spend imported from the
@@ -25,16 +26,22 @@ public final class BuyerScope {
   private static final String CAMPAIGNS = "scope.campaigns";
   /** How long the campaigns read for a key's ad accounts are reused: new spend reaches a buyer within it. */
   static final long REUSE_MS = 60_000;
-  private static final int MAX_KEYS = 1_000;
+  static final int MAX_KEYS = 1_000;
 
   private record Read(List<String> campaigns, long at) {}
 
   private final StoreClient store;
+  private final LongSupplier clock;
   /** By key: as many entries as the config has buyer keys with accounts. */
   private final Map<AccessKey, Read> reads = new ConcurrentHashMap<>();
 
   public BuyerScope(StoreClient store) {
+    this(store, System::currentTimeMillis);
+  }
+
+  BuyerScope(StoreClient store, LongSupplier clock) {
     this.store = store;
+    this.clock = clock;
   }
 
   /** The campaigns of the request's scope (null: unscoped), or null. */
@@ -65,7 +72,7 @@ public final class BuyerScope {
       return Future.succeededFuture(scope.campaignIds());
     }
     Read last = reads.get(grant.key());
-    long now = System.currentTimeMillis();
+    long now = clock.getAsLong();
     if (last != null && now - last.at() < REUSE_MS) {
       return Future.succeededFuture(last.campaigns());
     }

@@ -51,8 +51,7 @@ public final class Edge {
       String key = keyOf.apply(rc);
       Grant grant = access.authenticate(key);
       if (grant != null) {
-        rc.put(WORKSPACE, grant.workspace());
-        rc.put(GRANT, grant);
+        grant(rc, grant);
         rc.next();
         return;
       }
@@ -117,6 +116,12 @@ public final class Edge {
   /** The request's key: null for a publishable key's request. */
   public static Grant grant(RoutingContext rc) {
     return rc.get(GRANT);
+  }
+
+  /** The request's key and its workspace, once authenticated. */
+  static void grant(RoutingContext rc, Grant grant) {
+    rc.put(WORKSPACE, grant.workspace());
+    rc.put(GRANT, grant);
   }
 
   public static Handler<RoutingContext> rateLimit(AccessControl access) {

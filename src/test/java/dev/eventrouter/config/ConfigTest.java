@@ -999,15 +999,21 @@ class ConfigTest {
         .add(accessKey("anna b.", "key-anna", "buyer").put("scope", new JsonObject()
             .put("campaign_ids", new JsonArray().add("120210000000001")).put("ad_account_ids", new JsonArray()
                 .add("123456"))))
-        .add(accessKey("owner@team", "key-owner", "admin")))
+        .add(accessKey("owner@team", "key-owner", "admin"))
+        .add(accessKey("boris", "key-boris", "buyer").put("scope", new JsonObject().put("ad_account_ids",
+            new JsonArray().add("act_123456").add("7012345")))))
         .put("cost_sources", new JsonArray().add(new JsonObject().put("id", "fb").put("type", "meta")
-            .put("ad_account_id", "123456").put("access_token", "tok")));
+            .put("ad_account_id", "123456").put("access_token", "tok"))
+            .add(new JsonObject().put("id", "tt").put("type", "tiktok").put("advertiser_id", "7012345")
+                .put("access_token", "tok").put("timezone", "UTC")));
     WorkspaceConfig workspace = resolve(json, Map.of()).workspaces().get(0);
     List<AccessKey> keys = workspace.accessKeys();
     assertThat(keys).extracting(AccessKey::name).containsExactly("api_keys[0]", "bot", "analyst", "anna b.",
-        "owner@team");
+        "owner@team", "boris");
     assertThat(keys).extracting(AccessKey::role).containsExactly(KeyRole.ADMIN, KeyRole.INGEST, KeyRole.VIEWER,
-        KeyRole.BUYER, KeyRole.ADMIN);
+        KeyRole.BUYER, KeyRole.ADMIN, KeyRole.BUYER);
+    assertThat(keys.get(5).scope()).as("accounts alone, as written with act_ and a TikTok advertiser's")
+        .isEqualTo(new AccessKey.Scope(List.of(), List.of("act_123456", "7012345")));
     assertThat(keys.get(0).hash()).isEqualTo(ApiKeys.digest("k1"));
     assertThat(keys.get(1).hash()).isEqualTo(ApiKeys.digest("key-bot"));
     assertThat(keys.get(2).expiresAt()).isEqualTo(Instant.parse("2027-03-01T00:00:00Z"));
@@ -1018,7 +1024,7 @@ class ConfigTest {
     assertThat(keys.get(1).scope()).isNull();
     assertThat(keys.get(3).toString()).isEqualTo("AccessKey[anna b. buyer]");
     ws(json).remove("api_keys");
-    assertThat(resolve(json, Map.of()).workspaces().get(0).accessKeys()).hasSize(4);
+    assertThat(resolve(json, Map.of()).workspaces().get(0).accessKeys()).hasSize(5);
   }
 
   @Test
@@ -1041,7 +1047,8 @@ class ConfigTest {
             new JsonArray().add("a b")).put("accounts", new JsonArray())))
         .add(accessKey("d", "key-i", "admin").put("expires_at", 5).put("extra", true))
         .add(accessKey("j", "key-a", "admin"))
-        .add("not an object"));
+        .add("not an object")
+        .add(new JsonObject().put("key", ApiKeys.configValue("key-l")).put("role", "admin")));
     Throwable refused = catchThrowable(() -> resolve(json, Map.of()));
     assertThat(refused).isInstanceOf(ConfigException.class);
     String problems = refused.getMessage();
@@ -1061,7 +1068,8 @@ class ConfigTest {
         .contains(path + "[8].extra: unknown key")
         .contains(path + ": the key name \"d\" is used twice")
         .contains(path + "[9].key: the same API key is already configured at " + path + "[0].key")
-        .contains(path + "[10]: must be an object");
+        .contains(path + "[10]: must be an object")
+        .contains(path + "[11].name: required");
     ws(json).put("keys", new JsonArray());
     assertThat(catchThrowable(() -> resolve(json, Map.of())).getMessage())
         .contains(path + ": has no key, and there are no api_keys");
@@ -1082,6 +1090,12 @@ class ConfigTest {
     many.remove(1000);
     assertThat(resolve(json, Map.of()).workspaces().get(0).keys().get(0).scope().campaignIds())
         .as("1,000 ids, the most a scope names").hasSize(1000);
+    ws(json).put("cost_sources", new JsonArray().add(new JsonObject().put("id", "fb").put("type", "meta")
+        .put("ad_account_id", "5").put("access_token", "tok")));
+    ws(json).getJsonArray("keys").getJsonObject(0).getJsonObject("scope").put("ad_account_ids",
+        new JsonArray().add("5"));
+    assertThat(catchThrowable(() -> resolve(json, Map.of())).getMessage()).as("campaigns and accounts together")
+        .contains(path + "[0].scope: names more than 1000 ids");
   }
 
   private static JsonObject ws(JsonObject config) {

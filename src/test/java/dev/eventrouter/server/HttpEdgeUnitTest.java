@@ -14,6 +14,7 @@ import dev.eventrouter.config.ApiKeys;
 import dev.eventrouter.config.DataProcessing;
 import dev.eventrouter.config.EventMappingOverride;
 import dev.eventrouter.config.HttpConfig;
+import dev.eventrouter.config.GoogleAdsConfig;
 import dev.eventrouter.config.IntegrationConfig;
 import dev.eventrouter.config.ManagementConfig;
 import dev.eventrouter.config.Network;
@@ -127,7 +128,8 @@ class HttpEdgeUnitTest {
     return new WorkspaceConfig(id, "w", List.of(hash), List.of(), new RateLimitConfig(0.001, burst), botName, 28,
         id.equals(WS) ? List.of(integration("m1", Network.META, null), integration("t1", Network.TIKTOK, "TT1"),
             integration("w1", Network.WEBHOOK, null), blank("m0", Network.META, "", "token"),
-            blank("t0", Network.TIKTOK, "TT0", "")) : List.of(),
+            blank("t0", Network.TIKTOK, "TT0", ""), integration("s1", Network.SNAPCHAT, null), google("g1"))
+            : List.of(),
         Map.of("MyDeposit", new EventMappingOverride("Purchase", null, null, null)), null);
   }
 
@@ -137,6 +139,14 @@ class HttpEdgeUnitTest {
         true, false, tiktok ? Set.of("REG", "FTD") : null, new DataProcessing(false, 0, 0), null, false,
         IntegrationConfig.defaultSendOn(network),
         tiktok ? new ProxyConfig(ProxyConfig.SOCKS5, "10.0.0.9", 1080, null, "u", "proxy-hunter2") : null);
+  }
+
+  private static IntegrationConfig google(String id) {
+    return new IntegrationConfig(id, Network.GOOGLE_ADS, "1234567890", "refresh-token", "http://unused", "v21",
+        "chat", null, null, true, false, null, new DataProcessing(false, 0, 0), null, false,
+        IntegrationConfig.defaultSendOn(Network.GOOGLE_ADS), null, new GoogleAdsConfig("1234567890", null,
+        "developer-token", "client", "client-secret", "http://unused/token",
+        Map.of("FTD", "customers/1234567890/conversionActions/1")));
   }
 
   /** As init writes them: disabled, with its pixel or its token still blank. */
@@ -259,7 +269,7 @@ class HttpEdgeUnitTest {
   void credentialTest() {
     JsonObject verdict = new JsonObject().put("verdict", "accepted");
     List<Message<JsonObject>> tests = new CopyOnWriteArrayList<>();
-    for (String network : List.of("meta", "tiktok", "webhook")) {
+    for (String network : List.of("meta", "tiktok", "webhook", "snapchat", "google_ads")) {
       Await.result(vertx.eventBus().<JsonObject>consumer(Addresses.integrationTest(network), message -> {
         tests.add(message);
         message.reply(verdict);
@@ -298,6 +308,16 @@ class HttpEdgeUnitTest {
         .getString("message")).contains("pixel or access token is still blank");
     assertError(post("/v1/integrations/t0/test?test_event_code=Q2", KEY, null, ""), 422, "integration_not_configured");
     assertThat(tests).hasSize(4);
+
+    assertThat(post("/v1/integrations/s1/test", KEY, null, "").statusCode()).isEqualTo(200);
+    assertThat(CredentialTest.fromJson(tests.get(4).body()).testEventCode())
+        .as("no code for Snapchat: its validation endpoint, which counts nothing").isEqualTo("VALIDATE");
+    assertThat(assertError(post("/v1/integrations/g1/test", KEY, null, ""), 400, "validation_failed")
+        .getJsonArray("details").getJsonObject(0).getString("message"))
+        .isEqualTo("this integration has no conversion action for REG (its conversion_actions: FTD)");
+    assertThat(post("/v1/integrations/g1/test?event_name=FTD", KEY, null, "").statusCode()).isEqualTo(200);
+    assertThat(CredentialTest.fromJson(tests.get(5).body()))
+        .isEqualTo(new CredentialTest(WS, "g1", "FTD", "VALIDATE", TIMEOUT_MS));
   }
 
   @Test
@@ -340,7 +360,7 @@ class HttpEdgeUnitTest {
             .put("last_known", 0).put("none", 2).put("postback", 0)));
     JsonArray integrations = data.getJsonArray("integrations");
     assertThat(integrations.stream().map(i -> ((JsonObject) i).getString("integration_id")))
-        .containsExactly("m1", "t1", "w1", "m0", "t0");
+        .containsExactly("m1", "t1", "w1", "m0", "t0", "s1", "g1");
     JsonObject m1 = integrations.getJsonObject(0);
     assertThat(m1.getString("network")).isEqualTo("meta");
     assertThat(m1.getBoolean("enabled")).isTrue();

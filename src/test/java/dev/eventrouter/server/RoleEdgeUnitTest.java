@@ -55,7 +55,7 @@ class RoleEdgeUnitTest {
   private static final List<String> ADDRESSES = List.of(Addresses.EVENTS_LIST, Addresses.EVENTS_GET,
       Addresses.EVENTS_REDELIVER, Addresses.DELIVERIES_LIST, Addresses.REPORTS_FUNNEL, Addresses.REPORTS_COHORTS,
       Addresses.COST_SOURCES_LIST, Addresses.SCOPE_CAMPAIGNS, Addresses.AUDIT_RECORD, Addresses.AUDIT_LIST,
-      Addresses.INTEGRATION_PAUSE, Addresses.integrationTest("webhook"));
+      Addresses.INTEGRATION_PAUSE, Addresses.integrationTest("webhook"), Addresses.COST_SOURCES_POLL);
 
   /** What the store answers unless a test says otherwise: an empty page of each. */
   private static final Map<String, JsonObject> DEFAULTS = Map.of(
@@ -85,7 +85,7 @@ class RoleEdgeUnitTest {
     }
     JsonObject config = TestApp.config("postgresql://unused/db");
     config.getJsonArray("workspaces").getJsonObject(0)
-        .put("keys", new JsonArray().add(key("bot", INGEST, "ingest")).add(key("analyst", VIEWER, "viewer"))
+        .put("keys", new JsonArray().add(key("bot", INGEST, "ingest")).add(key("analyst", VIEWER, "viewer").put("expires_at", "2999-01-01T00:00:00Z"))
             .add(key("anna", BUYER, "buyer").put("scope", new JsonObject().put("campaign_ids",
                 new JsonArray().add("111").add("112"))))
             .add(key("boris", ACCOUNT_BUYER, "buyer").put("scope", new JsonObject()
@@ -271,8 +271,44 @@ class RoleEdgeUnitTest {
   }
 
   @Test
+  @DisplayName("each action's entry names its target: the path's, or \"deliveries\" for a filter refused before it "
+      + "named them")
+  void actionTargets() {
+    answers.put(Addresses.integrationTest("webhook"), m -> m.reply(new JsonObject().put("verdict", "accepted")));
+    assertThat(post("/api/v1/integrations/hook/test", ADMIN).statusCode()).isEqualTo(200);
+    assertThat(audited(1).get(0).getString("target")).isEqualTo("hook");
+    assertThat(post("/api/v1/integrations/hook/resume", ADMIN).statusCode()).isEqualTo(200);
+    assertThat(audited(2).get(1).getString("target")).isEqualTo("hook");
+    assertThat(post("/api/v1/cost-sources/fb/poll", ADMIN).statusCode()).isEqualTo(200);
+    JsonObject poll = audited(3).get(2);
+    assertThat(poll.getString("action")).isEqualTo("cost_source.poll");
+    assertThat(poll.getString("target")).isEqualTo("fb");
+    HttpResponse<Buffer> refused = Await.result(client.post(port, "127.0.0.1", "/api/v1/deliveries/redeliver")
+        .putHeader("x-api-key", ADMIN).putHeader("Content-Type", "application/json")
+        .sendBuffer(new JsonObject().put("integration_id", 5).toBuffer()));
+    assertThat(refused.statusCode()).as(refused.bodyAsString()).isEqualTo(400);
+    assertThat(audited(4).get(3).getString("target")).isEqualTo("deliveries");
+  }
+
+  @Test
+  @DisplayName("polling a cost source now: one never polled is due all the same; the store unreachable is a 503")
+  void pollNow() {
+    answers.put(Addresses.COST_SOURCES_POLL, m -> m.fail(BusFailure.NOT_FOUND, "never polled"));
+    assertThat(post("/api/v1/cost-sources/fb/poll", ADMIN).bodyAsJsonObject().getJsonObject("data"))
+        .isEqualTo(new JsonObject().put("source_id", "fb").put("due", true));
+    answers.put(Addresses.COST_SOURCES_POLL, m -> m.fail(BusFailure.UNAVAILABLE, "down"));
+    assertThat(post("/api/v1/cost-sources/fb/poll", ADMIN).statusCode()).isEqualTo(503);
+    assertThat(post("/api/v1/cost-sources/nope/poll", ADMIN).statusCode()).isEqualTo(404);
+  }
+
+  @Test
   @DisplayName("/access answers each key's role and what it may do; an expired key is a 401, logged once")
   void access() {
+    JsonObject anna = get("/api/v1/access", BUYER).bodyAsJsonObject().getJsonObject("data");
+    assertThat(anna.getJsonObject("scope")).isEqualTo(new JsonObject()
+        .put("campaign_ids", new JsonArray().add("111").add("112")).put("ad_account_ids", new JsonArray()));
+    assertThat(get("/api/v1/access", VIEWER).bodyAsJsonObject().getJsonObject("data").getString("expires_at"))
+        .isEqualTo("2999-01-01T00:00:00Z");
     JsonObject bot = get("/api/v1/access", INGEST).bodyAsJsonObject().getJsonObject("data");
     assertThat(bot.getJsonObject("can")).isEqualTo(new JsonObject().put("read", false).put("read_all", false)
         .put("act", false).put("audit", false).put("ingest", true));

@@ -146,13 +146,14 @@ class CostsEdgeUnitTest {
     for (MultiMap auth : List.of(headers("Api-Key", KEY, "application/json"),
         headers("Authorization", "Bearer " + KEY, "application/json"),
         headers("Authorization", "bearer  " + KEY, "application/json"),
-        headers("x-api-key", KEY, "application/json"))) {
+        headers("x-api-key", KEY, "application/json"),
+        headers("Api-Key", KEY, "application/json").add("Authorization", "Bearer not-the-key"))) {
       HttpResponse<Buffer> r = post(KEITARO, auth, KEITARO_BODY);
       assertThat(r.statusCode()).as(auth.toString()).isEqualTo(200);
       assertThat(r.bodyAsJsonObject()).isEqualTo(new JsonObject().put("success", true));
       assertThat(r.getHeader("Content-Type")).isEqualTo("application/json");
     }
-    assertThat(pushes).hasSize(4).allSatisfy(p -> {
+    assertThat(pushes).as("Api-Key first").hasSize(5).allSatisfy(p -> {
       assertThat(p.source()).isEqualTo("keitaro");
       assertThat(p.level()).isEqualTo("adset");
       assertThat(p.objectId()).isEqualTo("as9");
@@ -165,6 +166,7 @@ class CostsEdgeUnitTest {
   void keitaroRefused() {
     for (MultiMap auth : List.of(headers("Api-Key", "nope", "application/json"),
         headers("Authorization", "Basic " + KEY, "application/json"),
+        headers("Authorization", "Digest " + KEY, "application/json"),
         MultiMap.caseInsensitiveMultiMap().add("Content-Type", "application/json"))) {
       assertError(post(KEITARO, auth, KEITARO_BODY), 401, "unauthorized");
     }
