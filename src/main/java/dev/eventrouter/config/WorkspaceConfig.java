@@ -30,8 +30,8 @@ public record WorkspaceConfig(UUID id, String name, List<byte[]> apiKeyHashes, L
 
   public WorkspaceConfig {
     bots = bots == null ? List.of() : List.copyOf(bots);
-    costSources = costSources == null ? List.of() : List.copyOf(costSources);
-    keys = keys == null ? List.of() : List.copyOf(keys);
+    costSources = List.copyOf(costSources);
+    keys = List.copyOf(keys);
   }
 
   /** A workspace whose keys are its {@code api_keys} alone. */

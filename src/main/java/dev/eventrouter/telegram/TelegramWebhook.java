@@ -74,8 +74,7 @@ public final class TelegramWebhook {
   /** From the path and the headers alone, before any byte of the body is read. */
   public void authenticate(RoutingContext rc) {
     WorkspaceConfig workspace = workspace(rc.pathParam("workspace_id"));
-    String botName = rc.pathParam("bot_name");
-    TelegramConfig bot = workspace == null ? null : workspace.bot(botName == null ? "" : botName);
+    TelegramConfig bot = workspace == null ? null : workspace.bot(rc.pathParam("bot_name"));
     if (bot == null) {
       rc.fail(new ApiException(ErrorCode.NOT_FOUND, "No workspace here takes Telegram updates at this address.",
           null, null));

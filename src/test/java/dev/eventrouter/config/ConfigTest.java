@@ -969,6 +969,7 @@ class ConfigTest {
     assertThat(workspace.botName()).as("the first bot's").isEqualTo("alpha_bot");
     assertThat(workspace.telegram()).isEqualTo(workspace.bots().get(0));
     assertThat(workspace.bot("")).isEqualTo(workspace.bots().get(0));
+    assertThat(workspace.bot(null)).as("no name: the default").isEqualTo(workspace.bots().get(0));
     assertThat(workspace.bot("beta_BOT")).isEqualTo(workspace.bots().get(1));
     assertThat(workspace.bot("gamma_bot")).isNull();
     assertThat(workspace.botKey(workspace.bots().get(0))).isEmpty();
@@ -1025,6 +1026,9 @@ class ConfigTest {
     assertThat(keys.get(3).toString()).isEqualTo("AccessKey[anna b. buyer]");
     ws(json).remove("api_keys");
     assertThat(resolve(json, Map.of()).workspaces().get(0).accessKeys()).hasSize(5);
+    ws(json).put("api_keys", new JsonArray().add(HASH)).put("keys", new JsonArray());
+    assertThat(resolve(json, Map.of()).workspaces().get(0).accessKeys()).as("api_keys beside no keys")
+        .extracting(AccessKey::name).containsExactly("api_keys[0]");
   }
 
   @Test
@@ -1387,6 +1391,16 @@ class ConfigTest {
     assertThat(blank.google().customerId()).isEmpty();
     assertThat(blank.accessToken()).isEmpty();
     assertThat(blank.google().loginCustomerId()).isEqualTo("9876543210");
+    for (String key : List.of("customer_id", "developer_token", "client_secret")) {
+      JsonObject enabledBlank = config.copy();
+      ws(enabledBlank).getJsonArray("integrations").getJsonObject(0).put(key, "");
+      assertThatThrownBy(() -> resolve(enabledBlank, env)).as(key + " blank while enabled")
+          .isInstanceOf(ConfigException.class).hasMessageContaining("integrations[0]." + key + ": required");
+    }
+    JsonObject disabledFilled = config.copy();
+    ws(disabledFilled).getJsonArray("integrations").getJsonObject(0).put("enabled", false);
+    assertThat(resolve(disabledFilled, env).workspaces().get(0).integrations().get(0).google())
+        .as("disabled, its settings kept").isEqualTo(integration.google());
     JsonObject noLogin = config.copy();
     ws(noLogin).getJsonArray("integrations").getJsonObject(0).remove("login_customer_id");
     assertThat(resolve(noLogin, env).workspaces().get(0).integrations().get(0).google().loginCustomerId()).isNull();

@@ -116,6 +116,7 @@ class GoogleAdsApiUnitTest {
     assertThat(API.network()).isEqualTo(Network.GOOGLE_ADS);
     assertThat(API.shortfall(Buffer.buffer("{}"), 2)).isNull();
     assertThat(API.testClick().ids().gclid()).isNotNull();
+    assertThat(API.userData()).as("no external id, IP or user agent").isSameAs(GoogleAdsApi.USER_DATA);
     JsonObject body = API.body(integration(null), List.of(job(7, "111", GCLID, null, false),
         job(8, "111", wbraid, null, true)));
     assertThat(API.matchKeys(body, 2)).containsExactly(0b11001, 0b00100);
@@ -193,36 +194,38 @@ class GoogleAdsApiUnitTest {
         "google OAuth HTTP 400 invalid_grant: Token has been expired or revoked."));
     assertThat(GoogleAdsErrors.verdict(503, grant, 9, 1)).isInstanceOf(Outcome.Retry.class);
     assertThat(GoogleAdsErrors.verdict(429, grant, 9, 1)).isInstanceOf(Outcome.Retry.class);
+    assertThat(API.classify(429, Buffer.buffer(), 5_000)).as("one row's answer")
+        .isEqualTo(new Outcome.Retry("google HTTP 429", 5_000));
   }
 
   @Test
   @DisplayName("the credential test: the made-up click refused means the rest was accepted; its answer's fields")
   void credentialTest() {
-    assertThat(GoogleAdsErrors.testVerdict(200, partial(rowError("conversionUploadError", "UNPARSEABLE_GCLID", 0))))
+    assertThat(API.testVerdict(200, partial(rowError("conversionUploadError", "UNPARSEABLE_GCLID", 0))))
         .isInstanceOf(Outcome.Delivered.class);
-    assertThat(GoogleAdsErrors.testVerdict(200, partial(rowError("conversionUploadError", "EVENT_NOT_FOUND", 0))))
+    assertThat(API.testVerdict(200, partial(rowError("conversionUploadError", "EVENT_NOT_FOUND", 0))))
         .isInstanceOf(Outcome.Delivered.class);
-    assertThat(GoogleAdsErrors.testVerdict(200, partial(
+    assertThat(API.testVerdict(200, partial(
         rowError("conversionUploadError", "NO_CONVERSION_ACTION_FOUND", 0))))
         .isEqualTo(new Outcome.PerEvent(List.of(new Outcome.Failed(
             "google conversionUploadError NO_CONVERSION_ACTION_FOUND: m NO_CONVERSION_ACTION_FOUND"))));
-    assertThat(GoogleAdsErrors.testVerdict(401, Buffer.buffer())).isInstanceOf(Outcome.Unauthorized.class);
-    assertThat(GoogleAdsErrors.testVerdict(200, new JsonObject().toBuffer())).isInstanceOf(Outcome.Delivered.class);
+    assertThat(API.testVerdict(401, Buffer.buffer())).isInstanceOf(Outcome.Unauthorized.class);
+    assertThat(API.testVerdict(200, new JsonObject().toBuffer())).isInstanceOf(Outcome.Delivered.class);
 
-    assertThat(GoogleAdsErrors.answer(new JsonObject().put("error", "invalid_grant").put("error_description", "d")
+    assertThat(API.answer(new JsonObject().put("error", "invalid_grant").put("error_description", "d")
         .put("other", 1).toBuffer())).isEqualTo(new JsonObject().put("error", "invalid_grant")
         .put("error_description", "d"));
-    assertThat(GoogleAdsErrors.answer(new JsonObject().put("jobId", "9").put("results", new JsonArray())
+    assertThat(API.answer(new JsonObject().put("jobId", "9").put("results", new JsonArray())
         .put("partialFailureError", new JsonObject().put("code", 3).put("message", "m").put("details",
             new JsonArray())).toBuffer())).isEqualTo(new JsonObject().put("partialFailureError", new JsonObject()
         .put("code", 3).put("message", "m")).put("jobId", "9"));
-    assertThat(GoogleAdsErrors.answer(new JsonObject().put("error", new JsonObject().put("code", 401)
+    assertThat(API.answer(new JsonObject().put("error", new JsonObject().put("code", 401)
         .put("status", "UNAUTHENTICATED").put("details", new JsonArray())).toBuffer()))
         .isEqualTo(new JsonObject().put("error", new JsonObject().put("code", 401).put("status", "UNAUTHENTICATED")));
-    assertThat(GoogleAdsErrors.answer(new JsonObject().put("results", new JsonArray()).toBuffer()))
+    assertThat(API.answer(new JsonObject().put("results", new JsonArray()).toBuffer()))
         .isEqualTo(new JsonObject());
-    assertThat(GoogleAdsErrors.answer(new JsonObject().put("x", 1).toBuffer())).isNull();
-    assertThat(GoogleAdsErrors.answer(Buffer.buffer("<html>"))).isNull();
+    assertThat(API.answer(new JsonObject().put("x", 1).toBuffer())).isNull();
+    assertThat(API.answer(Buffer.buffer("<html>"))).isNull();
   }
 
   @Test

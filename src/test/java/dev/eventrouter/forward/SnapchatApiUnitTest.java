@@ -134,7 +134,7 @@ class SnapchatApiUnitTest {
   @Test
   @DisplayName("the answer shown by a credential test: Snap's documented fields only")
   void answer() {
-    JsonObject answer = SnapchatErrors.answer(new JsonObject().put("status", "INVALID").put("reason", "r")
+    JsonObject answer = API.answer(new JsonObject().put("status", "INVALID").put("reason", "r")
         .put("event", 0).put("test_event", true).put("secret", "x").put("errors", new JsonObject()
             .put("codes", new JsonArray().add("E1")).put("error_msgs", new JsonArray().add("m")).put("other", 1))
         .toBuffer());

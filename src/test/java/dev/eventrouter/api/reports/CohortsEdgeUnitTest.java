@@ -204,6 +204,19 @@ class CohortsEdgeUnitTest {
     assertThat(slots.running()).isZero();
   }
 
+  @Test
+  @DisplayName("taken at each bound: 366 click days (one more refused), an age of 365, 12 ages, two dimensions with "
+      + "the click day or without it")
+  void bounds() {
+    for (String query : List.of("?from=2025-11-08&to=2026-11-08", "?ages=0,365", "?ages=0,1,2,3,4,5,6,7,8,9,10,11",
+        "?group_by=campaign_id,ad_id,click_day", "?group_by=campaign_id,ad_id")) {
+      Future<HttpResponse<Buffer>> answer = send(query);
+      next().reply(report());
+      assertThat(Await.result(answer).statusCode()).as(query).isEqualTo(200);
+    }
+    assertRefused("?from=2025-11-07&to=2026-11-08", "from");
+  }
+
   private void assertRefused(String query, String field) {
     HttpResponse<Buffer> r = Await.result(send(query));
     JsonObject error = assertError(r, 400, "validation_failed");
