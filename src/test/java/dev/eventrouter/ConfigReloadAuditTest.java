@@ -16,6 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 import static dev.eventrouter.support.TestApp.KEY_A;
@@ -81,5 +83,53 @@ class ConfigReloadAuditTest {
     assertThat(both.getJsonObject(0).getString("target")).isNotEqualTo(entry.getString("target"));
     assertThat(app.rows("SELECT count(*) FROM audit_log WHERE target = $1", entry.getString("target")).get(0)
         .getLong(0)).as("each workspace's entry of the first file, once").isEqualTo(3);
+  }
+
+  @Test
+  @DisplayName("a changed config refused is in every workspace's audit log once, by the paths of its problems, never "
+      + "their words; the running config stays")
+  void refusalAudited(Vertx vertx, @TempDir Path dir) throws Exception {
+    JsonObject config = TestApp.config(TestDatabase.freshDatabaseUrl());
+    Path file = dir.resolve("config.json");
+    Files.writeString(file, config.encode());
+    ConfigLoader loader = new ConfigLoader(Map.of());
+    watched = loader.watch(vertx, file, 100).await();
+    app = TestApp.start(vertx, watched.live());
+    ConfigNotices.audit(vertx, watched);
+
+    JsonObject refused = config.copy();
+    refused.getJsonArray("workspaces").getJsonObject(0).put("keys", new JsonArray().add(new JsonObject()
+        .put("name", "owner").put("key", "plain-secret-key-0123456789").put("role", "admin")));
+    Files.writeString(file, refused.encode());
+    Await.until("the refusal in A's log", Await.WAIT, () -> entries(app, KEY_A).size() == 1);
+    Await.until("the refusal in B's log", Await.WAIT, () -> entries(app, KEY_B).size() == 1);
+    JsonObject entry = entries(app, KEY_A).getJsonObject(0);
+    assertThat(entry.getString("action")).isEqualTo("config.reload");
+    assertThat(entry.getString("target")).matches("config sha256:[0-9a-f]{12}");
+    assertThat(entry.getString("outcome"))
+        .isEqualTo("refused, the running config stays: workspaces[0].keys[0].key");
+    assertThat(loader.rescan(watched).await()).as("read again, as another node would").isFalse();
+
+    config.getJsonArray("workspaces").getJsonObject(0).put("name", "renamed");
+    Files.writeString(file, config.encode());
+    Await.until("the next file applied", Await.WAIT, () -> entries(app, KEY_A).size() >= 2);
+    JsonArray both = entries(app, KEY_A);
+    assertThat(both).as("the refusal once, though read twice").hasSize(2);
+    assertThat(both.getJsonObject(0).getString("outcome")).isEqualTo("applied");
+    assertThat(both.encode()).doesNotContain("plain-secret-key");
+  }
+
+  @Test
+  @DisplayName("a refusal names the paths of its first five problems, each at most 100 characters, and counts the rest")
+  void refusalWords() {
+    List<String> problems = new ArrayList<>();
+    for (int i = 0; i < 7; i++) {
+      problems.add("workspaces[" + i + "].name: must be text, not \"secret " + i + "\"");
+    }
+    problems.set(1, "x".repeat(120) + ": unknown key");
+    problems.set(2, "words without a path, \"secret\"");
+    assertThat(ConfigNotices.refusal(problems)).isEqualTo("refused, the running config stays: workspaces[0].name, "
+        + "x".repeat(100) + "..., a problem, workspaces[3].name, workspaces[4].name and 2 more");
+    assertThat(ConfigNotices.refusal(problems.subList(0, 5))).endsWith("workspaces[4].name");
   }
 }

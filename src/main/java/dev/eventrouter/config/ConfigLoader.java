@@ -17,7 +17,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiConsumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -79,10 +81,16 @@ public final class ConfigLoader {
   }
 
   /**
-   * A config file being watched: the config in force, the reader to close on shutdown, and the file's content as
-   * last applied.
+   * A config file being watched: the config in force, the reader to close on shutdown, the file's content as last
+   * applied, and who is told of a changed file refused (its content, and why).
    */
-  public record Watched(LiveConfig live, ConfigRetriever retriever, AtomicReference<JsonObject> applied) {}
+  public record Watched(LiveConfig live, ConfigRetriever retriever, AtomicReference<JsonObject> applied,
+                        List<BiConsumer<JsonObject, ConfigException>> refusals) {
+
+    public void onRefused(BiConsumer<JsonObject, ConfigException> listener) {
+      refusals.add(listener);
+    }
+  }
 
   /**
    * Reads the file, then scans it every {@code scanPeriodMs} and hands each valid new version to the live config; an
@@ -114,6 +122,7 @@ public final class ConfigLoader {
         return true;
       } catch (ConfigException e) {
         LOG.warn("config change ignored, the running config stays: {}", e.getMessage());
+        watched.refusals().forEach(listener -> listener.accept(raw, e));
         return false;
       }
     }
@@ -127,7 +136,8 @@ public final class ConfigLoader {
     return retriever.getConfig()
         .recover(e -> Future.failedFuture(
             new ConfigException(path + ": not a valid JSON object (" + e.getMessage() + ")")))
-        .map(json -> new Watched(new LiveConfig(resolve(json)), retriever, new AtomicReference<>(json)))
+        .map(json -> new Watched(new LiveConfig(resolve(json)), retriever, new AtomicReference<>(json),
+            new CopyOnWriteArrayList<>()))
         .onFailure(e -> retriever.close());
   }
 

@@ -173,6 +173,8 @@ class GoogleAdsForwardingTest extends FakeNetworksTest {
     Await.until("the integration paused", DEADLINE, () -> !app.rows(
         "SELECT 1 FROM integration_pauses WHERE network = 'google_ads'").isEmpty());
     awaitStatus(eventId, "paused", 1);
+    // Logged once the pause is stored: after the row is seen here.
+    Await.until("the pause logged", DEADLINE, () -> logs.text().contains("google_ads integration google-main paused"));
     logs.stop();
     String error = deliveries(eventId).get(0).getString("last_error");
     assertThat(error).isEqualTo("google OAuth HTTP 400 invalid_grant: Token has been expired or revoked.");

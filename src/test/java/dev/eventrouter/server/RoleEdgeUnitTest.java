@@ -149,6 +149,22 @@ class RoleEdgeUnitTest {
   }
 
   @Test
+  @DisplayName("every operation that takes a key is a 401 unauthorized without one, and asks the store nothing")
+  void unkeyed() throws IOException {
+    for (String operation : OpenApiRoles.operations().keySet()) {
+      String path = OpenApiRoles.path(operation);
+      HttpResponse<Buffer> answer = OpenApiRoles.method(operation).equals("GET")
+          ? Await.result(client.get(port, "127.0.0.1", path).send())
+          : Await.result(client.post(port, "127.0.0.1", path).putHeader("Content-Type", "application/json")
+              .sendBuffer(Buffer.buffer("{}")));
+      assertThat(answer.statusCode()).as(operation).isEqualTo(401);
+      assertThat(answer.bodyAsJsonObject().getJsonObject("error").getString("code")).as(operation)
+          .isEqualTo("unauthorized");
+    }
+    assertThat(asked.values()).allSatisfy(messages -> assertThat(messages).isEmpty());
+  }
+
+  @Test
   @DisplayName("a buyer's reads carry its campaigns, those of its accounts read once a minute; no one else's do")
   void buyerScope() {
     answers.put(Addresses.SCOPE_CAMPAIGNS, m -> m.reply(new JsonObject().put("campaign_ids",
