@@ -32,6 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ConfigReloadAuditTest {
 
   private TestApp app;
+  private ConfigLoader loader;
   private ConfigLoader.Watched watched;
 
   @AfterEach
@@ -44,6 +45,17 @@ class ConfigReloadAuditTest {
     }
   }
 
+  /** The app on {@code config}, written to a file watched every 100 ms, its reloads audited; the file. */
+  private Path watch(Vertx vertx, Path dir, JsonObject config) throws Exception {
+    Path file = dir.resolve("config.json");
+    Files.writeString(file, config.encode());
+    loader = new ConfigLoader(Map.of());
+    watched = loader.watch(vertx, file, 100).await();
+    app = TestApp.start(vertx, watched.live());
+    ConfigNotices.audit(vertx, watched);
+    return file;
+  }
+
   private static JsonArray entries(TestApp app, String key) {
     return app.get("/api/v1/audit", key).bodyAsJsonObject().getJsonObject("data").getJsonArray("entries");
   }
@@ -52,12 +64,7 @@ class ConfigReloadAuditTest {
   @DisplayName("a config applied while running is in every workspace's audit log, once per file")
   void reloadAudited(Vertx vertx, @TempDir Path dir) throws Exception {
     JsonObject config = TestApp.config(TestDatabase.freshDatabaseUrl());
-    Path file = dir.resolve("config.json");
-    Files.writeString(file, config.encode());
-    ConfigLoader loader = new ConfigLoader(Map.of());
-    watched = loader.watch(vertx, file, 100).await();
-    app = TestApp.start(vertx, watched.live());
-    ConfigNotices.audit(vertx, watched);
+    Path file = watch(vertx, dir, config);
     assertThat(entries(app, KEY_A)).as("starting is no reload").isEmpty();
 
     config.getJsonArray("workspaces").getJsonObject(0).put("name", "renamed");
@@ -90,12 +97,7 @@ class ConfigReloadAuditTest {
       + "their words; the running config stays")
   void refusalAudited(Vertx vertx, @TempDir Path dir) throws Exception {
     JsonObject config = TestApp.config(TestDatabase.freshDatabaseUrl());
-    Path file = dir.resolve("config.json");
-    Files.writeString(file, config.encode());
-    ConfigLoader loader = new ConfigLoader(Map.of());
-    watched = loader.watch(vertx, file, 100).await();
-    app = TestApp.start(vertx, watched.live());
-    ConfigNotices.audit(vertx, watched);
+    Path file = watch(vertx, dir, config);
 
     JsonObject refused = config.copy();
     refused.getJsonArray("workspaces").getJsonObject(0).put("keys", new JsonArray().add(new JsonObject()

@@ -26,22 +26,25 @@ public final class BuyerScope {
   private static final String CAMPAIGNS = "scope.campaigns";
   /** How long the campaigns read for a key's ad accounts are reused: new spend reaches a buyer within it. */
   static final long REUSE_MS = 60_000;
-  static final int MAX_KEYS = 1_000;
+  private static final int MAX_KEYS = 1_000;
 
   private record Read(List<String> campaigns, long at) {}
 
   private final StoreClient store;
   private final LongSupplier clock;
+  private final int maxKeys;
   /** By key: as many entries as the config has buyer keys with accounts. */
   private final Map<AccessKey, Read> reads = new ConcurrentHashMap<>();
 
   public BuyerScope(StoreClient store) {
-    this(store, System::currentTimeMillis);
+    this(store, System::currentTimeMillis, MAX_KEYS);
   }
 
-  BuyerScope(StoreClient store, LongSupplier clock) {
+  /** @param maxKeys the keys whose campaigns are kept at most (keys of configs since replaced age out) */
+  BuyerScope(StoreClient store, LongSupplier clock, int maxKeys) {
     this.store = store;
     this.clock = clock;
+    this.maxKeys = maxKeys;
   }
 
   /** The campaigns of the request's scope (null: unscoped), or null. */
@@ -82,7 +85,7 @@ public final class BuyerScope {
       Set<String> all = new LinkedHashSet<>(scope.campaignIds());
       answer.getJsonArray("campaign_ids").forEach(id -> all.add((String) id));
       List<String> campaigns = List.copyOf(all);
-      if (reads.size() > MAX_KEYS) {
+      if (reads.size() > maxKeys) {
         reads.clear(); // keys of configs replaced since
       }
       reads.put(grant.key(), new Read(campaigns, now));

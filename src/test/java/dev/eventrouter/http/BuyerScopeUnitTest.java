@@ -28,6 +28,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 @ExtendWith(VertxExtension.class)
 class BuyerScopeUnitTest {
 
+  /** The keys whose reads are kept: a few, for the bound to be reached in a few requests. */
+  private static final int MAX_KEYS = 3;
   private final WorkspaceConfig workspace = Grants.workspace();
   private final Map<String, Grant> grants = new ConcurrentHashMap<>();
   private final AtomicLong now = new AtomicLong();
@@ -43,7 +45,7 @@ class BuyerScopeUnitTest {
     }).completion());
     grants.put("viewer", Grants.of(workspace, "viewer", KeyRole.VIEWER, null));
     grants.put("anna", Grants.of(workspace, "anna", KeyRole.BUYER, new AccessKey.Scope(List.of("111"), List.of())));
-    BuyerScope scope = new BuyerScope(new StoreClient(vertx, 2_000), now::get);
+    BuyerScope scope = new BuyerScope(new StoreClient(vertx, 2_000), now::get, MAX_KEYS);
     port = Grants.serve(vertx, rc -> grants.get(String.valueOf(rc.request().getHeader("key"))), List.of(
         scope.resolve(), rc -> rc.json(new JsonObject().put("campaigns", BuyerScope.campaigns(rc)))));
     client = WebClient.create(vertx);
@@ -97,14 +99,14 @@ class BuyerScopeUnitTest {
   @DisplayName("the reads kept are forgotten all at once past their bound (keys of configs since replaced), not "
       + "before")
   void readsBounded() {
-    for (int i = 0; i <= BuyerScope.MAX_KEYS; i++) {
+    for (int i = 0; i <= MAX_KEYS; i++) {
       campaigns(accountBuyer("buyer " + i).key().name());
     }
-    assertThat(asks).hasValue(BuyerScope.MAX_KEYS + 1);
+    assertThat(asks).hasValue(MAX_KEYS + 1);
     campaigns("buyer 0");
-    assertThat(asks).as("kept at the bound").hasValue(BuyerScope.MAX_KEYS + 1);
+    assertThat(asks).as("kept at the bound").hasValue(MAX_KEYS + 1);
     campaigns(accountBuyer("one more").key().name());
     campaigns("buyer 0");
-    assertThat(asks).as("forgotten past it").hasValue(BuyerScope.MAX_KEYS + 3);
+    assertThat(asks).as("forgotten past it").hasValue(MAX_KEYS + 3);
   }
 }
