@@ -56,6 +56,13 @@ class ConfigReloadAuditTest {
     return file;
   }
 
+  /** Waits for one entry in each workspace's log (A's and B's); A's. */
+  private JsonObject firstEntry(String what) {
+    Await.until(what + " in A's log", Await.WAIT, () -> entries(app, KEY_A).size() == 1);
+    Await.until(what + " in B's log", Await.WAIT, () -> entries(app, KEY_B).size() == 1);
+    return entries(app, KEY_A).getJsonObject(0);
+  }
+
   private static JsonArray entries(TestApp app, String key) {
     return app.get("/api/v1/audit", key).bodyAsJsonObject().getJsonObject("data").getJsonArray("entries");
   }
@@ -69,9 +76,7 @@ class ConfigReloadAuditTest {
 
     config.getJsonArray("workspaces").getJsonObject(0).put("name", "renamed");
     Files.writeString(file, config.encode());
-    Await.until("the reload in A's log", Await.WAIT, () -> entries(app, KEY_A).size() == 1);
-    Await.until("the reload in B's log", Await.WAIT, () -> entries(app, KEY_B).size() == 1);
-    JsonObject entry = entries(app, KEY_A).getJsonObject(0);
+    JsonObject entry = firstEntry("the reload");
     assertThat(entry.getString("key_name")).isEqualTo("config file");
     assertThat(entry.getString("action")).isEqualTo("config.reload");
     assertThat(entry.getString("target")).matches("config sha256:[0-9a-f]{12}");
@@ -103,9 +108,7 @@ class ConfigReloadAuditTest {
     refused.getJsonArray("workspaces").getJsonObject(0).put("keys", new JsonArray().add(new JsonObject()
         .put("name", "owner").put("key", "plain-secret-key-0123456789").put("role", "admin")));
     Files.writeString(file, refused.encode());
-    Await.until("the refusal in A's log", Await.WAIT, () -> entries(app, KEY_A).size() == 1);
-    Await.until("the refusal in B's log", Await.WAIT, () -> entries(app, KEY_B).size() == 1);
-    JsonObject entry = entries(app, KEY_A).getJsonObject(0);
+    JsonObject entry = firstEntry("the refusal");
     assertThat(entry.getString("action")).isEqualTo("config.reload");
     assertThat(entry.getString("target")).matches("config sha256:[0-9a-f]{12}");
     assertThat(entry.getString("outcome"))
