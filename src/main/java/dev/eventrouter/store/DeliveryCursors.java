@@ -40,13 +40,18 @@ final class DeliveryCursors {
    * Where a take may read up to: the oldest transaction still running that may be storing events, else the next
    * transaction id to be given. Every event below it is committed (or never will be), so a read taken after this
    * statement, in its own snapshot, sees them all; one of a later transaction is read by a later take. Transactions
-   * of sessions that never write events ($1) do not hold it back, so a long rollup does not stall delivery.
+   * of sessions that never write events ($1) do not hold it back, so a long rollup does not stall delivery; nor do
+   * those of other databases on the same server (a snapshot lists the whole server's), which cannot write ours. Any
+   * role may read these three columns of any session.
    * https://www.postgresql.org/docs/current/functions-info.html#FUNCTIONS-PG-SNAPSHOT
+   * https://www.postgresql.org/docs/current/monitoring-stats.html#MONITORING-PG-STAT-ACTIVITY-VIEW
    */
   static final String HORIZON = """
       SELECT coalesce((SELECT min(x) FROM pg_snapshot_xip(s) AS x
                         WHERE x::xid NOT IN (SELECT backend_xid FROM pg_stat_activity
-                                              WHERE backend_xid IS NOT NULL AND application_name = ANY($1::text[]))),
+                                              WHERE backend_xid IS NOT NULL
+                                                AND (application_name = ANY($1::text[])
+                                                     OR datname <> current_database()))),
                       pg_snapshot_xmax(s))::text AS horizon
         FROM pg_current_snapshot() AS s""";
 

@@ -89,16 +89,20 @@ class AlertsTest {
     receiver.close().await();
   }
 
+  /** Stops the service before emptying its tables (a running forwarder's locks can deadlock with TRUNCATE's). */
   @AfterEach
   void stopService() {
-    if (app != null) {
-      app.truncate();
-      app.close();
+    try {
+      if (app != null) {
+        app.close();
+        TestApp.truncate(databaseUrl);
+      }
+    } finally {
       app = null;
+      fake.reset();
+      telegram.reset();
+      hooks.clear();
     }
-    fake.reset();
-    telegram.reset();
-    hooks.clear();
   }
 
   /**

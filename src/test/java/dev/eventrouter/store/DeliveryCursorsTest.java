@@ -11,6 +11,8 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.junit5.VertxExtension;
+import io.vertx.pgclient.PgConnectOptions;
+import io.vertx.pgclient.PgConnection;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Transaction;
@@ -195,6 +197,23 @@ class DeliveryCursorsTest {
       tx.rollback().await();
     } finally {
       background.close().await();
+    }
+  }
+
+  @Test
+  @DisplayName("a transaction open in another database of the same server does not hold the take back")
+  void otherDatabasesDoNotHoldIt(Vertx vertx) {
+    PgConnection other = PgConnection.connect(vertx, PgConnectOptions.fromUri(TestDatabase.freshDatabaseUrl())
+        .addProperty("application_name", "event-router")).await();
+    try {
+      Transaction tx = other.begin().await();
+      other.query("SELECT pg_current_xact_id()").execute().await(); // it now holds a transaction id
+      List<Long> stored = stored(2, BOTH);
+
+      assertThat(eventIds(take(100, 1))).containsExactlyElementsOf(stored);
+      tx.rollback().await();
+    } finally {
+      other.close().await();
     }
   }
 

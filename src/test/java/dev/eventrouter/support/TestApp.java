@@ -194,7 +194,6 @@ public final class TestApp {
     return rows("SELECT count(*) FROM " + table).get(0).getLong(0);
   }
 
-  /** Empties every table; the forwarders' scan can deadlock with the TRUNCATE's locks, so that is tried again. */
   /** What a test leaves in the tables the next test of its class reads. */
   private static final String TRUNCATE = "TRUNCATE events, idempotency_keys, click_sessions, invite_sessions, "
       + "deliveries, delivery_cursors, integration_pauses, telegram_invite_links, telegram_outbox, conversions, "
@@ -219,6 +218,7 @@ public final class TestApp {
     }
   }
 
+  /** Empties every table; the forwarders' scan can deadlock with the TRUNCATE's locks, so that is tried again. */
   public void truncate() {
     for (int attempt = 1; ; attempt++) {
       try {
