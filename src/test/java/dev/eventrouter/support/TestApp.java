@@ -225,7 +225,7 @@ public final class TestApp {
         pool().query(TRUNCATE).execute().await();
         return;
       } catch (PgException e) {
-        if (!"40P01".equals(e.getSqlState()) || attempt == 3) {
+        if (!"40P01".equals(e.getSqlState()) || attempt == 10) {
           throw e;
         }
       }
