@@ -187,33 +187,27 @@ class DeliveryCursorsTest {
   @Test
   @DisplayName("a long transaction of a session that never stores events (a rollup's) does not hold the take back")
   void eventFreeSessionsDoNotHoldIt() {
-    SqlConnection background = database.backgroundPool().getConnection().await();
-    try {
-      Transaction tx = background.begin().await();
-      background.query("SELECT pg_current_xact_id()").execute().await(); // it now holds a transaction id
-      List<Long> stored = stored(2, BOTH);
-
-      assertThat(eventIds(take(100, 1))).containsExactlyElementsOf(stored);
-      tx.rollback().await();
-    } finally {
-      background.close().await();
-    }
+    takesPastATransactionOf(database.backgroundPool().getConnection().await());
   }
 
   @Test
   @DisplayName("a transaction open in another database of the same server does not hold the take back")
   void otherDatabasesDoNotHoldIt(Vertx vertx) {
-    PgConnection other = PgConnection.connect(vertx, PgConnectOptions.fromUri(TestDatabase.freshDatabaseUrl())
-        .addProperty("application_name", "event-router")).await();
+    takesPastATransactionOf(PgConnection.connect(vertx, PgConnectOptions.fromUri(TestDatabase.freshDatabaseUrl())
+        .addProperty("application_name", "event-router")).await());
+  }
+
+  /** While {@code session} holds a transaction id open, two events are stored: one take reads them both. */
+  private void takesPastATransactionOf(SqlConnection session) {
     try {
-      Transaction tx = other.begin().await();
-      other.query("SELECT pg_current_xact_id()").execute().await(); // it now holds a transaction id
+      Transaction tx = session.begin().await();
+      session.query("SELECT pg_current_xact_id()").execute().await(); // it now holds a transaction id
       List<Long> stored = stored(2, BOTH);
 
       assertThat(eventIds(take(100, 1))).containsExactlyElementsOf(stored);
       tx.rollback().await();
     } finally {
-      other.close().await();
+      session.close().await();
     }
   }
 
